@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import type { ApiMethodDef } from './api/define.js';
+import { notesApi } from './api/notes.js';
+
+/**
+ * The API table: every method the UI, the CLI and agents can call, with zod schemas for input and
+ * output. The handler table (electron/api) implements it once; IPC, the HTTP bridge and the CLI are
+ * thin transports that validate input with these same schemas. Each area keeps its methods in its
+ * own file under shared/api/ and is spread in here.
+ */
+export const api = {
+  ...notesApi,
+} satisfies Record<string, ApiMethodDef>;
+
+export type Api = typeof api;
+export type ApiMethodName = keyof Api;
+export type ApiInput<M extends ApiMethodName> = z.input<Api[M]['input']>;
+export type ApiParsedInput<M extends ApiMethodName> = z.output<Api[M]['input']>;
+export type ApiOutput<M extends ApiMethodName> = z.output<Api[M]['output']>;
+
+export function isApiMethod(name: string): name is ApiMethodName {
+  return Object.prototype.hasOwnProperty.call(api, name);
+}

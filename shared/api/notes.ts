@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { NoteTypeSchema, ScopeSchema } from '../note.js';
+import { defineMethod } from './define.js';
+
+/** `both` lists or searches project and user notes together. */
+export const ScopeSelectionSchema = z.enum(['project', 'user', 'both']);
+
+export const WarningSchema = z.object({
+  /** A stable code the UI can translate: over_note_limit, unreadable_note, user_dir_unavailable, invalid_config, … */
+  code: z.string(),
+  message: z.string(),
+  scope: ScopeSchema.optional(),
+  path: z.string().optional(),
+});
+export type Warning = z.infer<typeof WarningSchema>;
+
+export const NoteSummarySchema = z.object({
+  id: z.string(),
+  scope: ScopeSchema,
+  summary: z.string(),
+  type: NoteTypeSchema.optional(),
+  tags: z.array(z.string()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  hash: z.string(),
+});
+export type NoteSummary = z.infer<typeof NoteSummarySchema>;
+
+export const NoteLinkSchema = z.object({
+  id: z.string(),
+  /** Where the link resolves: project first, then user; null for a note that does not exist (yet). */
+  resolved: ScopeSchema.nullable(),
+});
+
+export const NoteDetailSchema = NoteSummarySchema.extend({
+  body: z.string(),
+  links: z.array(NoteLinkSchema),
+  backlinks: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+  recallCount: z.number().int().nonnegative(),
+  lastRecalledAt: z.number().nullable(),
+});
+export type NoteDetail = z.infer<typeof NoteDetailSchema>;
+
+const NoteRefSchema = z.object({ id: z.string().min(1), scope: ScopeSchema.optional() });
+
+const TagsInputSchema = z.union([z.string(), z.array(z.string())]);
+
+export const RememberInputSchema = z.object({
+  summary: z.string().trim().min(1, 'a summary is required'),
+  type: NoteTypeSchema.optional(),
+  tags: TagsInputSchema.optional(),
+  /** Defaults by type: `user` notes to the user scope, everything else to the project. */
+  scope: ScopeSchema.optional(),
+  id: z.string().optional(),
+  body: z.string(),
+});
+
+export const RememberOutputSchema = z.object({
+  id: z.string(),
+  scope: ScopeSchema,
+  related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+  duplicateOf: z.string().nullable(),
+  danglingLinks: z.array(z.string()),
+});
+
+export const EditInputSchema = NoteRefSchema.extend({
+  summary: z.string().trim().min(1).optional(),
+  /** null removes the type. */
+  type: NoteTypeSchema.nullable().optional(),
+  tags: TagsInputSchema.optional(),
+  body: z.string().optional(),
+  /** The hash the editor started from: when the note changed since, the edit is refused as a conflict. */
+  baseHash: z.string().optional(),
+});
+
+export const ScoreExplanationSchema = z.object({
+  /** Terms that matched, per field (after stemming / bigram splitting). */
+  matched: z.object({ summary: z.array(z.string()), tags: z.array(z.string()), body: z.array(z.string()) }),
+  /** The score's parts; their sum is the score. */
+  parts: z.object({ summary: z.number(), tags: z.number(), body: z.number(), usage: z.number() }),
+});
+
+export const SearchHitSchema = z.object({
+  id: z.string(),
+  scope: ScopeSchema,
+  summary: z.string(),
+  score: z.number(),
+  why: ScoreExplanationSchema,
+});
+
+export const notesApi = {
+  'project.init': defineMethod({
+    summary: 'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
+    input: z.object({}),
+    output: z.object({ projectId: z.string(), root: z.string(), memoryDir: z.string(), artifactsDir: z.string() }),
+  }),
+  'app.status': defineMethod({
+    summary: 'Where the data lives and what is wrong with it: directories, counts, warnings from the core.',
+    input: z.object({}),
+    output: z.object({
+      home: z.string(),
+      project: z.object({ root: z.string(), id: z.string().nullable(), memoryDir: z.string() }).nullable(),
+      userDir: z.string().nullable(),
+      counts: z.object({ project: z.number(), user: z.number() }),
+      warnings: z.array(WarningSchema),
+    }),
+  }),
+  'notes.list': defineMethod({
+    summary: 'All loaded notes of a scope (or both), most recently updated first.',
+    input: z.object({ scope: ScopeSelectionSchema.default('both') }),
+    output: z.object({ notes: z.array(NoteSummarySchema), warnings: z.array(WarningSchema) }),
+  }),
+  'notes.get': defineMethod({
+    summary: 'One note in full with its links, backlinks and recall count.',
+    input: NoteRefSchema,
+    output: NoteDetailSchema,
+  }),
+  'notes.remember': defineMethod({
+    summary: 'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
+    input: RememberInputSchema,
+    output: RememberOutputSchema,
+  }),
+  'notes.edit': defineMethod({
+    summary: 'Change a note by hand.',
+    input: EditInputSchema,
+    output: NoteDetailSchema,
+  }),
+  'notes.forget': defineMethod({
+    summary: 'Delete a note; it is backed up first.',
+    input: NoteRefSchema,
+    output: z.object({ id: z.string(), scope: ScopeSchema, backupId: z.string() }),
+  }),
+  'notes.search': defineMethod({
+    summary: 'Ranked search over every field of every note, best first, each hit saying why it matched.',
+    input: z.object({
+      query: z.string(),
+      limit: z.number().int().positive().max(1000).default(20),
+      scope: ScopeSelectionSchema.default('both'),
+    }),
+    output: z.object({ notes: z.array(SearchHitSchema) }),
+  }),
+  'notes.recall': defineMethod({
+    summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
+    input: z.object({ message: z.string(), alreadyAttached: z.array(z.string()).default([]) }),
+    output: z.object({
+      notes: z.array(SearchHitSchema),
+      linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+      text: z.string(),
+    }),
+  }),
+  'notes.index': defineMethod({
+    summary: 'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
+    input: z.object({}),
+    output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
+  }),
+  'backups.list': defineMethod({
+    summary: 'The latest 50 backups with when and why.',
+    input: z.object({ limit: z.number().int().positive().max(500).default(50) }),
+    output: z.object({
+      backups: z.array(
+        z.object({
+          id: z.string(),
+          noteId: z.string(),
+          scope: ScopeSchema.nullable(),
+          summary: z.string().nullable(),
+          /** null for backups written before reasons were recorded. */
+          reason: z.string().nullable(),
+          at: z.number(),
+          originDir: z.string().nullable(),
+        }),
+      ),
+    }),
+  }),
+  'backups.restore': defineMethod({
+    summary: 'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
+    input: z.object({ backupId: z.string().min(1) }),
+    output: z.object({ id: z.string(), scope: ScopeSchema.nullable(), dir: z.string(), replacedBackupId: z.string().nullable() }),
+  }),
+};

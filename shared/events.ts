@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { ScopeSchema } from './note.js';
+
+/**
+ * Events the main process (or the web bridge) pushes to the renderer; the renderer invalidates the
+ * react-query keys they name. Areas add their event kinds here.
+ */
+export const AppEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('notes.changed'), scope: ScopeSchema, ids: z.array(z.string()) }),
+  z.object({ type: z.literal('warnings.changed') }),
+]);
+export type AppEvent = z.infer<typeof AppEventSchema>;

@@ -1,0 +1,47 @@
+/**
+ * Note ids name files (`<id>.md`) on macOS, Windows and Linux and appear in `[[id]]` links, so they
+ * are restricted to letters, digits, `-`, `_` and `.`, start with a letter or digit, are NFC, and
+ * avoid Windows' reserved device names. Two ids equal ignoring case name the same file on the
+ * default macOS and Windows file systems, so `noteIdKey` is what uniqueness is checked against.
+ */
+export const MAX_NOTE_ID_LENGTH = 128;
+
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const ALLOWED = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*$/u;
+
+/** Returns null when the id is acceptable, otherwise the reason it is not. */
+export function noteIdProblem(id: string): string | null {
+  if (id.length === 0) return 'the id is empty';
+  if (id.length > MAX_NOTE_ID_LENGTH) return `the id is longer than ${MAX_NOTE_ID_LENGTH} characters`;
+  if (id.normalize('NFC') !== id) return 'the id is not in Unicode NFC form';
+  if (!ALLOWED.test(id)) {
+    return 'the id may only contain letters, digits, "-", "_" and ".", and must start with a letter or digit';
+  }
+  if (id.endsWith('.')) return 'the id must not end with a dot';
+  if (RESERVED.test(id)) return `"${id}" is a reserved file name on Windows`;
+  return null;
+}
+
+export function noteIdKey(id: string): string {
+  return id.normalize('NFC').toLowerCase();
+}
+
+/** A readable id from a summary: a slug of its first words plus a short random suffix. */
+export function generateNoteId(summary: string, random: () => number = Math.random): string {
+  const slug = summary
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .split('-')
+    .slice(0, 5)
+    .join('-')
+    .slice(0, 60)
+    .replace(/-+$/, '')
+    .normalize('NFC');
+  const suffix = Math.floor(random() * 0xfff)
+    .toString(16)
+    .padStart(3, '0');
+  return slug ? `${slug}-${suffix}` : `note-${suffix}`;
+}
