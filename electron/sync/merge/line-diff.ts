@@ -1,0 +1,232 @@
+/**
+ * A line diff: Myers' O(ND) algorithm with the linear-space middle-snake split, followed by the
+ * same hunk "compaction" git's xdiff does (slide each change group as far down as it goes, then back
+ * up to line up with a change on the other side), so ambiguous edits (a repeated line inserted next
+ * to its twin) land where `git merge-file` puts them.
+ *
+ * Works on interned lines (numbers). Deterministic: no time limit, no heuristics that cut corners.
+ */
+
+/** A maximal run of changed lines: a[aStart, aEnd) was replaced by b[bStart, bEnd). */
+export interface Hunk {
+  aStart: number;
+  aEnd: number;
+  bStart: number;
+  bEnd: number;
+}
+
+export function diffLines(a: Int32Array, b: Int32Array): Hunk[] {
+  const changedA = new Uint8Array(a.length + 1);
+  const changedB = new Uint8Array(b.length + 1);
+  compare(a, 0, a.length, b, 0, b.length, changedA, changedB);
+  compact(a, changedA, changedB, b.length);
+  compact(b, changedB, changedA, a.length);
+  return hunksFromMarks(a.length, b.length, changedA, changedB);
+}
+
+function compare(
+  a: Int32Array,
+  aLo: number,
+  aHi: number,
+  b: Int32Array,
+  bLo: number,
+  bHi: number,
+  changedA: Uint8Array,
+  changedB: Uint8Array,
+): void {
+  while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) {
+    aLo++;
+    bLo++;
+  }
+  while (aLo < aHi && bLo < bHi && a[aHi - 1] === b[bHi - 1]) {
+    aHi--;
+    bHi--;
+  }
+  if (aLo === aHi || bLo === bHi) {
+    changedA.fill(1, aLo, aHi);
+    changedB.fill(1, bLo, bHi);
+    return;
+  }
+  const split = middleSnake(a, aLo, aHi, b, bLo, bHi);
+  if (split === null) {
+    changedA.fill(1, aLo, aHi);
+    changedB.fill(1, bLo, bHi);
+    return;
+  }
+  compare(a, aLo, aLo + split[0], b, bLo, bLo + split[1], changedA, changedB);
+  compare(a, aLo + split[0], aHi, b, bLo + split[1], bHi, changedA, changedB);
+}
+
+/**
+ * Finds where a shortest edit path crosses the middle (Myers 1986, section 4b), searching from both
+ * ends at once. Returns the split point relative to (aLo, bLo); null when nothing matches.
+ */
+function middleSnake(
+  a: Int32Array,
+  aLo: number,
+  aHi: number,
+  b: Int32Array,
+  bLo: number,
+  bHi: number,
+): [number, number] | null {
+  const n = aHi - aLo;
+  const m = bHi - bLo;
+  const maxD = Math.ceil((n + m) / 2);
+  const offset = maxD;
+  const size = 2 * maxD + 2;
+  const forward = new Int32Array(size).fill(-1);
+  const reverse = new Int32Array(size).fill(-1);
+  forward[offset + 1] = 0;
+  reverse[offset + 1] = 0;
+  const delta = n - m;
+  // With an odd delta the forward search meets the reverse one; with an even delta, the reverse.
+  const front = delta % 2 !== 0;
+  let k1start = 0;
+  let k1end = 0;
+  let k2start = 0;
+  let k2end = 0;
+  for (let d = 0; d < maxD; d++) {
+    for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
+      const k1Off = offset + k1;
+      let x1: number;
+      if (k1 === -d || (k1 !== d && forward[k1Off - 1]! < forward[k1Off + 1]!)) x1 = forward[k1Off + 1]!;
+      else x1 = forward[k1Off - 1]! + 1;
+      let y1 = x1 - k1;
+      while (x1 < n && y1 < m && a[aLo + x1] === b[bLo + y1]) {
+        x1++;
+        y1++;
+      }
+      forward[k1Off] = x1;
+      if (x1 > n) k1end += 2;
+      else if (y1 > m) k1start += 2;
+      else if (front) {
+        const k2Off = offset + delta - k1;
+        if (k2Off >= 0 && k2Off < size && reverse[k2Off] !== -1) {
+          const x2 = n - reverse[k2Off]!;
+          if (x1 >= x2) return [x1, y1];
+        }
+      }
+    }
+    for (let k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
+      const k2Off = offset + k2;
+      let x2: number;
+      if (k2 === -d || (k2 !== d && reverse[k2Off - 1]! < reverse[k2Off + 1]!)) x2 = reverse[k2Off + 1]!;
+      else x2 = reverse[k2Off - 1]! + 1;
+      let y2 = x2 - k2;
+      while (x2 < n && y2 < m && a[aHi - 1 - x2] === b[bHi - 1 - y2]) {
+        x2++;
+        y2++;
+      }
+      reverse[k2Off] = x2;
+      if (x2 > n) k2end += 2;
+      else if (y2 > m) k2start += 2;
+      else if (!front) {
+        const k1Off = offset + delta - k2;
+        if (k1Off >= 0 && k1Off < size && forward[k1Off] !== -1) {
+          const x1 = forward[k1Off]!;
+          const y1 = offset + x1 - k1Off;
+          if (x1 >= n - x2) return [x1, y1];
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * git's xdl_change_compact without the indent heuristic: for every group of changed lines in `rec`,
+ * slide it up as far as it goes, then down as far as it goes, and if some position lines it up with
+ * a change in the other file, move it back up to the lowest such position.
+ */
+function compact(rec: Int32Array, changed: Uint8Array, otherChanged: Uint8Array, otherLength: number): void {
+  const n = rec.length;
+  // `g` is a group [start, end) of changed lines in this file; `go` the matching group in the other.
+  const g = { start: 0, end: 0 };
+  const go = { start: 0, end: 0 };
+  const groupInit = (changes: Uint8Array, grp: { start: number; end: number }, len: number) => {
+    grp.start = 0;
+    grp.end = 0;
+    while (grp.end < len && changes[grp.end]) grp.end++;
+  };
+  const groupNext = (changes: Uint8Array, grp: { start: number; end: number }, len: number): boolean => {
+    if (grp.end === len) return false;
+    grp.start = grp.end + 1;
+    grp.end = grp.start;
+    while (grp.end < len && changes[grp.end]) grp.end++;
+    return true;
+  };
+  const groupPrevious = (changes: Uint8Array, grp: { start: number; end: number }): boolean => {
+    if (grp.start === 0) return false;
+    grp.end = grp.start - 1;
+    grp.start = grp.end;
+    while (grp.start > 0 && changes[grp.start - 1]) grp.start--;
+    return true;
+  };
+  const slideDown = (): boolean => {
+    if (g.end < n && rec[g.start] === rec[g.end]) {
+      changed[g.start++] = 0;
+      changed[g.end++] = 1;
+      while (g.end < n && changed[g.end]) g.end++;
+      return true;
+    }
+    return false;
+  };
+  const slideUp = (): boolean => {
+    if (g.start > 0 && rec[g.start - 1] === rec[g.end - 1]) {
+      changed[--g.start] = 1;
+      changed[--g.end] = 0;
+      while (g.start > 0 && changed[g.start - 1]) g.start--;
+      return true;
+    }
+    return false;
+  };
+
+  groupInit(changed, g, n);
+  groupInit(otherChanged, go, otherLength);
+  for (;;) {
+    if (g.end !== g.start) {
+      let groupSize: number;
+      let earliestEnd: number;
+      let endMatchingOther: number;
+      do {
+        groupSize = g.end - g.start;
+        endMatchingOther = -1;
+        while (slideUp()) groupPrevious(otherChanged, go);
+        earliestEnd = g.end;
+        if (go.end > go.start) endMatchingOther = g.end;
+        for (;;) {
+          if (!slideDown()) break;
+          groupNext(otherChanged, go, otherLength);
+          if (go.end > go.start) endMatchingOther = g.end;
+        }
+      } while (groupSize !== g.end - g.start);
+      if (g.end !== earliestEnd && endMatchingOther !== -1) {
+        while (go.end === go.start) {
+          slideUp();
+          groupPrevious(otherChanged, go);
+        }
+      }
+    }
+    if (!groupNext(changed, g, n)) break;
+    groupNext(otherChanged, go, otherLength);
+  }
+}
+
+function hunksFromMarks(n: number, m: number, changedA: Uint8Array, changedB: Uint8Array): Hunk[] {
+  const hunks: Hunk[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if ((i < n && changedA[i]) || (j < m && changedB[j])) {
+      const aStart = i;
+      const bStart = j;
+      while (i < n && changedA[i]) i++;
+      while (j < m && changedB[j]) j++;
+      hunks.push({ aStart, aEnd: i, bStart, bEnd: j });
+    } else {
+      i++;
+      j++;
+    }
+  }
+  return hunks;
+}
