@@ -1,0 +1,78 @@
+import { stemmer } from 'stemmer';
+import { ENGLISH_STOP_WORDS } from './stopwords.js';
+
+/**
+ * Text analysis shared by documents and queries, so both sides always agree:
+ * 1. NFKC (full-width forms → ASCII, compatibility characters folded), lower case;
+ * 2. Unicode-aware split into runs of letters/digits/marks; CJK runs (Han, Hiragana, Katakana,
+ *    Hangul) are split from other scripts;
+ * 3. a CJK run becomes overlapping bigrams ("数据库" → "数据", "据库"); a lone CJK character
+ *    stays a unigram;
+ * 4. other words: apostrophes dropped ("don't" → "dont", "user's" → "user"), English stop words
+ *    and single Latin letters dropped, ASCII words Porter-stemmed ("merging" → "merg" = "merge");
+ *    camelCase words also yield their parts ("parseNoteId" → "parsenoteid", "pars", "note", "id").
+ */
+
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005`;
+// `v` flag for set subtraction; built with RegExp() so TypeScript's ES2022 target accepts it.
+const TOKEN = new RegExp(
+  String.raw`[${CJK}]+|[[\p{L}\p{N}\p{M}]--[${CJK}]]+(?:['’][[\p{L}\p{N}\p{M}]--[${CJK}]]+)*`,
+  'gv',
+);
+const CJK_RUN = new RegExp(`^[${CJK}]`, 'v');
+const ASCII_WORD = /^[a-z]+$/;
+const CAMEL_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
+const APOSTROPHE = /['’]/g;
+
+/** Stems of plain words, memoised: indexing 10,000 notes stems the same few thousand words over and over. */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
+function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = ASCII_WORD.test(word) ? stemmer(word) : word;
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+function pushWord(out: string[], lower: string): void {
+  if (ENGLISH_STOP_WORDS.has(lower)) return;
+  if (lower.length === 1 && lower >= 'a' && lower <= 'z') return;
+  out.push(stem(lower));
+}
+
+/** The terms of a text, in order, with repeats (term frequency counts them). */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  if (!text) return out;
+  const normalized = text.normalize('NFKC');
+  for (const match of normalized.matchAll(TOKEN)) {
+    const token = match[0];
+    if (CJK_RUN.test(token)) {
+      const chars = Array.from(token);
+      if (chars.length === 1) out.push(chars[0]!);
+      else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+      continue;
+    }
+    let word = token;
+    if (word.includes("'") || word.includes('’')) {
+      word = word.replace(/['’]s$/i, '').replace(APOSTROPHE, '');
+    }
+    const lower = word.toLowerCase();
+    pushWord(out, lower);
+    // camelCase / PascalCase identifiers: also index their parts (only when the case changes inside).
+    if (lower !== word && /[a-z][A-Z]|[A-Z]{2}[a-z]{2}/.test(word)) {
+      const parts = word.match(CAMEL_PART);
+      if (parts && parts.length > 1) for (const p of parts) pushWord(out, p.toLowerCase());
+    }
+  }
+  return out;
+}
+
+/** The distinct terms of a text. */
+export function analyzeUnique(text: string): string[] {
+  return [...new Set(analyze(text))];
+}

@@ -1,0 +1,61 @@
+import type { Scope } from '../../../shared/note.js';
+import type { UsageCounts } from './types.js';
+
+/**
+ * BM25F parameters (see docs/search.md). A term's pseudo-frequency in a note is
+ * Σ_field weight · tf / (1 − b + b · len / avgLen), saturated as idf · x / (k1 + x), so the summary
+ * and tags weigh three times the body, and a word repeated in a long body cannot outrun a short
+ * summary that names the thing.
+ */
+export const FIELD_WEIGHTS = { summary: 3, tags: 3, body: 1 } as const;
+/** Length normalisation per field: bodies vary most, tag lists least. */
+export const FIELD_B = { summary: 0.5, tags: 0.3, body: 0.75 } as const;
+export const K1 = 1.2;
+/**
+ * IDF is computed as if the store held at least this many notes: in a store of 3 notes a word in
+ * all 3 is not worthless — it would be rare in a typical store — so recall still works for a new
+ * user, and `minScore` means roughly the same thing at 5 notes and at 5,000.
+ */
+export const IDF_MIN_DOCS = 20;
+
+/** Per-message recall defaults (the `memory.recall.*` settings). */
+export const RECALL_DEFAULTS = { perTurn: 3, budgetChars: 2000, minScore: 1.2 } as const;
+
+/**
+ * Cosine similarity (idf-weighted, field-weighted term vectors) at or above which remember flags an
+ * existing note as a probable duplicate. Calibrated in bench/recall-quality (docs/search.md).
+ */
+export const DUPLICATE_THRESHOLD = 0.8;
+
+/** The usage nudge: at most +10% of a note's text score, growing with log2 of its recall count. */
+export const USAGE_MAX_RATE = 0.1;
+const USAGE_RATE_PER_DOUBLING = 0.025;
+
+export function bm25Idf(docFreq: number, docCount: number): number {
+  const n = Math.max(docCount, IDF_MIN_DOCS, docFreq);
+  return Math.log(1 + (n - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+/** The key of a note in usage maps and `alreadyAttached` lists: `scope:id`. */
+export function usageKey(scope: Scope, id: string): string {
+  return `${scope}:${id}`;
+}
+
+export function usageCount(usage: UsageCounts | undefined, scope: Scope, id: string): number {
+  if (!usage) return 0;
+  const n = typeof usage === 'function' ? usage(scope, id) : usage.get(usageKey(scope, id));
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The usage part of a score: a bounded, multiplicative nudge. It is 0 for a note that matched
+ * nothing and at most USAGE_MAX_RATE of the text score, and thresholds compare the text score
+ * alone, so usage reorders close matches but never lifts a non-match over `minScore`.
+ */
+export function usageBonus(textScore: number, count: number): number {
+  if (!(textScore > 0) || !(count > 0)) return 0;
+  return textScore * Math.min(USAGE_MAX_RATE, USAGE_RATE_PER_DOUBLING * Math.log2(1 + count));
+}
+
+/** `memory.indexChars`: characters of the memory index in the system prompt. */
+export const DEFAULT_INDEX_CHARS = 4000;

@@ -1,0 +1,478 @@
+import type { Scope } from '../../../shared/note.js';
+import { noteIdKey } from '../../../shared/note-id.js';
+import { analyze } from './analyze.js';
+import { recall } from './recall.js';
+import {
+  bm25Idf,
+  DUPLICATE_THRESHOLD,
+  FIELD_B,
+  FIELD_WEIGHTS,
+  K1,
+  usageBonus,
+  usageCount,
+} from './scoring.js';
+import { TopK } from './top-k.js';
+import type {
+  NoteLike,
+  RecallOptions,
+  RecallResult,
+  RelatedOptions,
+  RelatedResult,
+  ScopeSelection,
+  SearchDocument,
+  SearchHit,
+  SearchOptions,
+  UsageCounts,
+} from './types.js';
+
+/** A term's frequency in the three fields of one note, packed: summary | tags << 8 | body << 16 (each ≤ 255). */
+type PackedTf = number;
+const TF_MAX = 255;
+
+function pack(s: number, t: number, b: number): PackedTf {
+  return Math.min(s, TF_MAX) | (Math.min(t, TF_MAX) << 8) | (Math.min(b, TF_MAX) << 16);
+}
+
+interface Entry {
+  doc: SearchDocument;
+  key: string;
+  terms: Map<string, PackedTf>;
+}
+
+interface Posting {
+  docs: number[];
+  tfs: PackedTf[];
+}
+
+/** A weighted query: distinct terms with a weight each (1 for a typed query). */
+export interface WeightedQuery {
+  terms: string[];
+  weights: number[];
+}
+
+/** Options of the shared ranking loop (search, related and recall are all this with different settings). */
+export interface RankOptions {
+  limit: number;
+  scope: ScopeSelection;
+  usage: UsageCounts | undefined;
+  /** Only notes with a term in their summary or tags (recall's rule). */
+  requireSummaryOrTags?: boolean;
+  /** Only notes whose text score (without usage) reaches this. */
+  minTextScore?: number;
+  /** Leave these notes out (by internal number). */
+  skip?: (scope: Scope, id: string) => boolean;
+}
+
+const SCOPE_CODE = { project: 1, user: 2 } as const;
+const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
+/** remember's related check reads at most this many of the new note's terms (the rarest first). */
+const RELATED_MAX_TERMS = 48;
+
+function docKey(scope: Scope, id: string): string {
+  return `${scope}\u0000${id}`;
+}
+
+/**
+ * An incremental BM25F index over project and user notes. Every method is synchronous and pure
+ * over the documents given; `upsert` / `remove` keep it current (the store calls them on every
+ * write and watcher event). See docs/search.md for the scoring.
+ */
+export class SearchIndex {
+  private entries: (Entry | undefined)[] = [];
+  private free: number[] = [];
+  private byKey = new Map<string, number>();
+  /** noteIdKey(id) → [project slot, user slot], for resolving [[id]] links. */
+  private byIdKey = new Map<string, [number, number]>();
+  private postings = new Map<string, Posting>();
+  private scopeCode = new Uint8Array(64);
+  private lenS: number[] = [];
+  private lenT: number[] = [];
+  private lenB: number[] = [];
+  private sumS = 0;
+  private sumT = 0;
+  private sumB = 0;
+  private count = 0;
+  /** Per-note field factors weight / (1 − b + b·len/avgLen), recomputed lazily after a change. */
+  private normS = new Float64Array(64);
+  private normT = new Float64Array(64);
+  private normB = new Float64Array(64);
+  private normsDirty = true;
+  /** Score accumulator per slot and "matched in summary or tags" flags, reset after each query. */
+  private acc = new Float64Array(64);
+  private stHit = new Uint8Array(64);
+
+  constructor(docs?: Iterable<SearchDocument>) {
+    if (docs) for (const d of docs) this.upsert(d);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  has(scope: Scope, id: string): boolean {
+    return this.byKey.has(docKey(scope, id));
+  }
+
+  get(scope: Scope, id: string): SearchDocument | undefined {
+    const slot = this.byKey.get(docKey(scope, id));
+    return slot === undefined ? undefined : this.entries[slot]?.doc;
+  }
+
+  *documents(): IterableIterator<SearchDocument> {
+    for (const e of this.entries) if (e) yield e.doc;
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.free = [];
+    this.byKey.clear();
+    this.byIdKey.clear();
+    this.postings.clear();
+    this.lenS = [];
+    this.lenT = [];
+    this.lenB = [];
+    this.sumS = this.sumT = this.sumB = this.count = 0;
+    this.normsDirty = true;
+  }
+
+  /** Add the note `(doc.scope, doc.id)`, or replace it when it is already indexed. */
+  upsert(doc: SearchDocument): void {
+    const key = docKey(doc.scope, doc.id);
+    if (this.byKey.has(key)) this.remove(doc.scope, doc.id);
+
+    const s = analyze(doc.summary);
+    const t = analyze(doc.tags.join(' '));
+    const b = analyze(doc.body);
+    const counts = new Map<string, [number, number, number]>();
+    const bump = (terms: string[], field: 0 | 1 | 2) => {
+      for (const term of terms) {
+        let c = counts.get(term);
+        if (!c) counts.set(term, (c = [0, 0, 0]));
+        c[field]++;
+      }
+    };
+    bump(s, 0);
+    bump(t, 1);
+    bump(b, 2);
+
+    const slot = this.free.pop() ?? this.entries.length;
+    this.ensureCapacity(slot + 1);
+    const terms = new Map<string, PackedTf>();
+    for (const [term, [cs, ct, cb]] of counts) {
+      const tf = pack(cs, ct, cb);
+      terms.set(term, tf);
+      let p = this.postings.get(term);
+      if (!p) this.postings.set(term, (p = { docs: [], tfs: [] }));
+      p.docs.push(slot);
+      p.tfs.push(tf);
+    }
+    this.entries[slot] = { doc: { ...doc, tags: [...doc.tags] }, key, terms };
+    this.byKey.set(key, slot);
+    const idKey = noteIdKey(doc.id);
+    const pair = this.byIdKey.get(idKey) ?? [-1, -1];
+    pair[doc.scope === 'project' ? 0 : 1] = slot;
+    this.byIdKey.set(idKey, pair);
+    this.scopeCode[slot] = SCOPE_CODE[doc.scope];
+    this.lenS[slot] = s.length;
+    this.lenT[slot] = t.length;
+    this.lenB[slot] = b.length;
+    this.sumS += s.length;
+    this.sumT += t.length;
+    this.sumB += b.length;
+    this.count++;
+    this.normsDirty = true;
+  }
+
+  /** Remove the note; returns whether it was indexed. */
+  remove(scope: Scope, id: string): boolean {
+    const key = docKey(scope, id);
+    const slot = this.byKey.get(key);
+    if (slot === undefined) return false;
+    const entry = this.entries[slot]!;
+    for (const term of entry.terms.keys()) {
+      const p = this.postings.get(term)!;
+      const i = p.docs.indexOf(slot);
+      const last = p.docs.length - 1;
+      p.docs[i] = p.docs[last]!;
+      p.tfs[i] = p.tfs[last]!;
+      p.docs.pop();
+      p.tfs.pop();
+      if (p.docs.length === 0) this.postings.delete(term);
+    }
+    this.byKey.delete(key);
+    const idKey = noteIdKey(id);
+    const pair = this.byIdKey.get(idKey);
+    if (pair) {
+      pair[scope === 'project' ? 0 : 1] = -1;
+      if (pair[0] < 0 && pair[1] < 0) this.byIdKey.delete(idKey);
+    }
+    this.sumS -= this.lenS[slot]!;
+    this.sumT -= this.lenT[slot]!;
+    this.sumB -= this.lenB[slot]!;
+    this.entries[slot] = undefined;
+    this.scopeCode[slot] = 0;
+    this.free.push(slot);
+    this.count--;
+    this.normsDirty = true;
+    return true;
+  }
+
+  /** The note a `[[id]]` link names: the project scope first, then the user scope (ids compared ignoring case). */
+  resolveLink(id: string): SearchDocument | undefined {
+    const pair = this.byIdKey.get(noteIdKey(id));
+    if (!pair) return undefined;
+    const slot = pair[0] >= 0 ? pair[0] : pair[1];
+    return slot >= 0 ? this.entries[slot]?.doc : undefined;
+  }
+
+  /** Ranked search over summary, tags and body; every hit says why it matched. */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? 20));
+    const q = uniformQuery(analyze(query));
+    return this.rank(q, { limit, scope: options.scope ?? 'both', usage: options.usage });
+  }
+
+  /**
+   * The notes most related to a note being written (remember), and a probable duplicate: the best
+   * related note whose `similarity` reaches DUPLICATE_THRESHOLD.
+   */
+  related(note: NoteLike, options: RelatedOptions = {}): RelatedResult {
+    const limit = Math.max(0, Math.floor(options.limit ?? 5));
+    const q = this.noteQuery(note);
+    const ex = options.exclude;
+    const hits = this.rank(q, {
+      limit,
+      scope: options.scope ?? 'both',
+      usage: undefined,
+      ...(ex ? { skip: (scope: Scope, id: string) => scope === ex.scope && id === ex.id } : {}),
+    });
+    let duplicateOf: RelatedResult['duplicateOf'] = null;
+    const vec = this.vectorOf(termCounts(note));
+    for (const hit of hits.slice(0, 3)) {
+      const sim = cosine(vec, this.vectorOf(this.entries[this.byKey.get(docKey(hit.scope, hit.id))!]!.terms));
+      if (sim >= DUPLICATE_THRESHOLD && (!duplicateOf || sim > duplicateOf.similarity)) {
+        duplicateOf = { id: hit.id, scope: hit.scope, summary: hit.summary, similarity: sim };
+      }
+    }
+    if (duplicateOf) {
+      const d = duplicateOf;
+      const i = hits.findIndex((h) => h.id === d.id && h.scope === d.scope);
+      if (i > 0) hits.unshift(...hits.splice(i, 1));
+    }
+    return { related: hits, duplicateOf };
+  }
+
+  /**
+   * How alike a note and an indexed note are, 0..1: the cosine of their idf-weighted, field-weighted
+   * term vectors. 1 for the same text; what the duplicate threshold compares. 0 when `id` is unknown.
+   */
+  similarity(note: NoteLike, scope: Scope, id: string): number {
+    const slot = this.byKey.get(docKey(scope, id));
+    if (slot === undefined) return 0;
+    return cosine(this.vectorOf(termCounts(note)), this.vectorOf(this.entries[slot]!.terms));
+  }
+
+  /** Per-message recall (see ./recall.ts). Never throws. */
+  recall(message: string, options: RecallOptions = {}): RecallResult {
+    return recall(this, message, options);
+  }
+
+  /** The distinct terms of a message as a uniform query (for recall). */
+  queryOf(text: string): WeightedQuery {
+    return uniformQuery(analyze(text));
+  }
+
+  /**
+   * The ranking loop shared by search, related and recall: BM25F over the postings of the query's
+   * terms, the best `limit` kept in a heap, then explained.
+   */
+  rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
+    if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
+    this.refreshNorms();
+    const mask = SELECTION_MASK[o.scope];
+    const acc = this.acc;
+    const stHit = this.stHit;
+    const normS = this.normS;
+    const normT = this.normT;
+    const normB = this.normB;
+    const scopeCode = this.scopeCode;
+    const touched: number[] = [];
+    for (let qi = 0; qi < q.terms.length; qi++) {
+      const p = this.postings.get(q.terms[qi]!);
+      if (!p) continue;
+      const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
+      const docs = p.docs;
+      const tfs = p.tfs;
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        if ((scopeCode[d]! & mask) === 0) continue;
+        const tf = tfs[i]!;
+        const st = tf & 0xffff;
+        const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
+        if (acc[d] === 0) touched.push(d);
+        acc[d] = acc[d]! + (idf * x) / (K1 + x);
+        if (st !== 0) stHit[d] = 1;
+      }
+    }
+
+    const top = new TopK(o.limit);
+    const minText = o.minTextScore ?? 0;
+    for (const d of touched) {
+      const text = acc[d]!;
+      const hit = stHit[d] === 1;
+      acc[d] = 0;
+      stHit[d] = 0;
+      if (o.requireSummaryOrTags && !hit) continue;
+      if (text < minText || !(text > 0)) continue;
+      const e = this.entries[d]!;
+      if (o.skip?.(e.doc.scope, e.doc.id)) continue;
+      const total = text + usageBonus(text, usageCount(o.usage, e.doc.scope, e.doc.id));
+      top.offer(d, total, e.doc.updatedAt, e.key);
+    }
+    return top.sorted().map((d) => this.explain(d, q, o.usage));
+  }
+
+  /** Recomputes one note's score per field and term: the explanation, whose parts sum to the score. */
+  private explain(slot: number, q: WeightedQuery, usage: UsageCounts | undefined): SearchHit {
+    const e = this.entries[slot]!;
+    const nS = this.normS[slot]!;
+    const nT = this.normT[slot]!;
+    const nB = this.normB[slot]!;
+    const matched = { summary: [] as string[], tags: [] as string[], body: [] as string[] };
+    let pS = 0;
+    let pT = 0;
+    let pB = 0;
+    for (let qi = 0; qi < q.terms.length; qi++) {
+      const term = q.terms[qi]!;
+      const tf = e.terms.get(term);
+      if (tf === undefined) continue;
+      const p = this.postings.get(term)!;
+      const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
+      const xs = (tf & 0xff) * nS;
+      const xt = ((tf >>> 8) & 0xff) * nT;
+      const xb = (tf >>> 16) * nB;
+      const x = xs + xt + xb;
+      const s = (idf * x) / (K1 + x);
+      if (xs > 0) {
+        pS += (s * xs) / x;
+        matched.summary.push(term);
+      }
+      if (xt > 0) {
+        pT += (s * xt) / x;
+        matched.tags.push(term);
+      }
+      if (xb > 0) {
+        pB += (s * xb) / x;
+        matched.body.push(term);
+      }
+    }
+    const text = pS + pT + pB;
+    const pU = usageBonus(text, usageCount(usage, e.doc.scope, e.doc.id));
+    return {
+      id: e.doc.id,
+      scope: e.doc.scope,
+      summary: e.doc.summary,
+      score: pS + pT + pB + pU,
+      why: { matched, parts: { summary: pS, tags: pT, body: pB, usage: pU } },
+    };
+  }
+
+  /** A note being written as a query: its distinct terms, rarest first, summary and tag terms weighing double. */
+  private noteQuery(note: NoteLike): WeightedQuery {
+    const counts = termCounts(note);
+    const scored: { term: string; w: number; rank: number }[] = [];
+    for (const [term, tf] of counts) {
+      const inHead = (tf & 0xffff) !== 0;
+      const df = this.postings.get(term)?.docs.length ?? 0;
+      if (df === 0) continue;
+      const w = inHead ? 1 : 0.5;
+      scored.push({ term, w, rank: w * bm25Idf(df, this.count) });
+    }
+    scored.sort((a, b) => b.rank - a.rank || (a.term < b.term ? -1 : 1));
+    const kept = scored.slice(0, RELATED_MAX_TERMS);
+    return { terms: kept.map((s) => s.term), weights: kept.map((s) => s.w) };
+  }
+
+  /** Field-weighted, idf-weighted term vector (for cosine similarity). */
+  private vectorOf(terms: Map<string, PackedTf>): Map<string, number> {
+    const v = new Map<string, number>();
+    for (const [term, tf] of terms) {
+      const df = this.postings.get(term)?.docs.length ?? 0;
+      const w =
+        FIELD_WEIGHTS.summary * (tf & 0xff) +
+        FIELD_WEIGHTS.tags * ((tf >>> 8) & 0xff) +
+        FIELD_WEIGHTS.body * (tf >>> 16);
+      v.set(term, Math.sqrt(w) * bm25Idf(Math.max(df, 1), this.count));
+    }
+    return v;
+  }
+
+  private refreshNorms(): void {
+    if (!this.normsDirty) return;
+    const n = Math.max(this.count, 1);
+    const avgS = Math.max(this.sumS / n, 1e-9);
+    const avgT = Math.max(this.sumT / n, 1e-9);
+    const avgB = Math.max(this.sumB / n, 1e-9);
+    for (let d = 0; d < this.entries.length; d++) {
+      if (!this.entries[d]) continue;
+      this.normS[d] =
+        FIELD_WEIGHTS.summary / (1 - FIELD_B.summary + (FIELD_B.summary * this.lenS[d]!) / avgS);
+      this.normT[d] = FIELD_WEIGHTS.tags / (1 - FIELD_B.tags + (FIELD_B.tags * this.lenT[d]!) / avgT);
+      this.normB[d] = FIELD_WEIGHTS.body / (1 - FIELD_B.body + (FIELD_B.body * this.lenB[d]!) / avgB);
+    }
+    this.normsDirty = false;
+  }
+
+  private ensureCapacity(n: number): void {
+    if (n <= this.acc.length) return;
+    let cap = this.acc.length;
+    while (cap < n) cap *= 2;
+    const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.acc = grow(this.acc, (c) => new Float64Array(c));
+    this.normS = grow(this.normS, (c) => new Float64Array(c));
+    this.normT = grow(this.normT, (c) => new Float64Array(c));
+    this.normB = grow(this.normB, (c) => new Float64Array(c));
+    this.stHit = grow(this.stHit, (c) => new Uint8Array(c));
+    this.scopeCode = grow(this.scopeCode, (c) => new Uint8Array(c));
+  }
+}
+
+function uniformQuery(terms: string[]): WeightedQuery {
+  const unique = [...new Set(terms)];
+  return { terms: unique, weights: unique.map(() => 1) };
+}
+
+function termCounts(note: NoteLike): Map<string, PackedTf> {
+  const counts = new Map<string, [number, number, number]>();
+  const add = (terms: string[], f: 0 | 1 | 2) => {
+    for (const t of terms) {
+      let c = counts.get(t);
+      if (!c) counts.set(t, (c = [0, 0, 0]));
+      c[f]++;
+    }
+  };
+  add(analyze(note.summary), 0);
+  add(analyze(note.tags.join(' ')), 1);
+  add(analyze(note.body), 2);
+  const out = new Map<string, PackedTf>();
+  for (const [t, [s, g, b]] of counts) out.set(t, pack(s, g, b));
+  return out;
+}
+
+function cosine(a: Map<string, number>, b: Map<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [t, x] of a) {
+    na += x * x;
+    const y = b.get(t);
+    if (y !== undefined) dot += x * y;
+  }
+  for (const y of b.values()) nb += y * y;
+  if (na === 0 || nb === 0) return 0;
+  return Math.min(1, dot / Math.sqrt(na * nb));
+}

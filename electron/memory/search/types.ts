@@ -1,0 +1,104 @@
+import type { z } from 'zod';
+import type { SearchHitSchema } from '../../../shared/api/notes.js';
+import type { Note, Scope } from '../../../shared/note.js';
+
+/** A ranked hit, exactly the API's `SearchHitSchema`: id, scope, summary, score and why it matched. */
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+/** The explanation of a hit: matched terms per field and the score's parts (which sum to the score). */
+export type ScoreExplanation = SearchHit['why'];
+
+/**
+ * What the search engine needs of a note: plain data, no file I/O. A `Note` plus its scope fits
+ * (extra keys such as `createdAt` or `extra` are ignored).
+ */
+export type SearchDocument = Pick<Note, 'id' | 'summary' | 'tags' | 'type' | 'body' | 'updatedAt'> & {
+  scope: Scope;
+};
+
+/** A note that may not be saved yet (remember's "related" / "duplicate" check): no id or time needed. */
+export type NoteLike = Pick<Note, 'summary' | 'tags' | 'body'> & { type?: Note['type'] };
+
+/** A note referred to by summary only (linked notes, related notes). */
+export interface NoteRef {
+  id: string;
+  scope: Scope;
+  summary: string;
+}
+
+/**
+ * How often each note has been recalled on this machine (memory-usage/). Either a map keyed by
+ * `usageKey(scope, id)` or a lookup function; a missing note counts 0.
+ */
+export type UsageCounts = ReadonlyMap<string, number> | ((scope: Scope, id: string) => number);
+
+/** `both` searches project and user notes together (the API's ScopeSelection). */
+export type ScopeSelection = Scope | 'both';
+
+export interface SearchOptions {
+  /** At most this many hits, best first. Default 20. */
+  limit?: number;
+  /** Which notes to search. Default `both`. */
+  scope?: ScopeSelection;
+  /** Usage counts: nudge ranking slightly (see `usageBonus`). */
+  usage?: UsageCounts;
+}
+
+export interface RelatedOptions {
+  /** At most this many related notes. Default 5. */
+  limit?: number;
+  scope?: ScopeSelection;
+  /** Leave this note out (the note itself, when it is already in the index, e.g. on edit). */
+  exclude?: { scope: Scope; id: string };
+}
+
+export interface RelatedResult {
+  /** The most related existing notes, best first (same ranking and explanation as `search`). */
+  related: SearchHit[];
+  /**
+   * The existing note this one probably duplicates (similarity ≥ `duplicateThreshold`), or null.
+   * Always also the first entry of `related` when set.
+   */
+  duplicateOf: (NoteRef & { similarity: number }) | null;
+}
+
+export interface RecallOptions {
+  /** Notes attached per message at most. Default 3 (`memory.recall.perTurn`). */
+  perTurn?: number;
+  /** Characters the attached notes may take in the `<recalled-memory>` block. Default 2000. */
+  budgetChars?: number;
+  /** The text score (without the usage nudge) a note must reach to be attached. Default 1.2. */
+  minScore?: number;
+  /**
+   * Notes already attached earlier in the transcript: never attached again. Entries are note ids
+   * (excluded in both scopes) or `usageKey(scope, id)` strings (excluded in that scope only).
+   */
+  alreadyAttached?: Iterable<string>;
+  usage?: UsageCounts;
+}
+
+export interface RecallResult {
+  /** The attached notes, best first. Empty in the common case: nothing reached the threshold. */
+  notes: SearchHit[];
+  /** Notes the attached notes link to ([[id]], project scope first, then user), listed by summary. */
+  linked: NoteRef[];
+  /** The `<recalled-memory>` block to append to the user message; '' when nothing is attached. */
+  text: string;
+  /** Set when recall failed internally and returned empty instead; the caller logs it. */
+  error?: unknown;
+}
+
+/** A note as the memory index shows it (a `NoteSummary` fits). */
+export type IndexTextEntry = Pick<Note, 'id' | 'summary' | 'updatedAt'> & {
+  scope: Scope;
+  type?: Note['type'];
+};
+
+export interface IndexText {
+  /** The index as the system prompt shows it. */
+  text: string;
+  /** Notes listed in `text`. */
+  shown: number;
+  /** Notes that did not fit in `indexChars` (counted in `text`'s last line, never lost). */
+  omitted: number;
+}
