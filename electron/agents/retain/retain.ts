@@ -1,0 +1,151 @@
+import { AppError } from '../../../shared/errors.js';
+import type { BankScope, RetainItem, RetainReceipt } from '../../../shared/api/agents.js';
+import type { Warning } from '../../../shared/api/notes.js';
+import type { Scope } from '../../../shared/note.js';
+import { credentialMessage, findCredential } from '../../memory/credentials.js';
+import type { MemoryCore, NotesService, StoredNote } from '../../memory/types.js';
+import { freeNoteIdFor } from '../note-id-for.js';
+import { deriveRetainDraft, retainedContentOf, type RetainDraft } from './derive.js';
+import { resolveBankScope, retainTarget } from './bank-scope.js';
+
+export interface DuplicateRef {
+  id: string;
+  scope: Scope;
+  summary: string;
+}
+
+export interface RetainDeps {
+  core: MemoryCore;
+  notes: NotesService;
+  /** The directory retain runs in (the project label comes from it when no project is open). */
+  cwd: string;
+  /** The configured `memory.retain.scoping` value, unvalidated (invalid → default + warning). */
+  configuredScoping?: unknown;
+  /**
+   * The search engine's probable-duplicate check for a note not saved yet; null when none. Optional
+   * so retain works (without duplicate hints) where no search engine is wired.
+   */
+  probableDuplicate?: (
+    draft: RetainDraft,
+    scope: Scope,
+  ) => DuplicateRef | null | Promise<DuplicateRef | null>;
+}
+
+export interface RetainResult {
+  receipts: RetainReceipt[];
+  bankScope: BankScope;
+  warnings: Warning[];
+}
+
+function hasAllTags(note: StoredNote, tags: readonly string[]): boolean {
+  const have = new Set(note.tags.map((t) => t.toLowerCase()));
+  return tags.every((t) => have.has(t.toLowerCase()));
+}
+
+/** An existing note holding exactly this content (ignoring the context line), carrying the call's tags. */
+function findIdentical(
+  notes: StoredNote[],
+  content: string,
+  tags: readonly string[],
+): StoredNote | undefined {
+  return notes.find((n) => retainedContentOf(n.body) === content && hasAllTags(n, tags));
+}
+
+function refusedReason(item: RetainItem): string | null {
+  if (!item.content.trim()) return 'content is empty: give one specific, self-contained fact';
+  const inContent = findCredential(item.content);
+  if (inContent) return credentialMessage(inContent, 'the content');
+  const inContext = item.context ? findCredential(item.context) : null;
+  if (inContext) return credentialMessage(inContext, 'the context');
+  return null;
+}
+
+/**
+ * Stores each item as a note, one at a time, and answers one receipt per item in order. A receipt is
+ * made only after the core's atomic write (temp file, fsync, rename) has returned for that note, so
+ * "stored"/"updated" means durably on disk. Any error is caught per item: one failure never hides
+ * the others' results. There is no queue: uploads are the sync scheduler's debounced job.
+ */
+export async function retain(
+  deps: RetainDeps,
+  input: { items: RetainItem[]; bankScope?: BankScope | undefined },
+): Promise<RetainResult> {
+  const warnings: Warning[] = [];
+  let bankScope: BankScope;
+  if (input.bankScope) {
+    bankScope = input.bankScope;
+  } else {
+    const resolved = resolveBankScope(deps.configuredScoping);
+    bankScope = resolved.bankScope;
+    if (resolved.warning) warnings.push(resolved.warning);
+  }
+  const target = await retainTarget(bankScope, {
+    projectRoot: deps.core.project?.root ?? null,
+    cwd: deps.cwd,
+  });
+  warnings.push(...target.warnings);
+  const store = deps.core.store(target.scope);
+
+  const receipts: RetainReceipt[] = [];
+  for (const [index, item] of input.items.entries()) {
+    const refused = refusedReason(item);
+    if (refused) {
+      receipts.push({ index, id: null, status: 'refused', reason: refused });
+      continue;
+    }
+    if (!store) {
+      receipts.push({
+        index,
+        id: null,
+        status: 'failed',
+        scope: target.scope,
+        reason: `the ${target.scope} notes directory is not available${target.scope === 'project' ? ' (no project is open)' : ''}; see the warnings of "memdesk status"`,
+      });
+      continue;
+    }
+    const content = item.content.trim();
+    let id: string | null = null;
+    try {
+      const identical = findIdentical(store.list(), content, target.tags);
+      if (identical) {
+        id = identical.id;
+        const { scope: _s, hash, path: _p, mtimeMs: _m, links: _l, ...note } = identical;
+        await store.write({ ...note, updatedAt: deps.core.now() }, { expectedHash: hash });
+        receipts.push({
+          index,
+          id,
+          status: 'updated',
+          scope: target.scope,
+          reason: 'identical content was already stored; its updatedAt was refreshed',
+        });
+        continue;
+      }
+      const draft = deriveRetainDraft({ content, context: item.context, extraTags: target.tags });
+      const duplicate = deps.probableDuplicate ? await deps.probableDuplicate(draft, target.scope) : null;
+      id = freeNoteIdFor(draft.summary, content, (candidate) => store.get(candidate) !== undefined);
+      const { note } = await deps.notes.remember({ ...draft, scope: target.scope, id });
+      receipts.push({
+        index,
+        id: note.id,
+        status: 'stored',
+        scope: target.scope,
+        ...(duplicate
+          ? {
+              probableDuplicate: duplicate,
+              reason: `probably duplicates "${duplicate.summary}" (${duplicate.id})`,
+            }
+          : {}),
+      });
+    } catch (err) {
+      const refusal = err instanceof AppError && (err.code === 'refused' || err.code === 'limit_exceeded');
+      receipts.push({
+        index,
+        id,
+        status: refusal ? 'refused' : 'failed',
+        scope: target.scope,
+        reason: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+  return { receipts, bankScope, warnings };
+}

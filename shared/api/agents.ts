@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ScopeSchema } from '../note.js';
+import { defineMethod } from './define.js';
+import { WarningSchema } from './notes.js';
+
+/**
+ * Agent-facing methods (docs/agents.md): retain with one receipt per item, export/import of a scope
+ * as a zip of note files, and the import of an oh-my-pi Mnemopi SQLite bank.
+ */
+
+/** Where retained facts go: global → user scope; per-project → project scope; per-project-tagged → user scope + `project:<label>` tag. */
+export const BANK_SCOPES = ['global', 'per-project', 'per-project-tagged'] as const;
+export const BankScopeSchema = z.enum(BANK_SCOPES);
+export type BankScope = z.infer<typeof BankScopeSchema>;
+export const DEFAULT_BANK_SCOPE: BankScope = 'per-project-tagged';
+
+export const RetainItemSchema = z.object({
+  /**
+   * One specific, self-contained fact (who, what, when, why). Empty or credential-looking content is
+   * not a schema error: that item alone is refused in its receipt, the others are still stored.
+   */
+  content: z.string().describe('one specific, self-contained fact: who, what, when, why'),
+  context: z
+    .string()
+    .optional()
+    .describe('where the fact comes from (per-item provenance), e.g. a file, a PR, a conversation'),
+});
+export type RetainItem = z.infer<typeof RetainItemSchema>;
+
+export const RetainInputSchema = z.object({
+  items: z
+    .array(RetainItemSchema)
+    .min(1, 'at least one item is required')
+    .max(500, 'at most 500 items per call'),
+  /** Overrides the configured `memory.retain.scoping` for this call. */
+  bankScope: BankScopeSchema.optional(),
+});
+
+export const RETAIN_STATUSES = ['stored', 'updated', 'refused', 'failed'] as const;
+
+export const RetainReceiptSchema = z.object({
+  index: z.number().int().nonnegative(),
+  /** The note's id; null when the item was refused before an id existed, or failed before one was chosen. */
+  id: z.string().nullable(),
+  status: z.enum(RETAIN_STATUSES),
+  /** Why an item was refused or failed; a note for `updated`. */
+  reason: z.string().optional(),
+  scope: ScopeSchema.optional(),
+  /** An existing note this item probably duplicates (not identical: identical content is `updated`). */
+  probableDuplicate: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).optional(),
+});
+export type RetainReceipt = z.infer<typeof RetainReceiptSchema>;
+
+export const RetainOutputSchema = z.object({
+  receipts: z.array(RetainReceiptSchema),
+  bankScope: BankScopeSchema,
+  /** e.g. an invalid memory.retain.scoping that fell back to the default, or no project for per-project. */
+  warnings: z.array(WarningSchema),
+});
+
+export const OnCollisionSchema = z.enum(['skip', 'keep-both']);
+
+const ArchiveProblemSchema = z.object({ entry: z.string(), reason: z.string() });
+
+export const ImportZipOutputSchema = z.object({
+  scope: ScopeSchema,
+  /** Notes written; `renamedFrom` when keep-both gave the note a new id. */
+  imported: z.array(z.object({ id: z.string(), renamedFrom: z.string().optional() })),
+  /** Entries not written because a note with that id exists (on-collision skip, or identical content). */
+  skipped: z.array(ArchiveProblemSchema),
+  /** Entries refused: path traversal, not a note, malformed, too large, … */
+  refused: z.array(ArchiveProblemSchema),
+});
+
+export const MnemopiBankReportSchema = z.object({
+  /** The database file (absolute). */
+  path: z.string(),
+  /** The bank's name: `default` for the main mnemopi.db, else the directory name under banks/. */
+  bank: z.string(),
+  status: z.enum(['imported', 'skipped']),
+  /** Why a bank was skipped (missing, unreadable, corrupt, no working_memory table). */
+  reason: z.string().optional(),
+  imported: z.number().int().nonnegative(),
+  /** Rows already present (identical content) or not convertible. */
+  skippedRows: z.number().int().nonnegative(),
+  problems: z.array(z.string()),
+});
+
+export const agentsApi = {
+  'agents.retain': defineMethod({
+    summary:
+      'Store one or more self-contained facts, one receipt per item once that note is durably on disk.',
+    input: RetainInputSchema,
+    output: RetainOutputSchema,
+  }),
+  'agents.export': defineMethod({
+    summary: 'Write every note file of a scope, byte for byte, into a zip archive.',
+    input: z.object({ scope: ScopeSchema, out: z.string().min(1, 'an output file is required') }),
+    output: z.object({
+      path: z.string(),
+      scope: ScopeSchema,
+      notes: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+    }),
+  }),
+  'agents.import': defineMethod({
+    summary:
+      'Import the notes of a zip written by export into a scope; a note whose id exists is skipped or kept under a new id.',
+    input: z.object({
+      file: z.string().min(1, 'a zip file is required'),
+      scope: ScopeSchema,
+      onCollision: OnCollisionSchema.default('skip'),
+    }),
+    output: ImportZipOutputSchema,
+  }),
+  'agents.importMnemopi': defineMethod({
+    summary:
+      'Import the working-memory rows of an oh-my-pi Mnemopi SQLite bank (a file, or a data directory with banks/) as notes.',
+    input: z.object({
+      path: z.string().min(1, 'a database file or Mnemopi data directory is required'),
+      scope: ScopeSchema.default('user'),
+    }),
+    output: z.object({
+      scope: ScopeSchema,
+      banks: z.array(MnemopiBankReportSchema),
+      imported: z.number().int().nonnegative(),
+    }),
+  }),
+};
