@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { contentHash } from '../../../shared/content-hash.js';
 import type { ImportZipOutputSchema, OnCollisionSchema } from '../../../shared/api/agents.js';
 import { AppError } from '../../../shared/errors.js';

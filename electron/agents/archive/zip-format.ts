@@ -149,12 +149,12 @@ export function readArchive(data: Uint8Array, limits: ArchiveLimits = ARCHIVE_LI
       },
     });
   } catch (err) {
-    throw new Error(`not a readable zip archive: ${(err as Error).message}`);
+    throw new Error(`not a readable zip archive: ${(err as Error).message}`, { cause: err });
   }
   let manifest: Manifest | null = null;
   const manifestBytes = files[MANIFEST_NAME];
   if (manifestBytes) {
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(strFromU8(manifestBytes));
     } catch {

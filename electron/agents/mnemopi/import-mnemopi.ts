@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { contentHash } from '../../../shared/content-hash.js';
 import type { MnemopiBankReportSchema } from '../../../shared/api/agents.js';
 import type { Scope } from '../../../shared/note.js';
