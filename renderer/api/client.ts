@@ -1,0 +1,52 @@
+import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
+import type { AppEvent } from '../../shared/events.js';
+import type { MemoryDeskBridge, MenuCommand } from '../../electron/transports/ipc/contract.js';
+import { ApiError } from './errors.js';
+import { createHttpTransport } from './http-transport.js';
+import type { Transport } from './transport.js';
+
+/**
+ * The renderer's one way to the core. Which transport carries a call (preload IPC or the HTTP web
+ * bridge) is decided here and nowhere else.
+ */
+export interface ApiClient {
+  readonly transportKind: Transport['kind'];
+  call<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  subscribe(listener: (event: AppEvent) => void): () => void;
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
+}
+
+export function createApiClient(transport: Transport): ApiClient {
+  return {
+    transportKind: transport.kind,
+    async call(method, input) {
+      let reply;
+      try {
+        reply = await transport.invoke(method, input);
+      } catch (err) {
+        throw new ApiError('unavailable', `${method} could not be sent: ${(err as Error).message}`);
+      }
+      if (!reply || typeof reply !== 'object') throw new ApiError('internal', `${method}: empty answer`);
+      if (reply.ok) return reply.result as ApiOutput<typeof method>;
+      throw new ApiError(reply.error.code, reply.error.message);
+    },
+    subscribe: (listener) => transport.subscribe(listener),
+    onMenuCommand: (listener) => transport.onMenuCommand(listener),
+    onConnectionChange: (listener) => transport.onConnectionChange?.(listener) ?? (() => undefined),
+  };
+}
+
+export function ipcTransport(bridge: MemoryDeskBridge): Transport {
+  return {
+    kind: 'ipc',
+    invoke: (method, input) => bridge.invoke(method as ApiMethodName, input as never),
+    subscribe: (l) => bridge.subscribe(l),
+    onMenuCommand: (l) => bridge.onMenuCommand(l),
+  };
+}
+
+/** The preload bridge when the page runs inside the desktop app, the HTTP bridge otherwise. */
+export function detectTransport(win: { memoryDesk?: MemoryDeskBridge } = globalThis as never): Transport {
+  return win.memoryDesk ? ipcTransport(win.memoryDesk) : createHttpTransport();
+}

@@ -1,0 +1,66 @@
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
+import type { AppEvent } from '../../shared/events.js';
+import type { ApiClient } from './client.js';
+import { useApiClient } from './context.js';
+import type { ApiError } from './errors.js';
+
+/** Server state lives in react-query, keyed by [method, input]. */
+export function apiKey<M extends ApiMethodName>(method: M, input?: ApiInput<M>): readonly unknown[] {
+  return input === undefined ? [method] : [method, input];
+}
+
+export function useApiQuery<M extends ApiMethodName>(
+  method: M,
+  input: ApiInput<M>,
+  options: Omit<UseQueryOptions<ApiOutput<M>, ApiError>, 'queryKey' | 'queryFn'> = {},
+) {
+  const client = useApiClient();
+  return useQuery<ApiOutput<M>, ApiError>({
+    queryKey: apiKey(method, input),
+    queryFn: () => client.call(method, input),
+    ...options,
+  });
+}
+
+export function useApiMutation<M extends ApiMethodName>(method: M) {
+  const client = useApiClient();
+  const qc = useQueryClient();
+  return useMutation<ApiOutput<M>, ApiError, ApiInput<M>>({
+    mutationFn: (input) => client.call(method, input),
+    onSuccess: () => invalidateAfterWrite(qc),
+  });
+}
+
+/**
+ * Which query methods an event makes stale. Areas add their event kinds here; an event kind not
+ * listed invalidates everything (correct, if not the cheapest).
+ */
+export const EVENT_INVALIDATIONS: Record<string, readonly string[]> = {
+  'notes.changed': ['notes.list', 'notes.search', 'notes.get', 'notes.index', 'app.status', 'backups.list'],
+  'warnings.changed': ['app.status', 'notes.list'],
+};
+
+export function invalidateForEvent(qc: QueryClient, event: AppEvent | { type: string }): void {
+  const methods = EVENT_INVALIDATIONS[event.type];
+  if (!methods) {
+    void qc.invalidateQueries();
+    return;
+  }
+  for (const m of methods) void qc.invalidateQueries({ queryKey: [m] });
+}
+
+function invalidateAfterWrite(qc: QueryClient): void {
+  invalidateForEvent(qc, { type: 'notes.changed' });
+}
+
+/** Wires the transport's event stream to react-query. Returns the unsubscribe function. */
+export function connectEvents(client: ApiClient, qc: QueryClient): () => void {
+  return client.subscribe((event) => invalidateForEvent(qc, event));
+}

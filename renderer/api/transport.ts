@@ -1,0 +1,12 @@
+import type { AppEvent } from '../../shared/events.js';
+import type { InvokeReply, MenuCommand } from '../../electron/transports/ipc/contract.js';
+
+/** How the API client reaches the handler table: the preload bridge (desktop) or HTTP (web demo). */
+export interface Transport {
+  readonly kind: 'ipc' | 'http';
+  invoke(method: string, input: unknown): Promise<InvokeReply>;
+  subscribe(listener: (event: AppEvent) => void): () => void;
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /** Connection state of the event stream, for the "reconnecting" notice. */
+  onConnectionChange?(listener: (connected: boolean) => void): () => void;
+}

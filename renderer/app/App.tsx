@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiClient } from '../api/context.js';
+import { useApiQuery } from '../api/queries.js';
+import { mergeWarnings, WarningsBar } from '../components/WarningsBar.js';
+import { Toasts } from '../components/Toasts.js';
+import { switchLocale, type Locale } from '../i18n/index.js';
+import { editorStore, isDirty } from '../state/editor-store.js';
+import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
+import { runCommand } from './commands.js';
+import { GuardDialog } from './GuardDialog.js';
+import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
+import { useTheme } from './useTheme.js';
+
+function TabButton({ tab, active, onSelect }: { tab: TabDef; active: boolean; onSelect: () => void }) {
+  const { t } = useTranslation();
+  const badge = tab.useBadge?.() ?? null;
+  return (
+    <button
+      type="button"
+      role="tab"
+      id={`tab-${tab.id}`}
+      aria-selected={active}
+      aria-controls={`panel-${tab.id}`}
+      tabIndex={active ? 0 : -1}
+      className={active ? 'tab active' : 'tab'}
+      onClick={onSelect}
+      data-testid={`tab-${tab.id}`}
+    >
+      {t(tab.labelKey)}
+      {badge ? <span className="tab-badge">{badge}</span> : null}
+    </button>
+  );
+}
+
+export function App() {
+  const { t, i18n } = useTranslation();
+  const client = useApiClient();
+  const activeTab = useUi((s) => s.activeTab);
+  const theme = useUi((s) => s.theme);
+  const [connected, setConnected] = useState(true);
+  const status = useApiQuery('app.status', {});
+  useTheme(theme);
+
+  useEffect(
+    () =>
+      client.onMenuCommand((cmd) => {
+        if (cmd === 'note.new' || cmd === 'find') uiStore.getState().setActiveTab('memory');
+        runCommand(cmd);
+      }),
+    [client],
+  );
+  useEffect(() => client.onConnectionChange(setConnected), [client]);
+  useEffect(() => {
+    function beforeUnload(e: BeforeUnloadEvent) {
+      if (isDirty(editorStore.getState())) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    }
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, []);
+
+  function onTabKey(e: React.KeyboardEvent) {
+    const i = TABS.findIndex((tab) => tab.id === activeTab);
+    let next = -1;
+    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
+    if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
+    if (e.key === 'Home') next = 0;
+    if (e.key === 'End') next = TABS.length - 1;
+    if (next >= 0) {
+      e.preventDefault();
+      const id = TABS[next]!.id;
+      uiStore.getState().setActiveTab(id);
+      document.getElementById(`tab-${id}`)?.focus();
+    }
+  }
+
+  const project = status.data?.project;
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1 className="app-title">{t('app.title')}</h1>
+        {project ? (
+          <span className="project-root" title={project.root} data-testid="project-root">
+            {project.root.split(/[\\/]/).filter(Boolean).pop()}
+          </span>
+        ) : null}
+        <nav role="tablist" aria-label={t('tabs.label')} className="tabs" onKeyDown={onTabKey}>
+          {TABS.map((tab) => (
+            <TabButton
+              key={tab.id}
+              tab={tab}
+              active={tab.id === activeTab}
+              onSelect={() => uiStore.getState().setActiveTab(tab.id)}
+            />
+          ))}
+        </nav>
+        <div className="header-controls">
+          {HEADER_SLOTS.map((Slot, i) => (
+            <Slot key={i} />
+          ))}
+          <label>
+            <span className="sr-only">{t('app.language')}</span>
+            <select
+              aria-label={t('app.language')}
+              value={i18n.language}
+              onChange={(e) => void switchLocale(e.target.value as Locale)}
+              data-testid="locale"
+            >
+              <option value="en">English</option>
+              <option value="zh">中文</option>
+            </select>
+          </label>
+          <label>
+            <span className="sr-only">{t('app.theme')}</span>
+            <select
+              aria-label={t('app.theme')}
+              value={theme}
+              onChange={(e) => uiStore.getState().setTheme(e.target.value as ThemeChoice)}
+              data-testid="theme"
+            >
+              <option value="system">{t('app.themeSystem')}</option>
+              <option value="light">{t('app.themeLight')}</option>
+              <option value="dark">{t('app.themeDark')}</option>
+            </select>
+          </label>
+        </div>
+      </header>
+      {!connected ? (
+        <div className="banner banner-warn" role="status">
+          {t('app.reconnecting')}
+        </div>
+      ) : null}
+      <WarningsBar warnings={mergeWarnings(status.data?.warnings)} />
+      {TABS.map((tab) =>
+        tab.id === activeTab ? (
+          <main
+            key={tab.id}
+            role="tabpanel"
+            id={`panel-${tab.id}`}
+            aria-labelledby={`tab-${tab.id}`}
+            className="tab-panel"
+          >
+            <tab.Component />
+          </main>
+        ) : null,
+      )}
+      <GuardDialog />
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.js';
+import { ConfirmDialog } from '../../components/Dialog.js';
+import { uiStore } from '../../state/ui-store.js';
+import { formatTime } from '../memory/format.js';
+import { useNoteActions } from '../memory/useNoteActions.js';
+
+type BackupRow = {
+  id: string;
+  noteId: string;
+  scope: 'project' | 'user' | null;
+  summary: string | null;
+  reason: string | null;
+  at: number;
+  originDir: string | null;
+};
+
+export function BackupsPage() {
+  const { t, i18n } = useTranslation();
+  const backups = useApiQuery('backups.list', { limit: 50 });
+  const { restore } = useNoteActions();
+  const [confirm, setConfirm] = useState<BackupRow | null>(null);
+  const rows = backups.data?.backups ?? [];
+  return (
+    <div className="page backups-page">
+      <h2>{t('backups.title')}</h2>
+      <p className="muted">{t('backups.intro')}</p>
+      {backups.error ? (
+        <p className="error" role="alert">
+          {t('errors.generic', { message: backups.error.message })}
+        </p>
+      ) : null}
+      {!backups.isPending && rows.length === 0 ? <p className="empty">{t('backups.empty')}</p> : null}
+      {rows.length > 0 ? (
+        <table className="backups" data-testid="backups-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('backups.when')}</th>
+              <th scope="col">{t('backups.note')}</th>
+              <th scope="col">{t('backups.scope')}</th>
+              <th scope="col">{t('backups.reason')}</th>
+              <th scope="col">
+                <span className="sr-only">{t('backups.restore')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((b) => (
+              <tr key={b.id} data-testid="backup-row" data-note-id={b.noteId}>
+                <td>{formatTime(b.at, i18n.language)}</td>
+                <td>
+                  <div>{b.summary ?? b.noteId}</div>
+                  <code className="muted">{b.noteId}</code>
+                </td>
+                <td>{b.scope ? t(`scope.${b.scope}`) : '—'}</td>
+                <td>{b.reason ?? <span className="muted">{t('backups.noReason')}</span>}</td>
+                <td>
+                  <button type="button" onClick={() => setConfirm(b)} data-testid="restore">
+                    {t('backups.restore')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {confirm ? (
+        <ConfirmDialog
+          title={t('backups.confirmTitle')}
+          body={t('backups.confirmBody', { id: confirm.noteId, dir: confirm.originDir ?? '—' })}
+          confirmLabel={t('backups.restore')}
+          cancelLabel={t('confirm.cancel')}
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const b = confirm;
+            setConfirm(null);
+            void restore(b.id, false).then(() => {
+              if (b.scope) {
+                uiStore.getState().select({ kind: 'note', id: b.noteId, scope: b.scope });
+              }
+            });
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

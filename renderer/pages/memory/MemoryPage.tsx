@@ -1,0 +1,129 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.js';
+import { registerCommand } from '../../app/commands.js';
+import { guarded } from '../../app/guard.js';
+import { editorStore } from '../../state/editor-store.js';
+import { filterAndSort, joinHits, tagCounts, type ListRow } from '../../state/note-list.js';
+import { uiStore, useUi } from '../../state/ui-store.js';
+import { explainHit } from './format.js';
+import { NewNoteForm } from './NewNoteForm.js';
+import { NoteEditor } from './NoteEditor.js';
+import { NoteList } from './NoteList.js';
+import { Toolbar } from './Toolbar.js';
+import { useDebounced } from './useDebounced.js';
+
+export function MemoryPage() {
+  const { t } = useTranslation();
+  const scope = useUi((s) => s.scope);
+  const query = useUi((s) => s.query);
+  const typeFilter = useUi((s) => s.typeFilter);
+  const tagFilter = useUi((s) => s.tagFilter);
+  const sort = useUi((s) => s.sort);
+  const selection = useUi((s) => s.selection);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const list = useApiQuery('notes.list', { scope }, { placeholderData: keepPreviousData });
+  const q = useDebounced(query.trim(), 180);
+  const search = useApiQuery(
+    'notes.search',
+    { query: q, limit: 500, scope },
+    { enabled: q.length > 0, placeholderData: keepPreviousData },
+  );
+
+  const notes = useMemo(() => list.data?.notes ?? [], [list.data]);
+  const rows: ListRow[] = useMemo(() => {
+    if (!q || !search.data) return notes;
+    return joinHits(
+      search.data.notes.map((h) => ({ ...h, why: explainHit(h.why, t) })),
+      notes,
+    );
+  }, [q, search.data, notes, t]);
+  const shown = useMemo(
+    () =>
+      filterAndSort(rows, {
+        typeFilter,
+        tagFilter,
+        sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
+      }),
+    [rows, typeFilter, tagFilter, sort, q],
+  );
+  const tags = useMemo(() => tagCounts(notes), [notes]);
+
+  const newNote = () =>
+    guarded(() => {
+      editorStore.getState().close();
+      uiStore.getState().select({ kind: 'new' });
+    });
+
+  useEffect(() => {
+    const offs = [
+      registerCommand('note.new', newNote),
+      registerCommand('find', () => {
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      }),
+    ];
+    function onKey(e: KeyboardEvent) {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => {
+      offs.forEach((off) => off());
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+
+  const filtering = q.length > 0 || typeFilter !== 'all' || tagFilter.trim() !== '';
+  return (
+    <div className="memory-page">
+      <section className="list-pane" aria-label={t('list.notes')}>
+        <Toolbar tags={tags} searchRef={searchRef} onNew={newNote} />
+        <div className="list-count" aria-live="polite" data-testid="list-count">
+          {list.isPending ? t('list.loading') : t('list.count', { count: shown.length })}
+        </div>
+        {list.error ? (
+          <p className="error" role="alert">
+            {t('errors.generic', { message: list.error.message })}
+          </p>
+        ) : null}
+        {!list.isPending && shown.length === 0 ? (
+          <div className="empty">
+            <p>{filtering ? t('list.emptyFiltered') : t('list.emptyAll')}</p>
+            {filtering ? (
+              <button type="button" onClick={() => uiStore.getState().resetFilters()}>
+                {t('list.clearFilters')}
+              </button>
+            ) : null}
+          </div>
+        ) : (
+          <NoteList
+            rows={shown}
+            selection={selection}
+            label={t('list.notes')}
+            onSelect={(row) =>
+              guarded(() => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope }))
+            }
+          />
+        )}
+      </section>
+      <section className="editor-pane" aria-label={t('note.body')}>
+        {selection?.kind === 'note' ? (
+          <NoteEditor key={`${selection.scope}:${selection.id}`} id={selection.id} scope={selection.scope} />
+        ) : selection?.kind === 'new' ? (
+          <NewNoteForm />
+        ) : (
+          <div className="empty editor-empty">
+            <p>{t('note.nothingSelected')}</p>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { useTranslation } from 'react-i18next';
+import { NOTE_TYPES } from '../../../shared/note.js';
+import { useUi, uiStore, type ScopeSelection, type SortKey, type TypeFilter } from '../../state/ui-store.js';
+
+const SCOPES: ScopeSelection[] = ['project', 'user', 'both'];
+
+export function Toolbar(props: {
+  tags: Array<{ tag: string; count: number }>;
+  searchRef: React.RefObject<HTMLInputElement | null>;
+  onNew: () => void;
+}) {
+  const { t } = useTranslation();
+  const scope = useUi((s) => s.scope);
+  const query = useUi((s) => s.query);
+  const typeFilter = useUi((s) => s.typeFilter);
+  const tagFilter = useUi((s) => s.tagFilter);
+  const sort = useUi((s) => s.sort);
+  const ui = uiStore.getState();
+  return (
+    <div className="toolbar">
+      <div className="toolbar-row">
+        <div role="radiogroup" aria-label={t('scope.label')} className="segmented">
+          {SCOPES.map((s) => (
+            <button
+              key={s}
+              type="button"
+              role="radio"
+              aria-checked={scope === s}
+              className={scope === s ? 'active' : ''}
+              onClick={() => ui.setScope(s)}
+              data-testid={`scope-${s}`}
+            >
+              {t(`scope.${s}`)}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="primary"
+          onClick={props.onNew}
+          aria-keyshortcuts="Control+N Meta+N"
+          data-testid="new-note"
+        >
+          + {t('note.new')}
+        </button>
+      </div>
+      <input
+        ref={props.searchRef}
+        type="search"
+        className="search"
+        aria-label={t('list.search')}
+        placeholder={t('list.searchPlaceholder')}
+        value={query}
+        onChange={(e) => ui.setQuery(e.target.value)}
+        aria-keyshortcuts="Control+F Meta+F"
+        data-testid="search"
+      />
+      <div className="toolbar-row filters">
+        <label>
+          <span className="sr-only">{t('list.type')}</span>
+          <select
+            aria-label={t('list.type')}
+            value={typeFilter}
+            onChange={(e) => ui.setTypeFilter(e.target.value as TypeFilter)}
+            data-testid="type-filter"
+          >
+            <option value="all">{t('list.typeAll')}</option>
+            {NOTE_TYPES.map((ty) => (
+              <option key={ty} value={ty}>
+                {t(`types.${ty}`)}
+              </option>
+            ))}
+            <option value="none">{t('list.typeNone')}</option>
+          </select>
+        </label>
+        <label>
+          <span className="sr-only">{t('list.tag')}</span>
+          <input
+            list="tag-options"
+            aria-label={t('list.tag')}
+            placeholder={t('list.tagPlaceholder')}
+            value={tagFilter}
+            onChange={(e) => ui.setTagFilter(e.target.value)}
+            data-testid="tag-filter"
+          />
+          <datalist id="tag-options">
+            {props.tags.slice(0, 200).map(({ tag, count }) => (
+              <option key={tag} value={tag}>{`${tag} (${count})`}</option>
+            ))}
+          </datalist>
+        </label>
+        <label>
+          <span className="sr-only">{t('list.sort')}</span>
+          <select
+            aria-label={t('list.sort')}
+            value={sort}
+            onChange={(e) => ui.setSort(e.target.value as SortKey)}
+            data-testid="sort"
+          >
+            {query.trim() ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
+            <option value="updated">{t('list.sortUpdated')}</option>
+            <option value="created">{t('list.sortCreated')}</option>
+            <option value="summary">{t('list.sortSummary')}</option>
+          </select>
+        </label>
+      </div>
+    </div>
+  );
+}

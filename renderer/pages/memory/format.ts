@@ -1,0 +1,26 @@
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+import type { ScoreExplanationSchema } from '../../../shared/api/notes.js';
+
+type Why = z.infer<typeof ScoreExplanationSchema>;
+
+/** The hit explanation as one line for the row's tooltip: which terms matched where, and the parts of the score. */
+export function explainHit(why: Why, t: TFunction): string {
+  const parts: string[] = [];
+  for (const field of ['summary', 'tags', 'body'] as const) {
+    const terms = why.matched[field];
+    const score = why.parts[field];
+    if (terms.length || score)
+      parts.push(`${t(`why.${field}`)}: ${terms.join(', ') || '—'} (+${score.toFixed(2)})`);
+  }
+  if (why.parts.usage) parts.push(`${t('why.usage')} +${why.parts.usage.toFixed(2)}`);
+  return parts.join(' · ');
+}
+
+export function formatTime(ms: number, locale: string): string {
+  if (!ms) return '—';
+  return new Date(ms).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+}

@@ -1,0 +1,106 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Scope } from '../../../shared/note.js';
+import { useApiClient } from '../../api/context.js';
+import { isApiError } from '../../api/errors.js';
+import { apiKey, invalidateForEvent } from '../../api/queries.js';
+import { editorStore, isDirty } from '../../state/editor-store.js';
+import { showToast } from '../../state/toast-store.js';
+import { uiStore } from '../../state/ui-store.js';
+
+let inflight: Promise<boolean> | null = null;
+
+/** Save, delete (with undo) and restore, shared by the editor, the menu and the guard dialog. */
+export function useNoteActions() {
+  const client = useApiClient();
+  const qc = useQueryClient();
+  const { t } = useTranslation();
+
+  function refresh() {
+    invalidateForEvent(qc, { type: 'notes.changed' });
+  }
+
+  /** Returns true when the note is saved (or there was nothing to save). One save at a time. */
+  function save(): Promise<boolean> {
+    if (inflight) return inflight;
+    inflight = doSave().finally(() => {
+      inflight = null;
+    });
+    return inflight;
+  }
+
+  async function doSave(): Promise<boolean> {
+    const s = editorStore.getState();
+    if (!s.base || !s.draft) return true;
+    if (s.diskVersion) return false; // the person has to choose first
+    if (!isDirty(s) && !s.deletedOnDisk) return true;
+    const { base, draft } = s;
+    try {
+      if (s.deletedOnDisk) {
+        await client.call('notes.remember', {
+          id: base.id,
+          scope: base.scope,
+          summary: draft.summary,
+          ...(draft.type ? { type: draft.type } : {}),
+          tags: draft.tags,
+          body: draft.body,
+        });
+        const fresh = await client.call('notes.get', { id: base.id, scope: base.scope });
+        editorStore.getState().saved(fresh);
+      } else {
+        const saved = await client.call('notes.edit', {
+          id: base.id,
+          scope: base.scope,
+          summary: draft.summary,
+          type: draft.type === '' ? null : draft.type,
+          tags: draft.tags,
+          body: draft.body,
+          baseHash: base.hash,
+        });
+        editorStore.getState().saved(saved);
+        qc.setQueryData(apiKey('notes.get', { id: base.id, scope: base.scope }), saved);
+      }
+      refresh();
+      return true;
+    } catch (err) {
+      if (isApiError(err, 'conflict')) {
+        // Changed on disk since the editor loaded it: fetch that version and let the person choose.
+        const fresh = await client.call('notes.get', { id: base.id, scope: base.scope }).catch(() => null);
+        if (fresh) editorStore.getState().receive(fresh);
+        else editorStore.getState().markDeletedOnDisk();
+        return false;
+      }
+      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+      return false;
+    }
+  }
+
+  async function restore(backupId: string, select = true): Promise<void> {
+    try {
+      const r = await client.call('backups.restore', { backupId });
+      refresh();
+      showToast({ tone: 'info', message: t('note.restored', { id: r.id }) });
+      if (select && r.scope) uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
+    } catch (err) {
+      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+    }
+  }
+
+  async function remove(id: string, scope: Scope, summary: string): Promise<void> {
+    try {
+      const r = await client.call('notes.forget', { id, scope });
+      editorStore.getState().close();
+      uiStore.getState().select(null);
+      refresh();
+      showToast({
+        tone: 'info',
+        message: t('note.deleted', { summary }),
+        action: { label: t('note.undo'), run: () => restore(r.backupId) },
+      });
+    } catch (err) {
+      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+    }
+  }
+
+  return { save, remove, restore };
+}

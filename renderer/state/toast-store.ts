@@ -1,0 +1,38 @@
+import { createStore, useStore } from 'zustand';
+
+/** Short messages at the bottom of the page, optionally with one action (e.g. Undo). */
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'error';
+  action?: { label: string; run: () => void | Promise<void> };
+}
+
+export interface ToastState {
+  toasts: Toast[];
+  show(t: Omit<Toast, 'id'>): number;
+  dismiss(id: number): void;
+}
+
+let nextId = 1;
+
+export function createToastStore() {
+  return createStore<ToastState>()((set) => ({
+    toasts: [],
+    show(t) {
+      const id = nextId++;
+      // Keep the last few: an old undo offer stays until dismissed or replaced.
+      set((s) => ({ toasts: [...s.toasts.slice(-3), { ...t, id }] }));
+      return id;
+    },
+    dismiss(id) {
+      set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+  }));
+}
+
+export const toastStore = createToastStore();
+export const showToast = (t: Omit<Toast, 'id'>) => toastStore.getState().show(t);
+export function useToasts(): Toast[] {
+  return useStore(toastStore, (s) => s.toasts);
+}
