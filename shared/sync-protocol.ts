@@ -296,8 +296,8 @@ export type CommitRejectionCode = z.infer<typeof CommitRejectionCodeSchema>;
 export const CommitAppliedSchema = z.object({
   id: z.string(),
   op: z.enum(['put', 'delete']),
-  /** The entry now in the manifest (a tombstone after a delete). */
-  entry: SyncEntrySchema,
+  /** The entry now in the manifest (a tombstone after a delete; null: deleting an id it never had). */
+  entry: SyncEntrySchema.nullable(),
   /** True when nothing had to change (identical content, or already deleted). */
   unchanged: z.boolean(),
 });

@@ -1,0 +1,137 @@
+import type {
+  SnapshotRequestSchema} from '../../shared/sync-protocol.js';
+import {
+  type SnapshotResponse,
+  type SyncEntry,
+  type SyncObject
+} from '../../shared/sync-protocol.js';
+import type { z } from 'zod';
+import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
+import { compareIds, loadManifest, pruneTombstones, activeCount } from '../manifest.js';
+import { manifestKey, objectKey } from '../storage-keys.js';
+import { SyncError } from '../sync-error.js';
+import { requireProtocolForScope } from './protocol-rules.js';
+
+type SnapshotRequest = z.output<typeof SnapshotRequestSchema>;
+
+interface Cursor {
+  /** Manifest version the paging started at. */
+  v: number;
+  /** Status of the first page: 'changes' or 'full'. */
+  s: 'changes' | 'full';
+  /** Last id sent. */
+  a: string;
+}
+
+/**
+ * The manifest (or what changed in it since `sinceVersion`) plus the contents the client lacks,
+ * paged so no response carries more than `quota.responseBytes` of note contents.
+ */
+export async function snapshot(
+  deps: ServerDeps,
+  caller: Caller,
+  request: SnapshotRequest,
+): Promise<SnapshotResponse> {
+  requireProtocolForScope(caller, request.scope);
+  const loaded = await loadManifest(deps.storage, manifestKey(caller.sub, request.scope));
+  const manifest = pruneTombstones(loaded.manifest, deps.now(), deps.quotas.tombstoneDays);
+  const since = request.sinceVersion;
+
+  let status: 'changes' | 'full';
+  let after: string | null = null;
+  if (request.cursor !== null) {
+    const cursor = decodeCursor(request.cursor);
+    if (cursor.v !== manifest.version) {
+      throw new SyncError(
+        'cursor_expired',
+        `The ${scopeLabel(request.scope)} changed while it was being read; start the snapshot again.`,
+        {
+          currentVersion: manifest.version,
+        },
+      );
+    }
+    status = cursor.s;
+    after = cursor.a;
+  } else if (since !== null && since === manifest.version) {
+    return { status: 'unchanged', version: manifest.version, limits: caller.limits };
+  } else {
+    // A version from the future (storage restored or erased) or one older than dropped tombstones
+    // cannot be answered with a difference: list everything.
+    status =
+      since === null || since > manifest.version || since < manifest.prunedThrough ? 'full' : 'changes';
+  }
+
+  const candidates = manifest.entries
+    .filter((entry) => status === 'full' || entry.seq > (since ?? 0))
+    .sort((a, b) => compareIds(a.id, b.id));
+  if (caller.protocol < 2 && candidates.some((entry) => entry.typed)) {
+    throw new SyncError(
+      'upgrade_required',
+      `The ${scopeLabel(request.scope)} holds notes with a type, which this version of the app cannot check. Update the app to keep syncing.`,
+      deps.protocol,
+    );
+  }
+
+  const have = new Set(request.have);
+  const pageEntries: SyncEntry[] = [];
+  const wanted: SyncEntry[] = [];
+  let bytes = 0;
+  let nextCursor: string | null = null;
+  for (const entry of candidates) {
+    if (after !== null && compareIds(entry.id, after) <= 0) continue;
+    if (entry.hash !== null && entry.rev !== null && !have.has(entry.hash)) {
+      if (wanted.length > 0 && bytes + entry.size > deps.quotas.responseBytes) {
+        nextCursor = encodeCursor({
+          v: manifest.version,
+          s: status,
+          a: pageEntries[pageEntries.length - 1]!.id,
+        });
+        break;
+      }
+      bytes += entry.size;
+      wanted.push(entry);
+    }
+    pageEntries.push(entry);
+  }
+
+  const objects = await mapLimit(wanted, 16, async (entry): Promise<SyncObject> => {
+    const stored = await deps.storage.get(objectKey(caller.sub, request.scope, entry.id, entry.rev!));
+    if (!stored) {
+      throw new SyncError(
+        'storage_unavailable',
+        `The stored revision of note ${entry.id} is missing; the storage is damaged.`,
+      );
+    }
+    return { id: entry.id, rev: entry.rev!, hash: entry.hash!, content: stored.body.toString('utf8') };
+  });
+
+  return {
+    status,
+    version: manifest.version,
+    activeNotes: activeCount(manifest.entries),
+    entries: pageEntries,
+    objects,
+    nextCursor,
+    limits: caller.limits,
+  };
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const data = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Cursor>;
+    if (
+      typeof data.v === 'number' &&
+      (data.s === 'changes' || data.s === 'full') &&
+      typeof data.a === 'string'
+    ) {
+      return { v: data.v, s: data.s, a: data.a };
+    }
+  } catch {
+    // fall through
+  }
+  throw new SyncError('invalid_request', 'The snapshot cursor is not one this server gave out.');
+}

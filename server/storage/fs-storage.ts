@@ -1,0 +1,273 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type Dirent, promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import {
+  PreconditionFailedError,
+  StorageUnavailableError,
+  keyProblem,
+  type PutCondition,
+  type StorageAdapter,
+  type StoredObject,
+} from './storage.js';
+
+/**
+ * Object storage in a local directory: one file per key. Unconditional writes are temp file +
+ * fsync + rename; create-only writes link the temp file into place (link fails if the name is
+ * taken, atomically); compare-and-swap writes take a per-key lock file (created exclusively), read
+ * and compare the ETag (sha256 of the content), then rename. A process killed at any point leaves
+ * either the old or the new file, never a torn one. A lock left by a dead process on this host is
+ * broken; a lock older than `staleLockMs` (another host on a shared disk) is broken as well.
+ */
+export interface FsStorageOptions {
+  staleLockMs?: number;
+  /** Test hook: awaited just before the rename that publishes a compare-and-swap write. */
+  beforePublish?: (key: string) => Promise<void>;
+}
+
+const HOST = hostname();
+
+export class FsStorage implements StorageAdapter {
+  readonly kind = 'fs';
+  private readonly staleLockMs: number;
+
+  constructor(
+    readonly root: string,
+    private readonly options: FsStorageOptions = {},
+  ) {
+    this.staleLockMs = options.staleLockMs ?? 30_000;
+  }
+
+  describe(): string {
+    return `filesystem at ${this.root}`;
+  }
+
+  async check(): Promise<void> {
+    try {
+      await fs.mkdir(this.root, { recursive: true });
+      const probe = path.join(this.root, `.probe-${randomBytes(6).toString('hex')}`);
+      await fs.writeFile(probe, 'ok');
+      await fs.unlink(probe);
+    } catch (err) {
+      throw new StorageUnavailableError(
+        `the data directory ${this.root} is not writable: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  private filePath(key: string): string {
+    const problem = keyProblem(key);
+    if (problem) throw new Error(problem);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const file = this.filePath(key);
+    try {
+      const body = await fs.readFile(file);
+      return { body, etag: etagOf(body) };
+    } catch (err) {
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return null;
+      throw wrap(err);
+    }
+  }
+
+  async put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
+    const file = this.filePath(key);
+    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const etag = etagOf(data);
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temp = await writeTemp(file, data);
+      try {
+        if (condition.ifMatch === undefined && condition.ifNoneMatch === '*') {
+          // Create-only: link() is atomic and fails when the name exists.
+          try {
+            await fs.link(temp, file);
+          } catch (err) {
+            if (isCode(err, 'EEXIST')) throw new PreconditionFailedError(key);
+            throw err;
+          }
+          await syncDir(path.dirname(file));
+          return { etag };
+        }
+        if (condition.ifMatch === undefined) {
+          await fs.rename(temp, file);
+          await syncDir(path.dirname(file));
+          return { etag };
+        }
+        await this.withLock(file, async () => {
+          const current = await fs.readFile(file).catch((err: unknown) => {
+            if (isCode(err, 'ENOENT')) return null;
+            throw err;
+          });
+          if (current === null || etagOf(current) !== condition.ifMatch)
+            throw new PreconditionFailedError(key);
+          await this.options.beforePublish?.(key);
+          await fs.rename(temp, file);
+          await syncDir(path.dirname(file));
+        });
+        return { etag };
+      } finally {
+        await fs.unlink(temp).catch(() => undefined);
+      }
+    } catch (err) {
+      throw wrap(err);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await fs.unlink(this.filePath(key));
+    } catch (err) {
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return;
+      throw wrap(err);
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
+      let names: Dirent[];
+      try {
+        names = await fs.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return;
+        throw wrap(err);
+      }
+      for (const entry of names) {
+        if (entry.name.startsWith('.')) continue; // temp and lock files
+        const key = keyPrefix + entry.name;
+        if (entry.isDirectory()) await walk(path.join(dir, entry.name), key + '/');
+        else keys.push(key);
+      }
+    };
+    // Walk from the deepest whole directory in the prefix, then filter on the full prefix.
+    const cut = prefix.lastIndexOf('/');
+    const dirKey = cut >= 0 ? prefix.slice(0, cut) : '';
+    const start = dirKey ? this.filePath(dirKey) : this.root;
+    await walk(start, dirKey ? dirKey + '/' : '');
+    return keys.filter((key) => key.startsWith(prefix));
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const keys = await this.list(prefix);
+    for (const key of keys) await this.delete(key);
+    if (prefix.endsWith('/')) {
+      await fs
+        .rm(this.filePath(prefix.slice(0, -1)), { recursive: true, force: true })
+        .catch(() => undefined);
+    }
+    return keys.length;
+  }
+
+  /** Runs `fn` holding `<dir>/.<name>.lock`, created exclusively; breaks locks of dead holders. */
+  private async withLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+    const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
+    const nonce = randomBytes(8).toString('hex');
+    const content = JSON.stringify({ pid: process.pid, host: HOST, nonce, at: Date.now() });
+    const deadline = Date.now() + 60_000;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.writeFile(lock, content, { flag: 'wx' });
+        break;
+      } catch (err) {
+        if (!isCode(err, 'EEXIST')) throw err;
+        await this.breakIfStale(lock);
+        if (Date.now() > deadline) throw new StorageUnavailableError(`could not lock ${file} within 60 s`);
+        await sleep(Math.min(50, 1 + attempt) * Math.random());
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      // Remove our lock only if it is still ours.
+      const now = await fs.readFile(lock, 'utf8').catch(() => '');
+      if (now === content) await fs.unlink(lock).catch(() => undefined);
+    }
+  }
+
+  private async breakIfStale(lock: string): Promise<void> {
+    let text: string;
+    let mtimeMs: number;
+    try {
+      text = await fs.readFile(lock, 'utf8');
+      mtimeMs = (await fs.stat(lock)).mtimeMs;
+    } catch {
+      return; // gone already
+    }
+    let holder: { pid?: number; host?: string; nonce?: string } = {};
+    try {
+      holder = JSON.parse(text) as typeof holder;
+    } catch {
+      // A lock file cut short by a crash while it was being written: stale once it is a little old.
+      if (Date.now() - mtimeMs < 2_000) return;
+    }
+    const dead =
+      holder.host === HOST && typeof holder.pid === 'number'
+        ? !processAlive(holder.pid)
+        : Date.now() - mtimeMs > this.staleLockMs;
+    if (!dead && holder.nonce !== undefined) return;
+    // Move it aside, then make sure what we moved is the stale lock we judged (not a new one).
+    const aside = `${lock}.broken-${randomBytes(6).toString('hex')}`;
+    try {
+      await fs.rename(lock, aside);
+    } catch {
+      return;
+    }
+    const moved = await fs.readFile(aside, 'utf8').catch(() => '');
+    if (moved !== text) await fs.link(aside, lock).catch(() => undefined); // put a live lock back
+    await fs.unlink(aside).catch(() => undefined);
+  }
+}
+
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('hex')}"`;
+}
+
+async function writeTemp(file: string, data: Buffer): Promise<string> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
+  const handle = await fs.open(temp, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return temp;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Directories cannot be fsynced on every platform (Windows); the rename is still atomic.
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return isCode(err, 'EPERM');
+  }
+}
+
+function isCode(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+function wrap(err: unknown): Error {
+  if (err instanceof PreconditionFailedError || err instanceof StorageUnavailableError) return err;
+  return new StorageUnavailableError(`filesystem storage failed: ${(err as Error).message}`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,58 @@
+/**
+ * What the sync server needs from object storage: whole-object get/put/delete/list, with ETags and
+ * conditional writes. The filesystem and S3 adapters both implement it, and one conformance suite
+ * (test/server/storage-conformance.test.ts) holds them to the same behaviour.
+ */
+export interface StoredObject {
+  body: Buffer;
+  /** Opaque; changes whenever the object's content is replaced. */
+  etag: string;
+}
+
+/** A conditional write: `ifMatch` (replace only this version) or `ifNoneMatch: '*'` (create only). */
+export interface PutCondition {
+  ifMatch?: string;
+  ifNoneMatch?: '*';
+}
+
+export interface StorageAdapter {
+  /** 'fs', 's3', or 'unavailable' (misconfigured: every call throws StorageUnavailableError). */
+  readonly kind: string;
+  /** A line for the startup log (no secrets). */
+  describe(): string;
+  /** Throws StorageUnavailableError when storage cannot be used. */
+  check(): Promise<void>;
+  get(key: string): Promise<StoredObject | null>;
+  /** Throws PreconditionFailedError when `condition` does not hold; returns the new ETag. */
+  put(key: string, body: Buffer | string, condition?: PutCondition): Promise<{ etag: string }>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every key starting with `prefix`, in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  /** Deletes every key starting with `prefix`; returns how many were removed. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+export class PreconditionFailedError extends Error {
+  constructor(key: string) {
+    super(`the condition on ${key} did not hold`);
+    this.name = 'PreconditionFailedError';
+  }
+}
+
+export class StorageUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+/** Keys are `/`-separated; no segment may be empty, `.`, `..`, or hold a backslash or NUL. */
+export function keyProblem(key: string): string | null {
+  if (key.length === 0 || key.length > 1024) return 'a storage key must be 1–1024 characters';
+  for (const segment of key.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return `bad segment in storage key "${key}"`;
+    if (/[\\\0]/.test(segment)) return `bad character in storage key "${key}"`;
+  }
+  return null;
+}
