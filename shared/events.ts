@@ -8,5 +8,7 @@ import { ScopeSchema } from './note.js';
 export const AppEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notes.changed'), scope: ScopeSchema, ids: z.array(z.string()) }),
   z.object({ type: z.literal('warnings.changed') }),
+  /** Sync status of a scope changed (a round ended, the toggle, a conflict resolved): refetch sync.*. */
+  z.object({ type: z.literal('sync.status'), scope: ScopeSchema }),
 ]);
 export type AppEvent = z.infer<typeof AppEventSchema>;

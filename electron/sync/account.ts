@@ -1,0 +1,88 @@
+import type { IdentityResponse } from '../../shared/sync-protocol.js';
+import { normalizeOrigin, readCloudUrl, writeCloudUrl } from './cloud-config.js';
+import { SyncHttpClient, type TransferStats } from './http-client.js';
+import type { SyncPaths } from './sync-paths.js';
+import type { TokenStore } from './token-store.js';
+
+/**
+ * Who this process syncs as: the cloud URL from cloud.json and the token from the TokenStore.
+ * One HTTP client per account; the identity answer is cached for a while (every response
+ * announces the limits anyway), so a quiet poll is a single snapshot request.
+ */
+export interface SyncAccount {
+  origin: string;
+  client: SyncHttpClient;
+  identity(signal: AbortSignal, beforeRequest: () => Promise<void>): Promise<IdentityResponse>;
+}
+
+export interface AccountSourceOptions {
+  fetch?: typeof fetch;
+  /** How long an identity answer is trusted (ms). */
+  identityTtlMs?: number;
+  now?: () => number;
+}
+
+export class AccountSource {
+  private cached: { key: string; account: SyncAccount } | null = null;
+  /** Requests and bytes of every client this source made (bench/sync). */
+  readonly stats: TransferStats = { requests: 0, bytesSent: 0, bytesReceived: 0 };
+
+  constructor(
+    readonly paths: SyncPaths,
+    readonly tokens: TokenStore,
+    private readonly opts: AccountSourceOptions = {},
+  ) {}
+
+  async current(): Promise<SyncAccount | null> {
+    const url = await readCloudUrl(this.paths.cloudFile);
+    if (!url) return null;
+    const origin = normalizeOrigin(url);
+    const token = await this.tokens.get(origin);
+    if (!token) return null;
+    const key = `${origin}\n${token}`;
+    if (this.cached?.key === key) return this.cached.account;
+    const client = new SyncHttpClient({ origin: url, token, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) });
+    // Aggregate the stats of every client (one per token) in one place.
+    (client as { stats: TransferStats }).stats = this.stats;
+    const ttl = this.opts.identityTtlMs ?? 10 * 60_000;
+    const now = this.opts.now ?? Date.now;
+    let identity: { at: number; value: IdentityResponse } | null = null;
+    const account: SyncAccount = {
+      origin,
+      client,
+      identity: async (signal, beforeRequest) => {
+        if (identity && now() - identity.at < ttl) return identity.value;
+        await beforeRequest();
+        const value = await client.identity(signal);
+        identity = { at: now(), value };
+        return value;
+      },
+    };
+    this.cached = { key, account };
+    return account;
+  }
+
+  /** Forget the cached identity (after a 401, a logout or a login). */
+  reset(): void {
+    this.cached = null;
+  }
+
+  async login(url: string, token: string): Promise<{ origin: string }> {
+    const origin = normalizeOrigin(url);
+    await writeCloudUrl(this.paths.cloudFile, url.replace(/\/+$/, ''));
+    await this.tokens.set(origin, token);
+    this.reset();
+    return { origin };
+  }
+
+  async logout(): Promise<void> {
+    const url = await readCloudUrl(this.paths.cloudFile);
+    if (url) await this.tokens.clear(normalizeOrigin(url));
+    this.reset();
+  }
+
+  async origin(): Promise<string | null> {
+    const url = await readCloudUrl(this.paths.cloudFile);
+    return url ? normalizeOrigin(url) : null;
+  }
+}

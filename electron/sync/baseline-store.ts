@@ -1,0 +1,194 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { SyncEntrySchema } from '../../shared/sync-protocol.js';
+import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
+
+/**
+ * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
+ *
+ *   state.json       the manifest state last seen (version + entries) and, per note, the hash both
+ *                    sides agreed on at the last sync (`base`), plus what the last pull brought
+ *   objects/<hash>   a copy of each note file as last synced, content-addressed (also the pushed
+ *                    versions a journal names, and the three versions a conflict shows)
+ *   conflicts.json   conflicts waiting for the person, persisted across restarts
+ *   journal.json     the pushes of a round in progress (see sync-round.ts: a crash between the
+ *                    cloud commit and the local write is finished by the next round)
+ *
+ * Every file is replaced atomically; objects are written before the state that names them, so a
+ * crash at any point leaves a state whose objects all exist (unreferenced objects are collected).
+ */
+
+export const ConflictKindSchema = z.enum([
+  'both_changed', // edits on the same or adjacent lines, or two different summaries or types
+  'too_big', // the merged note would exceed the plan's or server's size limit
+  'no_base', // no copy of the last synced version (e.g. created on both sides with different content)
+  'expired_tombstone', // gone from the cloud after the tombstone window, but edited here since
+]);
+export type ConflictKind = z.infer<typeof ConflictKindSchema>;
+
+export const ConflictRecordSchema = z.object({
+  id: z.string(),
+  kind: ConflictKindSchema,
+  message: z.string(),
+  detectedAt: z.number(),
+  /** Hash of the last synced version (its copy is in objects/), null when there is none. */
+  baseHash: z.string().nullable(),
+  /** This computer's version when detected; null = deleted here. */
+  localHash: z.string().nullable(),
+  /** The cloud's version when detected; null = deleted (or gone) in the cloud. */
+  cloudHash: z.string().nullable(),
+});
+export type ConflictRecord = z.infer<typeof ConflictRecordSchema>;
+
+export const PullCountsSchema = z.object({
+  added: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  deleted: z.number().int().nonnegative(),
+});
+export type PullCounts = z.infer<typeof PullCountsSchema>;
+
+export const BaselineStateSchema = z.object({
+  format: z.literal(1),
+  scopeKey: z.string(),
+  /** The cloud manifest as last seen: null version = never synced. */
+  manifest: z.object({
+    version: z.number().int().nonnegative().nullable(),
+    entries: z.record(z.string(), SyncEntrySchema),
+  }),
+  /** Per note id: the content hash both sides had at the last sync. */
+  base: z.record(z.string(), z.string()),
+  lastSyncedAt: z.number().nullable(),
+  lastPull: PullCountsSchema.extend({ at: z.number() }).nullable(),
+  /** The account and origin this baseline was built with (a different one starts from scratch). */
+  boundTo: z.object({ userId: z.string(), origin: z.string() }).nullable(),
+});
+export type BaselineState = z.infer<typeof BaselineStateSchema>;
+
+export const JournalSchema = z.object({
+  startedAt: z.number(),
+  /** Manifest version the round's snapshot saw. */
+  version: z.number().int().nonnegative().nullable(),
+  pushes: z.array(
+    z.object({
+      id: z.string(),
+      /** This computer's version when the round planned the push (null = deleted here). */
+      localBefore: z.string().nullable(),
+      /** What the push sends (null = a delete). Its copy is in objects/. */
+      pushed: z.string().nullable(),
+    }),
+  ),
+});
+export type Journal = z.infer<typeof JournalSchema>;
+
+export function emptyBaseline(scopeKey: string): BaselineState {
+  return { format: 1, scopeKey, manifest: { version: null, entries: {} }, base: {}, lastSyncedAt: null, lastPull: null, boundTo: null };
+}
+
+export class BaselineStore {
+  readonly objectsDir: string;
+  constructor(
+    readonly dir: string,
+    readonly scopeKey: string,
+  ) {
+    this.objectsDir = path.join(dir, 'objects');
+  }
+
+  private file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  async loadState(): Promise<BaselineState> {
+    const text = await readFileOrNull(this.file('state.json'));
+    if (text === null) return emptyBaseline(this.scopeKey);
+    const parsed = BaselineStateSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      // A damaged baseline is set aside, never silently trusted: the next round is a full
+      // listing, and every note changed on both sides since becomes a conflict instead of a guess.
+      await fs.rename(this.file('state.json'), this.file(`state.damaged-${Date.now()}.json`)).catch(() => {});
+      return emptyBaseline(this.scopeKey);
+    }
+    return parsed.data;
+  }
+
+  async saveState(state: BaselineState): Promise<void> {
+    await writeFileAtomic(this.file('state.json'), JSON.stringify(state));
+  }
+
+  async loadConflicts(): Promise<Record<string, ConflictRecord>> {
+    const text = await readFileOrNull(this.file('conflicts.json'));
+    if (text === null) return {};
+    const parsed = z.record(z.string(), ConflictRecordSchema).safeParse(parseJson(text));
+    return parsed.success ? parsed.data : {};
+  }
+
+  async saveConflicts(conflicts: Record<string, ConflictRecord>): Promise<void> {
+    await writeFileAtomic(this.file('conflicts.json'), JSON.stringify(conflicts, null, 1));
+  }
+
+  async loadJournal(): Promise<Journal | null> {
+    const text = await readFileOrNull(this.file('journal.json'));
+    if (text === null) return null;
+    const parsed = JournalSchema.safeParse(parseJson(text));
+    return parsed.success ? parsed.data : null;
+  }
+
+  async saveJournal(journal: Journal): Promise<void> {
+    await writeFileAtomic(this.file('journal.json'), JSON.stringify(journal));
+  }
+
+  async clearJournal(): Promise<void> {
+    await fs.rm(this.file('journal.json'), { force: true });
+  }
+
+  /** Stores a note file under its content hash (idempotent). */
+  async putObject(hash: string, content: string): Promise<void> {
+    const file = path.join(this.objectsDir, hash);
+    try {
+      await fs.access(file);
+      return;
+    } catch {
+      await writeFileAtomic(file, content);
+    }
+  }
+
+  async getObject(hash: string): Promise<string | null> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+    return readFileOrNull(path.join(this.objectsDir, hash));
+  }
+
+  async hasObject(hash: string): Promise<boolean> {
+    try {
+      await fs.access(path.join(this.objectsDir, hash));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Removes objects nothing refers to any more (after the state that dropped them was saved). */
+  async collectGarbage(keep: ReadonlySet<string>): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.objectsDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (keep.has(name)) continue;
+      if (name.startsWith('.') && !name.endsWith('.tmp')) continue;
+      await fs.rm(path.join(this.objectsDir, name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

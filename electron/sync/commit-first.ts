@@ -1,0 +1,129 @@
+import { contentHash } from '../../shared/content-hash.js';
+import { AppError } from '../../shared/errors.js';
+import type { Note } from '../../shared/note.js';
+import { serializeNote } from '../../shared/note-format.js';
+import type { CommitDelete, CommitPut } from '../../shared/sync-protocol.js';
+import { SyncRequestError } from './http-client.js';
+import { scoped } from './scope-labels.js';
+import type { SyncEngine } from './sync-engine.js';
+import { SyncService } from './sync-service.js';
+
+/**
+ * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
+ * consolidation — seed: Lagring och avstämning):
+ *   1. sync the scope; every note in the batch must then be fully synced (here = baseline = cloud)
+ *   2. commit the whole batch in strict mode, carrying the manifest version that was checked
+ *   3. only when the server accepts it, write the batch here (each replaced note backed up)
+ * An edit from another device in between makes the server reject the batch (AppError 'conflict')
+ * instead of becoming a sync conflict. With sync off or signed out, it is a plain local edit.
+ */
+export interface CommitFirstBatch {
+  /** Notes to write, each with the hash the plan was made against (null: must not exist yet). */
+  puts: Array<{ note: Note; expectedHash: string | null }>;
+  /** Notes to delete, with the hash the plan was made against. */
+  deletes: Array<{ id: string; expectedHash: string }>;
+  /** Reason recorded with the backups of the notes this replaces or deletes. */
+  backupReason: string;
+}
+
+export interface CommitFirstResult {
+  /** `committed`: the cloud accepted it first; `local`: sync is off or signed out. */
+  cloud: 'committed' | 'local';
+  written: string[];
+  deleted: string[];
+}
+
+export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: CommitFirstBatch): Promise<CommitFirstResult> {
+  const store = svc.store;
+  await store.load();
+  const check = (): void => {
+    for (const { note, expectedHash } of batch.puts) {
+      const current = store.get(note.id)?.hash ?? null;
+      if (current !== expectedHash) throw new AppError('conflict', scoped(svc.scope, `"${note.id}" changed since the merge was planned; nothing was applied — plan it again`));
+    }
+    for (const { id, expectedHash } of batch.deletes) {
+      if ((store.get(id)?.hash ?? null) !== expectedHash) throw new AppError('conflict', scoped(svc.scope, `"${id}" changed since the merge was planned; nothing was applied — plan it again`));
+    }
+  };
+  check();
+
+  const gate = await svc.gate();
+  if (!gate.ok) {
+    await applyLocally(svc, batch);
+    return { cloud: 'local', written: batch.puts.map((p) => p.note.id), deleted: batch.deletes.map((d) => d.id) };
+  }
+
+  // 1. Sync first, until the manifest version this computer holds is the server's current one.
+  let version: number | null = null;
+  for (let attempt = 0; attempt < 3 && version === null; attempt++) {
+    const result = (await engine.syncNow([svc])).get(svc);
+    if (!result || result.outcome !== 'ok') {
+      throw new AppError('sync_error', scoped(svc.scope, `cannot sync before the merge (${svc.error?.message ?? result?.outcome ?? 'unknown'}); nothing was applied`));
+    }
+    const state = await svc.state();
+    if (state.manifest.version === null) continue;
+    const probe = await gate.account.client.snapshot({ scope: svc.protocolScope, sinceVersion: state.manifest.version, have: [], cursor: null });
+    if (probe.status === 'unchanged') version = probe.version;
+  }
+  if (version === null) throw new AppError('sync_error', scoped(svc.scope, 'the scope keeps changing on other devices; nothing was applied — try again'));
+  check();
+  const state = await svc.state();
+  const involved = [...batch.puts.map((p) => p.note.id), ...batch.deletes.map((d) => d.id)];
+  for (const id of involved) {
+    const local = store.get(id);
+    const synced = SyncService.isSynced(state, id, local);
+    if (!synced) {
+      throw new AppError('conflict', scoped(svc.scope, `"${id}" is not fully synced (it changed here or on another device, or is in conflict); nothing was applied — sync, then plan again`));
+    }
+  }
+
+  // 2. The strict commit.
+  const puts: CommitPut[] = batch.puts.map(({ note }) => ({
+    id: note.id,
+    baseHash: state.manifest.entries[note.id]?.hash ?? null,
+    hash: contentHash(note),
+    content: serializeNote(note),
+  }));
+  const deletes: CommitDelete[] = batch.deletes.map(({ id }) => ({ id, baseHash: state.manifest.entries[id]!.hash! }));
+  const quota = svc.limits?.quota.changesPerCommit ?? 500;
+  if (puts.length + deletes.length > quota) {
+    throw new AppError('limit_exceeded', scoped(svc.scope, `the merge changes ${puts.length + deletes.length} notes; the sync server accepts at most ${quota} in one commit`));
+  }
+  let response;
+  try {
+    response = await gate.account.client.commit({ scope: svc.protocolScope, puts, deletes, strict: { manifestVersion: version } });
+  } catch (err) {
+    if (err instanceof SyncRequestError && (err.failure === 'manifest_changed' || err.failure === 'batch_rejected')) {
+      throw new AppError('conflict', scoped(svc.scope, `another device changed these notes meanwhile; the merge was not applied anywhere — plan it again (${err.message})`));
+    }
+    throw err;
+  }
+
+  // 3. Only now, this computer.
+  await applyLocally(svc, batch);
+  const after = await svc.state();
+  for (const a of response.applied) {
+    if (a.entry) after.manifest.entries[a.id] = a.entry;
+    const put = puts.find((p) => p.id === a.id);
+    if (put) {
+      await svc.baselines.putObject(put.hash, put.content);
+      after.base[a.id] = put.hash;
+    } else {
+      delete after.base[a.id];
+    }
+  }
+  if (after.manifest.version === version) after.manifest.version = response.version;
+  await svc.baselines.saveState(after);
+  return { cloud: 'committed', written: batch.puts.map((p) => p.note.id), deleted: batch.deletes.map((d) => d.id) };
+}
+
+async function applyLocally(svc: SyncService, batch: CommitFirstBatch): Promise<void> {
+  for (const { note, expectedHash } of batch.puts) {
+    const stored = await svc.store.write(note, { expectedHash, ...(expectedHash !== null ? { backupReason: batch.backupReason } : {}), ignoreNoteLimit: true });
+    svc.selfWrites.set(note.id, stored.hash);
+  }
+  for (const { id, expectedHash } of batch.deletes) {
+    await svc.store.delete(id, { backupReason: batch.backupReason, expectedHash });
+    svc.selfWrites.set(id, null);
+  }
+}

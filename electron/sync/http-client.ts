@@ -1,0 +1,170 @@
+import type { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import {
+  CommitResponseSchema,
+  IdentityResponseSchema,
+  SnapshotResponseSchema,
+  SYNC_PROTOCOL_HEADER,
+  SYNC_PROTOCOL_VERSION,
+  SYNC_ROUTES,
+  SyncErrorBodySchema,
+  type CommitRequest,
+  type CommitResponse,
+  type IdentityResponse,
+  type SnapshotRequest,
+  type SnapshotResponse,
+  type SyncLimits,
+} from '../../shared/sync-protocol.js';
+
+/**
+ * The HTTP client of the sync protocol (shared/sync-protocol.ts). Validates every response with
+ * the protocol's zod schemas, honours an AbortSignal (sync switched off), counts requests and bytes
+ * (bench/sync), and turns every failure into a SyncRequestError a person can read.
+ */
+
+/** What went wrong, as the engine distinguishes it. Server codes pass through as they are. */
+export type SyncFailure =
+  | 'offline' // no connection to the server
+  | 'aborted' // sync was switched off while the request was in flight
+  | 'bad_response' // the server answered with something that is not the protocol
+  | 'lost_response' // the connection broke after the request was sent: it may have been applied
+  | string;
+
+export class SyncRequestError extends AppError {
+  constructor(
+    readonly failure: SyncFailure,
+    message: string,
+    readonly status: number | null,
+    readonly retryAfterMs: number | null = null,
+    readonly limits: SyncLimits | null = null,
+    details?: unknown,
+  ) {
+    super('sync_error', message, details);
+    this.name = 'SyncRequestError';
+  }
+
+  /** Worth retrying after the 60 s pause (the server or the network may recover on their own). */
+  get transient(): boolean {
+    return ['offline', 'lost_response', 'bad_response', 'internal', 'busy', 'storage_unavailable'].includes(this.failure) || (this.status !== null && this.status >= 500);
+  }
+}
+
+export interface TransferStats {
+  requests: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export interface SyncHttpClientOptions {
+  origin: string;
+  token: string;
+  protocolVersion?: number;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export class SyncHttpClient {
+  readonly origin: string;
+  private readonly token: string;
+  protocolVersion: number;
+  private readonly fetchImpl: typeof fetch;
+  private readonly timeoutMs: number;
+  readonly stats: TransferStats = { requests: 0, bytesSent: 0, bytesReceived: 0 };
+
+  constructor(opts: SyncHttpClientOptions) {
+    this.origin = opts.origin.replace(/\/+$/, '');
+    this.token = opts.token;
+    this.protocolVersion = opts.protocolVersion ?? SYNC_PROTOCOL_VERSION;
+    this.fetchImpl = opts.fetch ?? fetch;
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+  }
+
+  identity(signal?: AbortSignal): Promise<IdentityResponse> {
+    return this.request('GET', SYNC_ROUTES.identity, undefined, IdentityResponseSchema, signal);
+  }
+
+  snapshot(req: SnapshotRequest, signal?: AbortSignal): Promise<SnapshotResponse> {
+    return this.request('POST', SYNC_ROUTES.snapshot, req, SnapshotResponseSchema, signal);
+  }
+
+  commit(req: CommitRequest, signal?: AbortSignal): Promise<CommitResponse> {
+    return this.request('POST', SYNC_ROUTES.commit, req, CommitResponseSchema, signal);
+  }
+
+  private async request<S extends z.ZodType>(method: 'GET' | 'POST', route: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+    signal?.throwIfAborted();
+    const url = this.origin + route;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.token}`,
+      [SYNC_PROTOCOL_HEADER]: String(this.protocolVersion),
+      accept: 'application/json',
+    };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    this.stats.requests++;
+    this.stats.bytesSent += byteLength(`${method} ${route} HTTP/1.1\r\nhost: ${new URL(url).host}\r\n`) + headerBytes(headers) + (payload ? byteLength(payload) + byteLength(`content-length: ${byteLength(payload)}\r\n`) : 0);
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { method, headers, body: payload, signal: combined });
+    } catch (err) {
+      if (signal?.aborted) throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
+      throw new SyncRequestError('offline', `cannot reach the sync server at ${this.origin} (${describe(err)}); notes keep working on this computer`, null);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (err) {
+      if (signal?.aborted) throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
+      throw new SyncRequestError('lost_response', `the connection to ${this.origin} broke while reading the answer (${describe(err)})`, response.status);
+    }
+    let respHeaderBytes = byteLength(`HTTP/1.1 ${response.status} ${response.statusText}\r\n`);
+    response.headers.forEach((value, key) => (respHeaderBytes += byteLength(`${key}: ${value}\r\n`)));
+    this.stats.bytesReceived += respHeaderBytes + byteLength(text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const parsed = SyncErrorBodySchema.safeParse(json);
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      if (parsed.success) {
+        const { code, message, details } = parsed.data.error;
+        throw new SyncRequestError(code, message, response.status, retryAfterMs, parsed.data.limits ?? null, details);
+      }
+      if (response.status === 429) throw new SyncRequestError('rate_limited', 'the sync server says sync ran too often; it will retry', 429, retryAfterMs);
+      throw new SyncRequestError(response.status >= 500 ? 'internal' : 'bad_response', `the sync server answered ${response.status} ${response.statusText}`, response.status, retryAfterMs);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new SyncRequestError('bad_response', `the sync server at ${this.origin} answered something that is not the sync protocol (${parsed.error.issues[0]?.message ?? 'unknown'}); is the URL right?`, response.status);
+    }
+    return parsed.data;
+  }
+}
+
+function parseRetryAfter(value: string | null): number | null {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
+function byteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+function headerBytes(headers: Record<string, string>): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(headers)) n += byteLength(`${k}: ${v}\r\n`);
+  return n + 2;
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,10 @@
+import type { Scope } from '../../shared/note.js';
+
+/** How messages name a scope, so every error says whose notes it concerns (seed: Vad sidan visar). */
+export function scopeLabel(scope: Scope): string {
+  return scope === 'user' ? 'Your own notes' : 'Project notes';
+}
+
+export function scoped(scope: Scope, message: string): string {
+  return `${scopeLabel(scope)}: ${message}`;
+}

@@ -1,0 +1,217 @@
+import path from 'node:path';
+import { AppError } from '../../shared/errors.js';
+import type { AppEvent } from '../../shared/events.js';
+import type { Scope } from '../../shared/note.js';
+import type { MemoryCore, NoteStore, BackupStore, UserMemory } from '../memory/types.js';
+import { AccountSource } from './account.js';
+import { systemClock, type Clock } from './clock.js';
+import { SyncCoordinator, type CoordinatorOptions, type RoundResult } from './coordinator.js';
+import { commitFirst, type CommitFirstBatch, type CommitFirstResult } from './commit-first.js';
+import { scopeLabel } from './scope-labels.js';
+import { syncPaths, type SyncPaths } from './sync-paths.js';
+import { SyncService, type SyncHooks } from './sync-service.js';
+import { SyncTargetsStore } from './sync-targets.js';
+import { FileTokenStore, type TokenStore } from './token-store.js';
+import type { ScopeRef } from './scope-key.js';
+import type { ScopeSyncStatus } from '../../shared/api/sync.js';
+
+export interface SyncEngineOptions {
+  home: string;
+  /** Where tokens live: the CLI's 0600 file by default; the desktop passes a safeStorage one. */
+  tokens?: TokenStore;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  hooks?: SyncHooks;
+  emit?: (event: AppEvent) => void;
+  scheduling?: Omit<CoordinatorOptions, 'clock' | 'onRound'>;
+}
+
+/**
+ * The process's sync engine: one coordinator, one service per note directory (shared by every
+ * open project, so user notes sync once), the toggle, the account, and status for the page.
+ */
+export class SyncEngine {
+  readonly paths: SyncPaths;
+  readonly targets: SyncTargetsStore;
+  readonly accounts: AccountSource;
+  readonly coordinator: SyncCoordinator;
+  readonly clock: Clock;
+  private readonly services = new Map<string, { svc: SyncService; refs: number; release: () => void }>();
+  private readonly hooks: SyncHooks;
+  private readonly emit: (event: AppEvent) => void;
+
+  constructor(opts: SyncEngineOptions) {
+    this.paths = syncPaths(path.resolve(opts.home));
+    this.clock = opts.clock ?? systemClock;
+    this.targets = new SyncTargetsStore(this.paths.pluginsFile);
+    this.accounts = new AccountSource(this.paths, opts.tokens ?? new FileTokenStore(this.paths.tokenFile), {
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      now: () => this.clock.now(),
+    });
+    this.hooks = opts.hooks ?? {};
+    this.emit = opts.emit ?? (() => {});
+    this.coordinator = new SyncCoordinator({
+      clock: this.clock,
+      ...opts.scheduling,
+      onRound: (key, result) => this.afterRound(key, result),
+    });
+  }
+
+  private afterRound(key: string, result: RoundResult | { outcome: 'error'; error: unknown }): void {
+    const entry = this.services.get(key);
+    if (!entry) return;
+    if (result.outcome === 'error') entry.svc.failed(result.error);
+    for (const { svc } of this.services.values()) svc.pausedUntil = this.coordinator.pausedUntil;
+    this.emit({ type: 'sync.status', scope: entry.svc.scope });
+  }
+
+  /** Registers a note directory; the same directory registered twice shares one service. */
+  attach(store: NoteStore, backups: BackupStore, ref: ScopeRef): { service: SyncService; detach: () => void } {
+    const key = path.resolve(store.dir);
+    let entry = this.services.get(key);
+    if (entry) {
+      entry.refs++;
+    } else {
+      const svc = new SyncService({ store, backups, ref, baselinesDir: this.paths.baselinesDir, accounts: this.accounts, targets: this.targets, now: () => this.clock.now(), hooks: this.hooks });
+      svc.watchLocalWrites(() => this.coordinator.localWrite(key));
+      const release = this.coordinator.add(svc);
+      entry = { svc, refs: 1, release };
+      this.services.set(key, entry);
+    }
+    const service = entry.svc;
+    if (ref.scope === 'project') this.coordinator.markInUse(key);
+    let detached = false;
+    return {
+      service,
+      detach: () => {
+        if (detached) return;
+        detached = true;
+        const e = this.services.get(key);
+        if (!e) return;
+        e.refs--;
+        if (e.refs <= 0) {
+          e.release();
+          e.svc.close();
+          this.services.delete(key);
+        }
+      },
+    };
+  }
+
+  attachUser(user: UserMemory): { service: SyncService; detach: () => void } | null {
+    if (!user.store) return null;
+    return this.attach(user.store, user.backups, { scope: 'user' });
+  }
+
+  /** The project's directory syncs only once the project is registered (it has an id). */
+  attachProject(core: MemoryCore): { service: SyncService; detach: () => void } | null {
+    const store = core.store('project');
+    if (!store || !core.project?.id) return null;
+    return this.attach(store, core.user.backups, { scope: 'project', projectId: core.project.id });
+  }
+
+  /** The services of a core: its project directory (if registered) and the user directory. */
+  servicesOf(core: MemoryCore | UserMemory): SyncService[] {
+    const out: SyncService[] = [];
+    const stores: Array<NoteStore | null> = 'store' in core && typeof core.store === 'function' ? [(core as MemoryCore).store('project'), (core as MemoryCore).user.store] : [(core as UserMemory).store];
+    for (const store of stores) {
+      if (!store) continue;
+      const svc = this.services.get(path.resolve(store.dir))?.svc;
+      if (svc) out.push(svc);
+    }
+    return out;
+  }
+
+  all(): SyncService[] {
+    return [...this.services.values()].map((e) => e.svc);
+  }
+
+  /** 立即同步: one round now for the given services (all by default). */
+  async syncNow(services: SyncService[] = this.all()): Promise<Map<SyncService, RoundResult>> {
+    const results = await this.coordinator.syncNow(services.map((s) => s.key));
+    const out = new Map<SyncService, RoundResult>();
+    for (const svc of services) out.set(svc, results.get(svc.key) ?? { outcome: 'blocked' });
+    return out;
+  }
+
+  /**
+   * 关闭云同步 / turning it on again, for the given scopes (the page passes both). Off is persisted
+   * first, then every request in flight is aborted; nothing in the cloud is deleted.
+   */
+  async setEnabled(services: SyncService[], enabled: boolean): Promise<void> {
+    await this.targets.setEnabled(
+      services.map((s) => s.keyHash),
+      enabled,
+    );
+    if (!enabled) {
+      for (const svc of services) {
+        svc.error = null;
+        svc.pendingDeletes = null;
+      }
+      this.coordinator.abortAll();
+    } else {
+      for (const svc of services) this.coordinator.localWrite(svc.key);
+    }
+    for (const svc of services) this.emit({ type: 'sync.status', scope: svc.scope });
+  }
+
+  async login(url: string, token: string): Promise<{ origin: string }> {
+    const result = await this.accounts.login(url, token);
+    for (const svc of this.all()) svc.error = null;
+    for (const svc of this.all()) this.coordinator.localWrite(svc.key);
+    return result;
+  }
+
+  async logout(): Promise<void> {
+    this.coordinator.abortAll();
+    await this.accounts.logout();
+  }
+
+  async status(svc: SyncService): Promise<ScopeSyncStatus> {
+    const target = await this.targets.get(svc.keyHash).catch(() => null);
+    const state = await svc.state();
+    const conflicts = await svc.conflicts();
+    const signedIn = (await this.accounts.current().catch(() => null)) !== null;
+    const limits = svc.limits;
+    const now = this.clock.now();
+    const pausedUntil = this.coordinator.pausedUntil !== null && this.coordinator.pausedUntil > now ? this.coordinator.pausedUntil : null;
+    let error = svc.error;
+    if (pausedUntil !== null && (!error || error.code !== 'rate_limited')) {
+      error = { code: 'rate_limited', message: `${scopeLabel(svc.scope)}: sync ran too often and will retry`, scope: svc.scope };
+    }
+    return {
+      scope: svc.scope,
+      label: scopeLabel(svc.scope),
+      dir: svc.store.dir,
+      enabled: target ? target.enabled : true,
+      signedIn,
+      boundTo: target?.userId && target.origin ? { userId: target.userId, origin: target.origin } : null,
+      lastSyncedAt: state.lastSyncedAt,
+      lastPull: state.lastPull,
+      error,
+      pausedUntil,
+      plan: limits ? { name: limits.plan, notesPerScope: limits.planLimits.notesPerScope, noteBytes: limits.planLimits.noteBytes } : null,
+      notices: svc.notices,
+      conflicts: conflicts.map((c) => ({ id: c.id, kind: c.kind, message: c.message, detectedAt: c.detectedAt })),
+      pendingDeletes: svc.pendingDeletes ? { count: svc.pendingDeletes.ids.length, total: svc.pendingDeletes.total } : null,
+    };
+  }
+
+  /** The strict "commit first" path for cleanup merges (issue 7). */
+  commitFirst(svc: SyncService, batch: CommitFirstBatch): Promise<CommitFirstResult> {
+    return commitFirst(this, svc, batch);
+  }
+
+  serviceForScope(core: MemoryCore, scope: Scope): SyncService {
+    const svc = this.servicesOf(core).find((s) => s.scope === scope);
+    if (!svc) {
+      throw new AppError('unavailable', scope === 'project' ? 'project notes do not sync until the project is registered (memdesk project init)' : 'your own notes are unavailable (the home directory cannot be used)');
+    }
+    return svc;
+  }
+
+  stop(): void {
+    this.coordinator.stop();
+    for (const { svc } of this.services.values()) svc.close();
+  }
+}

@@ -1,0 +1,326 @@
+import { AppError } from '../../shared/errors.js';
+import type { Note, NoteContent, Scope } from '../../shared/note.js';
+import { noteIdKey } from '../../shared/note-id.js';
+import { SYNC_PROTOCOL_VERSION, type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
+import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
+import type { AccountSource, SyncAccount } from './account.js';
+import { BaselineStore, type BaselineState, type ConflictRecord, type PullCounts } from './baseline-store.js';
+import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
+import { SyncRequestError } from './http-client.js';
+import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
+import { runRound } from './sync-round.js';
+import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
+import { scoped } from './scope-labels.js';
+import type { SyncTargetsStore } from './sync-targets.js';
+import { mergeNote } from './merge/index.js';
+import path from 'node:path';
+
+/** A problem the page shows, naming the scope it concerns. */
+export interface ScopeError {
+  code: string;
+  message: string;
+  scope: Scope;
+}
+
+/** Hooks for the simulation: a crash between the cloud commit and the local writes. */
+export interface SyncHooks {
+  afterCommit?: (svc: SyncService) => void | Promise<void>;
+}
+
+export interface SyncServiceOptions {
+  store: NoteStore;
+  backups: BackupStore;
+  ref: ScopeRef;
+  baselinesDir: string;
+  accounts: AccountSource;
+  targets: SyncTargetsStore;
+  now: () => number;
+  hooks?: SyncHooks;
+}
+
+export type Resolution = { keep: 'local' } | { keep: 'cloud' } | { keep: 'both' } | { merged: NoteContent };
+
+/**
+ * The sync service of one note directory (one scope): runs rounds for the coordinator, keeps the
+ * scope's status for the page, and resolves conflicts. See docs/sync-engine.md.
+ */
+export class SyncService implements ScheduledDirectory {
+  readonly key: string;
+  readonly kind: Scope;
+  readonly scope: Scope;
+  readonly ref: ScopeRef;
+  readonly keyHash: string;
+  readonly stableKey: string;
+  readonly store: NoteStore;
+  readonly backups: BackupStore;
+  readonly baselines: BaselineStore;
+  readonly accounts: AccountSource;
+  readonly targets: SyncTargetsStore;
+  readonly now: () => number;
+  hooks: SyncHooks;
+
+  /** Status for the page (in memory; lastSynced / lastPull / conflicts are on disk). */
+  error: ScopeError | null = null;
+  limits: SyncLimits | null = null;
+  /** Notes held back from upload, with why (plan limits, size, case collisions, old server). */
+  notices: string[] = [];
+  /** Fail-safe: deletions waiting for the person (ids), and the scope's note count then. */
+  pendingDeletes: { ids: string[]; total: number } | null = null;
+  /** One-shot answer to the fail-safe question for the next round. */
+  deleteDecision: 'delete' | 'keep' | null = null;
+  /** Set by the engine: the 429 pause that applies to every directory. */
+  pausedUntil: number | null = null;
+  lastResult: RoundResult | null = null;
+  /** The last round's transfer, for `sync --json`. */
+  lastRound: { pulled: PullCounts; pushed: number; conflicts: string[]; error: ScopeError | null } | null = null;
+  /** Hashes this process wrote, so the store's change events of our own writes are not "local edits". */
+  readonly selfWrites = new Map<string, string | null>();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(opts: SyncServiceOptions) {
+    this.store = opts.store;
+    this.key = path.resolve(opts.store.dir);
+    this.kind = opts.store.scope;
+    this.scope = opts.store.scope;
+    this.ref = opts.ref;
+    this.stableKey = stableScopeKey(opts.ref);
+    this.keyHash = scopeKeyHash(opts.ref);
+    this.backups = opts.backups;
+    this.baselines = new BaselineStore(path.join(opts.baselinesDir, this.keyHash), this.stableKey);
+    this.accounts = opts.accounts;
+    this.targets = opts.targets;
+    this.now = opts.now;
+    this.hooks = opts.hooks ?? {};
+  }
+
+  get protocolScope(): SyncScope {
+    return this.ref.scope === 'user' ? { kind: 'user' } : { kind: 'project', projectId: this.ref.projectId! };
+  }
+
+  /** Calls `onLocalWrite` for every change in the directory that this service did not write itself. */
+  watchLocalWrites(onLocalWrite: () => void): void {
+    this.unsubscribe?.();
+    this.unsubscribe = this.store.onChange((change) => {
+      const ids = [...change.changed, ...change.removed];
+      const foreign = ids.some((id) => {
+        if (!this.selfWrites.has(id)) return true;
+        const expected = this.selfWrites.get(id);
+        const current = this.store.get(id)?.hash ?? null;
+        if (current === expected) {
+          this.selfWrites.delete(id);
+          return false;
+        }
+        return true;
+      });
+      if (foreign) onLocalWrite();
+    });
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  async round(ctx: RoundContext): Promise<RoundResult> {
+    let result: RoundResult;
+    try {
+      result = await runRound(this, ctx);
+    } catch (err) {
+      result = this.failed(err);
+    }
+    this.lastResult = result;
+    return result;
+  }
+
+  /** Maps a failure to the status the page shows and the scheduler's next step. */
+  failed(err: unknown): RoundResult {
+    if (err instanceof SyncRequestError) {
+      if (err.limits) this.limits = err.limits;
+      switch (err.failure) {
+        case 'aborted':
+          this.error = null;
+          return { outcome: 'blocked' };
+        case 'rate_limited': {
+          const retryAfterMs = err.retryAfterMs ?? 60_000;
+          this.error = { code: 'rate_limited', message: scoped(this.scope, 'sync ran too often and will retry shortly'), scope: this.scope };
+          return { outcome: 'rate_limited', retryAfterMs };
+        }
+        case 'unauthorized':
+        case 'token_expired':
+          this.accounts.reset();
+          this.error = { code: err.failure, message: scoped(this.scope, `the sync server did not accept the sign-in (${err.message}); sign in again`), scope: this.scope };
+          return { outcome: 'blocked' };
+        case 'account_erased':
+          this.error = { code: 'account_erased', message: scoped(this.scope, 'this account was deleted on the sync server; notes on this computer are untouched'), scope: this.scope };
+          return { outcome: 'blocked' };
+        case 'upgrade_required':
+          this.error = { code: 'client_too_old', message: scoped(this.scope, `the sync server needs a newer Memory Desk (${err.message}); upgrade this app`), scope: this.scope };
+          return { outcome: 'blocked' };
+        case 'protocol_unsupported':
+          this.error = { code: 'server_too_old', message: scoped(this.scope, `the sync server is older than this app (${err.message}); upgrade the server`), scope: this.scope };
+          return { outcome: 'blocked' };
+        case 'storage_unavailable':
+          this.error = { code: 'storage_unavailable', message: scoped(this.scope, `the sync server's storage is unavailable or not configured (${err.message}); notes keep working on this computer`), scope: this.scope };
+          return { outcome: 'transient' };
+        case 'offline':
+          this.error = { code: 'offline', message: scoped(this.scope, err.message), scope: this.scope };
+          return { outcome: 'transient' };
+        default:
+          this.error = { code: err.failure, message: scoped(this.scope, err.message), scope: this.scope };
+          return err.transient ? { outcome: 'transient' } : { outcome: 'blocked' };
+      }
+    }
+    if (err instanceof AppError) {
+      this.error = { code: err.code, message: scoped(this.scope, err.message), scope: this.scope };
+      return { outcome: 'transient' };
+    }
+    this.error = { code: 'internal', message: scoped(this.scope, err instanceof Error ? err.message : String(err)), scope: this.scope };
+    return { outcome: 'transient' };
+  }
+
+  /** The scope's toggle, binding and whether this process can sync it right now. */
+  async gate(): Promise<{ ok: true; account: SyncAccount } | { ok: false; reason: 'off' | 'signed_out' }> {
+    const target = await this.targets.get(this.keyHash);
+    if (target && !target.enabled) return { ok: false, reason: 'off' };
+    const account = await this.accounts.current();
+    if (!account) return { ok: false, reason: 'signed_out' };
+    return { ok: true, account };
+  }
+
+  // ---------------------------------------------------------------- conflicts
+
+  async conflicts(): Promise<ConflictRecord[]> {
+    return Object.values(await this.baselines.loadConflicts()).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** One conflict with its three versions (last synced, this computer's now, the cloud's) and the automatic draft. */
+  async conflict(id: string): Promise<{
+    record: ConflictRecord;
+    base: Note | null;
+    local: Note | null;
+    cloud: Note | null;
+    draft: NoteContent;
+    reasons: string[];
+  }> {
+    const record = (await this.baselines.loadConflicts())[id];
+    if (!record) throw new AppError('not_found', scoped(this.scope, `there is no sync conflict for "${id}"`));
+    const t = this.now();
+    const load = async (hash: string | null): Promise<Note | null> => {
+      if (hash === null) return null;
+      const text = await this.baselines.getObject(hash);
+      return text === null ? null : noteFromContent(text, t);
+    };
+    const base = await load(record.baseHash);
+    const stored = this.store.get(id);
+    const local = stored ? plain(stored) : null;
+    const cloud = await load(record.cloudHash);
+    const merged = mergeNote(base && contentFields(base), local && contentFields(local), cloud && contentFields(cloud), this.mergeOptions());
+    const draft = merged.kind === 'conflict' ? merged.draft : (merged.content ?? (local ? contentFields(local) : cloud ? contentFields(cloud) : { summary: '', tags: [], body: '' }));
+    return { record, base, local, cloud, draft, reasons: merged.kind === 'conflict' ? merged.reasons : [] };
+  }
+
+  mergeOptions(): { maxBodyBytes?: number } {
+    if (!this.limits) return {};
+    const { quota, planLimits } = this.limits;
+    return { maxBodyBytes: Math.min(quota.noteBytes, planLimits.noteBytes ?? Infinity) };
+  }
+
+  /**
+   * Resolves a conflict. Whatever is set aside is backed up first, whichever side it came from.
+   * The outcome reaches the cloud with the next round (which the caller should ask for).
+   */
+  async resolve(id: string, resolution: Resolution): Promise<{ id: string; newId?: string }> {
+    const conflicts = await this.baselines.loadConflicts();
+    const record = conflicts[id];
+    if (!record) throw new AppError('not_found', scoped(this.scope, `there is no sync conflict for "${id}"`));
+    await this.store.load();
+    const t = this.now();
+    const cloudText = record.cloudHash ? await this.baselines.getObject(record.cloudHash) : null;
+    const cloudNote = cloudText ? noteFromContent(cloudText, t) : null;
+    const local = this.store.get(id) ?? null;
+    const backupCloud = async (reason: string): Promise<void> => {
+      if (!cloudText) return;
+      await this.backups.backup({ noteId: id, content: cloudText, reason, originDir: this.store.dir, scope: this.scope, summary: cloudNote?.summary ?? null });
+    };
+    const backupLocal = async (reason: string): Promise<void> => {
+      if (!local) return;
+      const raw = (await this.store.readRaw(id)) ?? contentOfStored(local);
+      await this.backups.backup({ noteId: id, content: raw, reason, originDir: this.store.dir, scope: this.scope, summary: local.summary });
+    };
+    let newId: string | undefined;
+    if ('merged' in resolution) {
+      await backupLocal('sync conflict: merged by hand (this computer’s version)');
+      await backupCloud('sync conflict: merged by hand (the cloud’s version)');
+      const base = local ?? cloudNote;
+      const note: Note = {
+        id,
+        ...resolution.merged,
+        tags: resolution.merged.tags,
+        createdAt: base?.createdAt ?? t,
+        updatedAt: t,
+        ...(base?.extra ? { extra: base.extra } : {}),
+      };
+      await this.store.write(note, { ignoreNoteLimit: true });
+    } else if (resolution.keep === 'local') {
+      await backupCloud('sync conflict: kept this computer’s version (the cloud’s set aside)');
+    } else if (resolution.keep === 'cloud') {
+      if (cloudNote) {
+        await this.store.write(cloudNote, { backupReason: 'sync conflict: took the cloud’s version', ignoreNoteLimit: true });
+      } else if (local) {
+        await this.store.delete(id, { backupReason: 'sync conflict: took the cloud’s side (deleted there)' });
+      }
+    } else {
+      // Keep both: the cloud's version becomes a new note beside this one, with a new id.
+      if (cloudNote) {
+        newId = await this.freeId(`${id}-cloud`);
+        await this.store.write({ ...cloudNote, id: newId, updatedAt: t }, { expectedHash: null, ignoreNoteLimit: true });
+      }
+    }
+    // The resolution is now a local change on top of the cloud's version: the next round uploads it.
+    const state = await this.baselines.loadState();
+    if (record.cloudHash) {
+      if (cloudText) await this.baselines.putObject(record.cloudHash, cloudText);
+      state.base[id] = record.cloudHash;
+    } else {
+      delete state.base[id];
+    }
+    await this.baselines.saveState(state);
+    delete conflicts[id];
+    await this.baselines.saveConflicts(conflicts);
+    return newId ? { id, newId } : { id };
+  }
+
+  private async freeId(stem: string): Promise<string> {
+    const taken = new Set(this.store.list().map((n) => noteIdKey(n.id)));
+    for (let i = 0; ; i++) {
+      const candidate = i === 0 ? stem : `${stem}-${i + 1}`;
+      if (!taken.has(noteIdKey(candidate))) return candidate;
+    }
+  }
+
+  /** Fail-safe answer: delete the notes the cloud deleted, or keep them (they are uploaded again). */
+  async decidePendingDeletes(decision: 'delete' | 'keep'): Promise<void> {
+    this.deleteDecision = decision;
+  }
+
+  async state(): Promise<BaselineState> {
+    return this.baselines.loadState();
+  }
+
+  /** Is the note fully synced: this computer, the baseline and the cloud manifest agree. */
+  static isSynced(state: BaselineState, id: string, local: StoredNote | undefined): boolean {
+    const base = state.base[id] ?? null;
+    const cloud: SyncEntry | undefined = state.manifest.entries[id];
+    return (local?.hash ?? null) === base && (cloud?.hash ?? null) === base;
+  }
+
+  /** Protocol version to speak with a server announcing `current`. */
+  static protocolFor(serverCurrent: number): number {
+    return Math.min(SYNC_PROTOCOL_VERSION, serverCurrent);
+  }
+}
+
+function plain(stored: StoredNote): Note {
+  const { id, summary, type, tags, createdAt, updatedAt, body, extra } = stored;
+  return { id, summary, ...(type !== undefined ? { type } : {}), tags, createdAt, updatedAt, body, ...(extra ? { extra } : {}) };
+}

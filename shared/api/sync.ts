@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
+import { defineMethod } from './define.js';
+
+/** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
+
+export const SyncErrorInfoSchema = z.object({
+  /** rate_limited, offline, signed_out, account_mismatch, server_too_old, client_too_old,
+   *  storage_unavailable, unauthorized, token_expired, account_erased, confirm_deletes, … */
+  code: z.string(),
+  message: z.string(),
+  scope: ScopeSchema,
+});
+
+export const PullCountsSchema = z.object({
+  added: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  deleted: z.number().int().nonnegative(),
+});
+
+export const ConflictKindSchema = z.enum(['both_changed', 'too_big', 'no_base', 'expired_tombstone']);
+
+export const ConflictSummarySchema = z.object({
+  id: z.string(),
+  kind: ConflictKindSchema,
+  message: z.string(),
+  detectedAt: z.number(),
+});
+
+export const ScopeSyncStatusSchema = z.object({
+  scope: ScopeSchema,
+  /** "Project notes" / "Your own notes". */
+  label: z.string(),
+  dir: z.string(),
+  enabled: z.boolean(),
+  signedIn: z.boolean(),
+  /** The account and origin this scope is bound to (the first that synced it). */
+  boundTo: z.object({ userId: z.string(), origin: z.string() }).nullable(),
+  lastSyncedAt: z.number().nullable(),
+  /** What the last pull that brought anything brought, and when. */
+  lastPull: PullCountsSchema.extend({ at: z.number() }).nullable(),
+  error: SyncErrorInfoSchema.nullable(),
+  /** A 429 pauses every directory until this time. */
+  pausedUntil: z.number().nullable(),
+  /** The plan as the server last announced it; limits are null on a paid plan. */
+  plan: z.object({ name: z.enum(['free', 'paid']), notesPerScope: z.number().nullable(), noteBytes: z.number().nullable() }).nullable(),
+  /** Notes held back from upload and why (plan limits, size, case collisions, an old server). */
+  notices: z.array(z.string()),
+  conflicts: z.array(ConflictSummarySchema),
+  /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
+  pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
+});
+export type ScopeSyncStatus = z.infer<typeof ScopeSyncStatusSchema>;
+
+export const SyncStatusSchema = z.object({
+  /** On only when on for every scope shown. */
+  enabled: z.boolean(),
+  signedIn: z.boolean(),
+  origin: z.string().nullable(),
+  /** The older of the scopes' last syncs (null when one never synced). */
+  lastSyncedAt: z.number().nullable(),
+  scopes: z.array(ScopeSyncStatusSchema),
+});
+export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+
+/** One scope's part of `sync --json`. */
+export const SyncRoundReportSchema = z.object({
+  pulled: PullCountsSchema,
+  pushed: z.number().int().nonnegative(),
+  conflicts: z.array(z.string()),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export const SyncNowOutputSchema = z.object({
+  scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),
+});
+export type SyncNowOutput = z.infer<typeof SyncNowOutputSchema>;
+
+const MergedContentSchema = z.object({
+  summary: z.string().trim().min(1, 'a summary is required'),
+  type: NoteTypeSchema.optional(),
+  tags: z.array(z.string()).default([]),
+  body: z.string(),
+});
+
+export const syncApi = {
+  'sync.status': defineMethod({
+    summary: 'Cloud sync per scope: on/off, last synced, last pull, errors naming the scope, 429 pause, plan limits, conflicts.',
+    input: z.object({}),
+    output: SyncStatusSchema,
+  }),
+  'sync.now': defineMethod({
+    summary: '立即同步: one sync round for both scopes at once; optionally answer the mass-delete question.',
+    input: z.object({ deletes: z.enum(['delete', 'keep']).optional(), scope: ScopeSchema.optional() }),
+    output: SyncNowOutputSchema,
+  }),
+  'sync.setEnabled': defineMethod({
+    summary: '关闭云同步 (false) or turn cloud sync on again (true), for both scopes; off aborts requests in flight.',
+    input: z.object({ enabled: z.boolean() }),
+    output: SyncStatusSchema,
+  }),
+  'sync.login': defineMethod({
+    summary: 'Sign in to a sync server: its URL goes to cloud.json, the token to the token store (never plugins.json).',
+    input: z.object({ origin: z.string().min(1), token: z.string().min(1) }),
+    output: z.object({ origin: z.string() }),
+  }),
+  'sync.logout': defineMethod({
+    summary: 'Sign out: forget the token; notes and the sync setting stay.',
+    input: z.object({}),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  'sync.conflicts': defineMethod({
+    summary: 'Sync conflicts waiting for the person, both scopes.',
+    input: z.object({}),
+    output: z.object({ conflicts: z.array(ConflictSummarySchema.extend({ scope: ScopeSchema })) }),
+  }),
+  'sync.conflict': defineMethod({
+    summary: 'One conflict with the last synced version, this computer’s, the cloud’s, and the automatic merge draft.',
+    input: z.object({ id: z.string().min(1), scope: ScopeSchema.optional() }),
+    output: z.object({
+      id: z.string(),
+      scope: ScopeSchema,
+      kind: ConflictKindSchema,
+      message: z.string(),
+      reasons: z.array(z.string()),
+      base: NoteSchema.nullable(),
+      local: NoteSchema.nullable(),
+      cloud: NoteSchema.nullable(),
+      draft: MergedContentSchema,
+    }),
+  }),
+  'sync.resolve': defineMethod({
+    summary: 'Resolve a conflict: keep this computer’s, take the cloud’s, keep both (the cloud’s becomes a new note), or merged text. What is set aside is backed up.',
+    input: z
+      .object({
+        id: z.string().min(1),
+        scope: ScopeSchema.optional(),
+        keep: z.enum(['local', 'cloud', 'both']).optional(),
+        merged: MergedContentSchema.optional(),
+      })
+      .refine((v) => (v.keep === undefined) !== (v.merged === undefined), { message: 'give exactly one of keep or merged' }),
+    output: z.object({ id: z.string(), scope: ScopeSchema, newId: z.string().optional() }),
+  }),
+};
