@@ -1,0 +1,141 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FsStorage } from '../../server/storage/fs-storage.js';
+import {
+  PreconditionFailedError,
+  StorageUnavailableError,
+  type StorageAdapter,
+} from '../../server/storage/storage.js';
+import { S3Storage } from '../../server/storage/s3-storage.js';
+import { makeStorage, tempDir, type AdapterKind } from './helpers.js';
+
+// One behaviour for both adapters: the sync server relies on exactly these guarantees.
+describe.each<AdapterKind>(['fs', 's3'])('storage conformance: %s', (kind) => {
+  let cleanup: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = null;
+  });
+  const setup = async (): Promise<StorageAdapter> => {
+    const made = await makeStorage(kind);
+    cleanup = made.cleanup;
+    await made.storage.check();
+    return made.storage;
+  };
+
+  it('reads back what it wrote, with an ETag that changes with the content', async () => {
+    const s = await setup();
+    expect(await s.get('users/a/memory/manifest.json')).toBeNull();
+    const first = await s.put('users/a/memory/manifest.json', '{"v":1}');
+    const got = await s.get('users/a/memory/manifest.json');
+    expect(got?.body.toString()).toBe('{"v":1}');
+    expect(got?.etag).toBe(first.etag);
+    const second = await s.put('users/a/memory/manifest.json', '{"v":2}');
+    expect(second.etag).not.toBe(first.etag);
+    expect((await s.get('users/a/memory/manifest.json'))?.etag).toBe(second.etag);
+  });
+
+  it('If-None-Match: * creates once and refuses the second create, keeping the first', async () => {
+    const s = await setup();
+    await s.put('k/obj.md', 'one', { ifNoneMatch: '*' });
+    await expect(s.put('k/obj.md', 'two', { ifNoneMatch: '*' })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    expect((await s.get('k/obj.md'))?.body.toString()).toBe('one');
+  });
+
+  it('If-Match replaces only the version named, and fails on a missing object', async () => {
+    const s = await setup();
+    await expect(s.put('m.json', 'x', { ifMatch: '"nope"' })).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(await s.get('m.json')).toBeNull();
+    const v1 = await s.put('m.json', 'v1', { ifNoneMatch: '*' });
+    const v2 = await s.put('m.json', 'v2', { ifMatch: v1.etag });
+    await expect(s.put('m.json', 'v3-stale', { ifMatch: v1.etag })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    const now = await s.get('m.json');
+    expect(now?.body.toString()).toBe('v2');
+    expect(now?.etag).toBe(v2.etag);
+  });
+
+  it('lets exactly one of many racing compare-and-swap writes win', async () => {
+    const s = await setup();
+    const base = await s.put('race.json', 'base', { ifNoneMatch: '*' });
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => s.put('race.json', `writer-${i}`, { ifMatch: base.etag })),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(PreconditionFailedError);
+    const final = (await s.get('race.json'))!.body.toString();
+    expect(final).toMatch(/^writer-\d+$/);
+  });
+
+  it('lists by prefix, deletes single keys (missing is fine) and whole prefixes', async () => {
+    const s = await setup();
+    for (const key of [
+      'users/a/memory/manifest.json',
+      'users/a/memory/objects/n1/r1.md',
+      'users/a/projects/p/memory/manifest.json',
+      'users/ab/memory/manifest.json',
+    ]) {
+      await s.put(key, key);
+    }
+    expect((await s.list('users/a/')).sort()).toEqual([
+      'users/a/memory/manifest.json',
+      'users/a/memory/objects/n1/r1.md',
+      'users/a/projects/p/memory/manifest.json',
+    ]);
+    await s.delete('users/a/memory/objects/n1/r1.md');
+    await s.delete('users/a/memory/objects/n1/never.md');
+    expect(await s.get('users/a/memory/objects/n1/r1.md')).toBeNull();
+    expect(await s.deletePrefix('users/a/')).toBe(2);
+    expect(await s.list('users/a/')).toEqual([]);
+    expect(await s.list('users/ab/')).toEqual(['users/ab/memory/manifest.json']);
+    expect(await s.deletePrefix('users/a/')).toBe(0);
+  });
+
+  it('stores bytes exactly (UTF-8, CRLF, empty)', async () => {
+    const s = await setup();
+    const text = '---\n{"id":"å"}\n---\r\nline 一\n';
+    await s.put('users/a/memory/objects/å/r.md', text);
+    expect((await s.get('users/a/memory/objects/å/r.md'))?.body.toString('utf8')).toBe(text);
+    await s.put('empty', '');
+    expect((await s.get('empty'))?.body.length).toBe(0);
+  });
+});
+
+describe('storage that cannot be used says so', () => {
+  it('fs: a data directory that cannot be created fails check() with the reason', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'not-a-dir');
+    await fs.writeFile(file, 'x');
+    const s = new FsStorage(path.join(file, 'data'));
+    await expect(s.check()).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(s.put('a', 'b')).rejects.toBeInstanceOf(StorageUnavailableError);
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it('s3: an unreachable endpoint or a failing one is StorageUnavailableError, not a missing object', async () => {
+    const made = await makeStorage('s3');
+    const s = made.storage;
+    await s.put('a', 'b');
+    made.s3!.setOutage(true);
+    await expect(s.get('a')).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(s.check()).rejects.toBeInstanceOf(StorageUnavailableError);
+    made.s3!.setOutage(false);
+    expect((await s.get('a'))?.body.toString()).toBe('b');
+    await made.cleanup();
+    const gone = new S3Storage({
+      bucket: 'b',
+      endpoint: made.s3!.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      accessKeyId: 'x',
+      secretAccessKey: 'y',
+    });
+    await expect(gone.get('a')).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+});
