@@ -333,8 +333,12 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   if (deletions.length > MASS_DELETE_MIN && deletions.length > locals.size / 2 && decision !== 'delete') {
     heldDeletes = deletions.map((p) => p.id);
     if (decision === 'keep') {
-      // Keep them: they become notes this computer has and the cloud does not, and are uploaded again.
-      for (const id of heldDeletes) delete state.base[id];
+      // Keep them: they are uploaded again, as notes this computer has and the cloud does not.
+      for (const p of deletions) {
+        const local = locals.get(p.id)!;
+        delete state.base[p.id];
+        pushes.push({ id: p.id, localBefore: local.hash, hash: local.hash, content: contentOfStored(local), cloudHash: null, writeLocally: null, create: true });
+      }
       heldDeletes = [];
       svc.pendingDeletes = null;
     } else {
