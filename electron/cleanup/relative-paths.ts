@@ -4,8 +4,8 @@
  *
  * - Text inside fenced code blocks (``` or ~~~) is ignored: commands and code quote paths relative
  *   to somewhere else (`import './x.js'`).
- * - A candidate is a run of characters without whitespace, backticks, quotes, brackets, parentheses
- *   or angle brackets, with trailing punctuation (. , ; : ! ?) and a trailing line reference
+ * - A candidate is a run of characters without whitespace, backticks, quotes, square brackets,
+ *   parentheses or angle brackets, with trailing punctuation (. , ; : ! ?) and a trailing line reference
  *   (`:12`, `:12:3`, `#L12`) removed, and a leading `./` dropped.
  * - It must contain a "/" and either end in a known file extension, start with `./` or `../`, or
  *   end with "/" (a directory). So `src/app.ts`, `./scripts/run`, `docs/` count; `and/or`, `TCP/IP`
@@ -24,7 +24,7 @@ export const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
-const CANDIDATE = /[^\s`'"()[\]{}<>]+/g;
+const CANDIDATE = /[^\s`'"()[\]<>]+/g;
 const FENCE = /^\s{0,3}(```|~~~)/;
 
 export function extractRelativePaths(body: string): string[] {
@@ -51,6 +51,7 @@ export function extractRelativePaths(body: string): string[] {
 export function asRelativePath(token: string): string | null {
   let t = token;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^(www\.|mailto:)/i.test(t)) return null;
+  t = t.replace(/[.,;:!?]+$/, '');
   t = t.replace(/(#L\d+(-L?\d+)?|:\d+(:\d+)?)$/, '');
   t = t.replace(/[.,;:!?]+$/, '');
   if (t.includes('://')) return null;

@@ -48,6 +48,8 @@ export const MergePlanSchema = z.object({
   draftSource: DraftKindSchema.optional(),
   /** Why the model's draft was not used (timeout, bad answer, no model configured). */
   fallback: z.string().optional(),
+  /** What was done to an untrusted model draft: links unbracketed, credentials masked. */
+  remarks: z.array(z.string()).optional(),
 });
 export type MergePlan = z.infer<typeof MergePlanSchema>;
 

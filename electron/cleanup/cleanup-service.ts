@@ -1,0 +1,181 @@
+import type { DraftKind, Finding, MergePlan, MergeResult, ModelStatus } from '../../shared/api/cleanup.js';
+import { AppError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/note.js';
+import { projectUsageKey } from '../memory/usage.js';
+import type { MemoryCore } from '../memory/types.js';
+import { analyseScope, type AnalysedFinding } from './analyze-scope.js';
+import type { MergeCommitter } from './commit-first.js';
+import { DismissalStore } from './dismissals.js';
+import { applyMerge, planManualMerge, resolveMergeNotes } from './merge.js';
+import type { KeyStore } from './model/key-store.js';
+import { modelDraft } from './model/model-draft.js';
+import { readModelSettings, writeModelSettings, type ModelSettings } from './model/settings.js';
+
+export interface CleanupServiceOptions {
+  core: MemoryCore;
+  /** Where the model's API key lives (the CLI's 0600 file, safeStorage in the desktop app). */
+  keyStore: KeyStore;
+  /** The sync engine's commitFirst step, when sync is available. */
+  committer?: MergeCommitter | null;
+}
+
+/** The one-line reason 生成合并建议 is disabled when no model is configured. */
+export const NO_MODEL_REASON =
+  'No model is configured: set an OpenAI-compatible base URL and model to get merge suggestions.';
+
+/**
+ * 待整理 over one memory core: findings (with dismissals), merge planning with a manual or model
+ * draft, applying a plan, and the model settings. The API handlers and background consolidation
+ * both call this, so the page and the background take the same path.
+ */
+export class CleanupService {
+  readonly dismissals: DismissalStore;
+
+  constructor(private readonly opts: CleanupServiceOptions) {
+    this.dismissals = new DismissalStore(opts.core.home);
+  }
+
+  private get core(): MemoryCore {
+    return this.opts.core;
+  }
+
+  /** Key dismissals are stored under: 'user', or the project's usage key (its id, else its path). */
+  scopeKey(scope: Scope): string {
+    const p = this.core.project;
+    return scope === 'user' ? 'user' : p ? projectUsageKey(p.id, p.root) : 'project-none';
+  }
+
+  /** Every finding of the selected scopes, with their notes' current hashes. */
+  async analyse(selection: Scope | 'both' = 'both'): Promise<AnalysedFinding[]> {
+    const scopes: Scope[] = selection === 'both' ? ['project', 'user'] : [selection];
+    const out: AnalysedFinding[] = [];
+    for (const scope of scopes) {
+      const store = this.core.store(scope);
+      if (!store) continue;
+      out.push(
+        ...(await analyseScope({
+          scope,
+          notes: store.list(),
+          linkExists: (id) => this.core.resolveLink(id) !== null,
+          usage: this.core.usage.all(scope),
+          now: this.core.now(),
+          unusedDays: this.core.config.consolidate.unusedDays,
+          projectRoot: scope === 'project' ? (this.core.project?.root ?? null) : null,
+        })),
+      );
+    }
+    return out;
+  }
+
+  async findings(input: { scope?: Scope | 'both'; includeDismissed?: boolean } = {}): Promise<Finding[]> {
+    const all = await this.analyse(input.scope ?? 'both');
+    const dismissed = new Map<Scope, Record<string, { hashes: Record<string, string>; at: number }>>();
+    const shown: Finding[] = [];
+    for (const f of all) {
+      if (!input.includeDismissed) {
+        let d = dismissed.get(f.scope);
+        if (!d) {
+          d = await this.dismissals.list(this.scopeKey(f.scope));
+          dismissed.set(f.scope, d);
+        }
+        if (DismissalStore.matches(d[f.id], f.hashes)) continue;
+      }
+      const { hashes: _hashes, ...finding } = f;
+      shown.push(finding);
+    }
+    return shown;
+  }
+
+  async dismiss(findingId: string): Promise<{ findingId: string; hashes: Record<string, string> }> {
+    const scope = findingId.split(':')[1];
+    if (scope !== 'project' && scope !== 'user')
+      throw new AppError('invalid_input', `"${findingId}" is not a finding id`);
+    const finding = (await this.analyse(scope)).find((f) => f.id === findingId);
+    if (!finding)
+      throw new AppError(
+        'not_found',
+        `no current finding "${findingId}" (it may be resolved already); list them again`,
+      );
+    await this.dismissals.dismiss(this.scopeKey(scope), findingId, finding.hashes, this.core.now());
+    return { findingId, hashes: finding.hashes };
+  }
+
+  // ---------- model ----------
+
+  async modelSettings(): Promise<ModelSettings> {
+    return readModelSettings(this.core.home);
+  }
+
+  async modelStatus(): Promise<ModelStatus> {
+    const s = await this.modelSettings();
+    const hasApiKey = (await this.opts.keyStore.get()) !== null;
+    const available = s.baseUrl !== null && s.model !== null;
+    return {
+      available,
+      reason: available ? null : NO_MODEL_REASON,
+      baseUrl: s.baseUrl,
+      model: s.model,
+      hasApiKey,
+      timeoutMs: s.timeoutMs,
+    };
+  }
+
+  async configureModel(input: {
+    baseUrl: string | null;
+    model: string | null;
+    apiKey?: string | null;
+    timeoutMs?: number;
+  }): Promise<ModelStatus> {
+    const current = await this.modelSettings();
+    await writeModelSettings(this.core.home, {
+      baseUrl: input.baseUrl,
+      model: input.model,
+      timeoutMs: input.timeoutMs ?? current.timeoutMs,
+    });
+    if (input.apiKey !== undefined) await this.opts.keyStore.set(input.apiKey);
+    return this.modelStatus();
+  }
+
+  // ---------- merge ----------
+
+  /**
+   * Plans a merge of 2–6 notes of one scope. `draft: 'model'` asks the model; on any failure (or
+   * with no model configured) the plan carries the manual draft and `fallback` says why.
+   */
+  async planMerge(input: {
+    ids: string[];
+    scope?: Scope;
+    draft?: DraftKind;
+    signal?: AbortSignal;
+  }): Promise<MergePlan> {
+    const { scope, notes } = resolveMergeNotes(this.core, input.ids, input.scope);
+    const plan = planManualMerge(scope, notes);
+    if ((input.draft ?? 'manual') !== 'model') return plan;
+    const settings = await this.modelSettings();
+    if (settings.baseUrl === null || settings.model === null) return { ...plan, fallback: NO_MODEL_REASON };
+    const result = await modelDraft({
+      notes,
+      baseUrl: settings.baseUrl,
+      model: settings.model,
+      apiKey: await this.opts.keyStore.get(),
+      timeoutMs: settings.timeoutMs,
+      maxNoteBytes: this.core.config.maxNoteBytes,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    if (!result.ok)
+      return { ...plan, fallback: `${result.reason}; showing all originals joined instead (手动合并)` };
+    return {
+      ...plan,
+      draft: result.draft,
+      draftSource: 'model',
+      ...(result.notes.length ? { remarks: result.notes } : {}),
+    };
+  }
+
+  async applyMerge(plan: MergePlan, reason?: string): Promise<MergeResult> {
+    return applyMerge(this.core, plan, {
+      committer: this.opts.committer ?? null,
+      ...(reason ? { reason } : {}),
+    });
+  }
+}
