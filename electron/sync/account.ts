@@ -1,6 +1,6 @@
-import type { IdentityResponse } from '../../shared/sync-protocol.js';
+import { ProtocolRangeSchema, type IdentityResponse } from '../../shared/sync-protocol.js';
 import { normalizeOrigin, readCloudUrl, writeCloudUrl } from './cloud-config.js';
-import { SyncHttpClient, type TransferStats } from './http-client.js';
+import { SyncHttpClient, SyncRequestError, type TransferStats } from './http-client.js';
 import type { SyncPaths } from './sync-paths.js';
 import type { TokenStore } from './token-store.js';
 
@@ -53,7 +53,17 @@ export class AccountSource {
       identity: async (signal, beforeRequest) => {
         if (identity && now() - identity.at < ttl) return identity.value;
         await beforeRequest();
-        const value = await client.identity(signal);
+        let value: IdentityResponse;
+        try {
+          value = await client.identity(signal);
+        } catch (err) {
+          // An older server refuses a newer protocol and names the range it speaks: fall back to it.
+          const range = ProtocolRangeSchema.safeParse(err instanceof SyncRequestError ? err.details : null);
+          if (!(err instanceof SyncRequestError) || err.failure !== 'protocol_unsupported' || !range.success || range.data.current >= client.protocolVersion) throw err;
+          client.protocolVersion = range.data.current;
+          await beforeRequest();
+          value = await client.identity(signal);
+        }
         identity = { at: now(), value };
         return value;
       },

@@ -1,0 +1,212 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultProxy } from './fault-proxy.js';
+import { startDevice, startProjectDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
+
+let server: TestServer;
+let n = 0;
+const open: Device[] = [];
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  for (const d of open) await d.close();
+  await server.close();
+});
+
+class SimulatedCrash extends Error {}
+
+describe('crash safety', () => {
+  it('a crash between the cloud commit and the local write of a merge: the next round finishes it, no conflict', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('m', 'one\ntwo\nthree\nfour\nfive\n');
+    await a.sync();
+    await b.sync();
+    await a.write('m', 'ONE\ntwo\nthree\nfour\nfive\n');
+    await a.sync();
+    await b.write('m', 'one\ntwo\nthree\nfour\nFIVE\n');
+    b.svc.hooks.afterCommit = () => {
+      throw new SimulatedCrash('crash after commit');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.get('m')?.body).toBe('one\ntwo\nthree\nfour\nFIVE\n'); // not written yet
+    await b.close();
+    // The process restarts from its files.
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    await b2.sync();
+    await a.sync();
+    const merged = 'ONE\ntwo\nthree\nfour\nFIVE\n';
+    expect(b2.get('m')?.body).toBe(merged);
+    expect(a.get('m')?.body).toBe(merged);
+    expect(await b2.svc.conflicts()).toEqual([]);
+  });
+
+  it('an answer lost after the server committed: the next round converges without a conflict', async () => {
+    let drop = true;
+    const proxy = await startFaultProxy(server.url, ({ url }) => (drop && url.includes('commit') ? 'drop' : 'pass'));
+    try {
+      const token = await server.token(`user-${++n}`);
+      const a = await startDevice('a', server, { token });
+      const b = await startDevice('b', proxy, { token });
+      open.push(a, b);
+      await a.write('m', 'one\ntwo\nthree\nfour\nfive\n');
+      await a.sync();
+      await b.sync();
+      await a.write('m', 'ONE\ntwo\nthree\nfour\nfive\n');
+      await a.sync();
+      await b.write('m', 'one\ntwo\nthree\nfour\nFIVE\n');
+      await b.write('fresh', 'new on b\n');
+      expect((await b.sync()).outcome).toBe('transient');
+      drop = false;
+      await b.sync();
+      await a.sync();
+      expect(b.get('m')?.body).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+      expect(a.get('m')?.body).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+      expect(a.get('fresh')?.body).toBe('new on b\n');
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a damaged baseline is set aside, not trusted: notes changed on both sides become conflicts, nothing is lost', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('d', 'base\n');
+    await a.sync();
+    await b.sync();
+    await fs.writeFile(path.join(b.svc.baselines.dir, 'state.json'), '{ torn');
+    await a.write('d', 'from a\n');
+    await a.sync();
+    await b.write('d', 'from b\n');
+    await b.sync();
+    expect((await b.svc.conflicts()).map((c) => c.kind)).toEqual(['no_base']);
+    expect(b.get('d')?.body).toBe('from b\n');
+    expect((await fs.readdir(b.svc.baselines.dir)).some((f) => f.startsWith('state.damaged-'))).toBe(true);
+  });
+});
+
+describe('commitFirst (cleanup merges)', () => {
+  it('commits to the cloud before this computer, then writes here', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('keep', 'k\n');
+    await a.write('dup', 'd\n');
+    await a.sync();
+    await b.sync();
+    const keep = a.get('keep')!;
+    const dup = a.get('dup')!;
+    const result = await a.engine.commitFirst(a.svc, {
+      puts: [{ note: { ...keep, body: 'k\nd\n', updatedAt: a.clock.now() }, expectedHash: keep.hash }],
+      deletes: [{ id: 'dup', expectedHash: dup.hash }],
+      backupReason: 'cleanup: merged duplicates',
+    });
+    expect(result.cloud).toBe('committed');
+    expect(a.ids()).toEqual(['keep']);
+    expect(a.get('keep')?.body).toBe('k\nd\n');
+    await b.sync();
+    expect(b.ids()).toEqual(['keep']);
+    expect(b.get('keep')?.body).toBe('k\nd\n');
+    // Nothing left to sync on a.
+    const before = server.requests.length;
+    expect(await a.sync()).toEqual({ outcome: 'ok', changed: false });
+    expect(server.requests.length - before).toBe(1);
+  });
+
+  it('an edit from another device in between rejects the merge instead of becoming a conflict', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('keep', 'k\n');
+    await a.write('dup', 'd\n');
+    await a.sync();
+    await b.sync();
+    await b.write('dup', 'd edited on b\n');
+    await b.sync();
+    const keep = a.get('keep')!;
+    const dup = a.get('dup')!;
+    await expect(
+      a.engine.commitFirst(a.svc, {
+        puts: [{ note: { ...keep, body: 'k\nd\n' }, expectedHash: keep.hash }],
+        deletes: [{ id: 'dup', expectedHash: dup.hash }],
+        backupReason: 'cleanup: merged duplicates',
+      }),
+    ).rejects.toThrow(/changed since the merge was planned|not fully synced/);
+    // Nothing was applied anywhere; the edit from b arrived instead.
+    expect(a.get('dup')?.body).toBe('d edited on b\n');
+    expect(a.get('keep')?.body).toBe('k\n');
+    expect(await a.svc.conflicts()).toEqual([]);
+  });
+
+  it('with sync off it is a plain local edit', async () => {
+    const a = await startDevice('a', server, { token: await server.token(`user-${++n}`) });
+    open.push(a);
+    await a.write('keep', 'k\n');
+    await a.engine.setEnabled([a.svc], false);
+    const before = server.requests.length;
+    const keep = a.get('keep')!;
+    const result = await a.engine.commitFirst(a.svc, { puts: [{ note: { ...keep, body: 'new\n' }, expectedHash: keep.hash }], deletes: [], backupReason: 'cleanup' });
+    expect(result.cloud).toBe('local');
+    expect(a.get('keep')?.body).toBe('new\n');
+    expect(server.requests.length).toBe(before);
+  });
+});
+
+describe('project scope', () => {
+  it('project notes sync per project id; user notes sync once however many projects are open', async () => {
+    const token = await server.token(`user-${++n}`);
+    const rootA = await tempDir('proj');
+    const rootB = await tempDir('proj');
+    await fs.mkdir(path.join(rootA, '.oharness'), { recursive: true });
+    await fs.writeFile(path.join(rootA, '.oharness', 'project.json'), JSON.stringify({ id: 'shared-project-1' }));
+    await fs.mkdir(path.join(rootB, '.oharness'), { recursive: true });
+    await fs.writeFile(path.join(rootB, '.oharness', 'project.json'), JSON.stringify({ id: 'shared-project-1' }));
+    const devA = await startProjectDevice('pa', server, token, rootA);
+    const devB = await startProjectDevice('pb', server, token, rootB);
+    const pa = devA.engine.attachProject(devA.core)!;
+    devA.engine.attachUser(devA.core.user);
+    // A second project open in the same process shares the user directory's service.
+    const other = await tempDir('proj-other');
+    const { createMemoryCore } = await import('../../electron/memory/core.js');
+    const core2 = await createMemoryCore({ home: devA.home, projectRoot: other, user: devA.core.user });
+    devA.engine.attachUser(core2.user);
+    expect(devA.engine.all().filter((s) => s.scope === 'user')).toHaveLength(1);
+    const pb = devB.engine.attachProject(devB.core)!;
+    await pa.service.store.write({ id: 'proj-note', summary: 'p', tags: [], body: 'project body\n', createdAt: 1, updatedAt: 1 });
+    await devA.engine.syncNow();
+    await devB.engine.syncNow([pb.service]);
+    expect(pb.service.store.get('proj-note')?.body).toBe('project body\n');
+    devA.engine.stop();
+    devB.engine.stop();
+  });
+
+  it('against an old server, untyped project notes still sync and typed ones wait with a message', async () => {
+    const old = await startTestServer({ protocol: { min: 1, current: 1 } });
+    try {
+      const token = await old.token('old-server-user');
+      const root = await tempDir('proj');
+      const dev = await startProjectDevice('po', old, token, root);
+      const svc = dev.engine.attachProject(dev.core)!.service;
+      await svc.store.write({ id: 'untyped', summary: 'u', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
+      await svc.store.write({ id: 'typed', summary: 't', type: 'project', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
+      const result = (await dev.engine.syncNow([svc])).get(svc)!;
+      expect(svc.error).toBeNull();
+      expect(result.outcome).toBe('ok');
+      expect(Object.keys((await svc.state()).manifest.entries)).toEqual(['untyped']);
+      expect(svc.notices.join('\n')).toMatch(/"typed" has a type/);
+      dev.engine.stop();
+    } finally {
+      await old.close();
+    }
+  });
+});
