@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppEvent } from '../../../shared/events.js';
+import { createApiContext, type HandlerContext } from '../../api/context.js';
+import { createHandlers } from '../../api/handlers.js';
+import { startHttpBridge } from './server.js';
+
+/** Where `npm run build:renderer` puts the page (relative to the repository root). */
+export function defaultRendererDir(): string {
+  // This file runs from electron/transports/http (tsx) or dist/electron/transports/http (built).
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const repo = here.includes(`${path.sep}dist${path.sep}electron`)
+    ? path.resolve(here, '../../../..')
+    : path.resolve(here, '../../..');
+  return path.join(repo, 'dist', 'renderer');
+}
+
+export interface WebBridgeOptions {
+  /** OHARNESS_HOME to serve. Never defaulted to the real home here: the caller decides. */
+  home: string;
+  /** The project whose MEMORY/ is served; omit for user notes only. */
+  projectRoot?: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** Defaults to a random 32-byte secret. */
+  secret?: string;
+  staticDir?: string;
+  /** Watch the note directories so edits on disk reach the page (default true). */
+  watch?: boolean;
+  now?: () => number;
+  env?: Record<string, string | undefined>;
+}
+
+export interface WebBridge {
+  /** The URL to open, carrying this run's secret. */
+  url: string;
+  port: number;
+  secret: string;
+  /** The core the bridge serves (tests and two-device setups reach in here). */
+  context: HandlerContext;
+  close(): Promise<void>;
+}
+
+/** The memory core + handler table + HTTP bridge, in one call: what `npm run demo` and the e2e tests start. */
+export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge> {
+  const listeners = new Set<(event: AppEvent) => void>();
+  const emit = (event: AppEvent) => listeners.forEach((l) => l(event));
+  const context = await createApiContext({
+    home: opts.home,
+    ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
+    emit,
+    watch: opts.watch ?? true,
+    // The bridge reads config overrides only from what it is given, never from the real environment.
+    env: opts.env ?? { OHARNESS_HOME: opts.home },
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  const handlers = createHandlers(context);
+  const secret = opts.secret ?? randomBytes(32).toString('base64url');
+  let http;
+  try {
+    http = await startHttpBridge({
+      handlers,
+      subscribe: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      staticDir: opts.staticDir ?? defaultRendererDir(),
+      secret,
+      port: opts.port,
+    });
+  } catch (err) {
+    await context.core.close();
+    throw err;
+  }
+  return {
+    url: http.url,
+    port: http.port,
+    secret,
+    context,
+    async close() {
+      await http.close();
+      await context.core.close();
+    },
+  };
+}

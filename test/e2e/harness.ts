@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
+import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
+
+/** Shared setup of the browser tests: the real web bridge over a temp home, Debian's Chromium. */
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const RENDERER_DIR = path.join(REPO, 'dist', 'renderer');
+export const SCREENSHOT_DIR = path.join(REPO, 'test-results', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Generous: CI has two cores shared with the rest of the suite. */
+export const WAIT = 30_000;
+
+/** `npm test` builds the renderer first; a lone `vitest run test/e2e` builds it here if missing. */
+export function ensureRendererBuilt(): void {
+  if (existsSync(path.join(RENDERER_DIR, 'index.html'))) return;
+  execFileSync(
+    process.execPath,
+    [
+      path.join(REPO, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '-c',
+      'vite.renderer.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: REPO,
+      stdio: 'inherit',
+    },
+  );
+}
+
+export interface DemoEnv {
+  root: string;
+  home: string;
+  projectRoot: string;
+  projectDir: string;
+  userDir: string;
+  bridge: WebBridge;
+  close(): Promise<void>;
+}
+
+export async function startDemo(opts: { seed?: boolean } = {}): Promise<DemoEnv> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-e2e-'));
+  const home = path.join(root, 'home');
+  const projectRoot = path.join(root, 'project');
+  const dirs = defaultSeedDirs(home, projectRoot);
+  if (opts.seed !== false) await seedSampleNotes(dirs);
+  await fs.mkdir(home, { recursive: true });
+  await fs.mkdir(projectRoot, { recursive: true });
+  const bridge = await startWebBridge({ home, projectRoot, port: 0, staticDir: RENDERER_DIR });
+  await bridge.context.core.registerProject();
+  return {
+    root,
+    home,
+    projectRoot,
+    projectDir: dirs.projectMemoryDir,
+    userDir: dirs.userMemoryDir,
+    bridge,
+    async close() {
+      await bridge.close();
+      await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--headless',
+    ],
+  });
+}
+
+export async function newPage(
+  browser: Browser,
+  opts: { locale?: string; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    locale: opts.locale ?? 'en-US',
+    colorScheme: opts.colorScheme ?? 'light',
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** The row of a note in the list. */
+export function row(page: Page, id: string) {
+  return page.locator(`[role="option"][data-note-id="${id}"]`);
+}
