@@ -14,12 +14,11 @@ import { ENGLISH_STOP_WORDS } from './stopwords.js';
  */
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005`;
-// `v` flag for set subtraction; built with RegExp() so TypeScript's ES2022 target accepts it.
-const TOKEN = new RegExp(
-  String.raw`[${CJK}]+|[[\p{L}\p{N}\p{M}]--[${CJK}]]+(?:['’][[\p{L}\p{N}\p{M}]--[${CJK}]]+)*`,
-  'gv',
-);
-const CJK_RUN = new RegExp(`^[${CJK}]`, 'v');
+/** Words: runs of letters, digits and marks, with inner apostrophes. CJK runs inside are split off below. */
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+/** A word's CJK and non-CJK pieces ("api文档" → "api", "文档"). */
+const PIECES = new RegExp(`[${CJK}]+|[^${CJK}]+`, 'gu');
+const CJK_CHAR = new RegExp(`[${CJK}]`, 'u');
 const ASCII_WORD = /^[a-z]+$/;
 const CAMEL_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
 const APOSTROPHE = /['’]/g;
@@ -40,7 +39,7 @@ function stem(word: string): string {
 
 function pushWord(out: string[], lower: string): void {
   if (ENGLISH_STOP_WORDS.has(lower)) return;
-  if (lower.length === 1 && lower >= 'a' && lower <= 'z') return;
+  if (lower.length === 1 && !(lower >= '0' && lower <= '9')) return; // single letters carry nothing
   out.push(stem(lower));
 }
 
@@ -49,27 +48,40 @@ export function analyze(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
   const normalized = text.normalize('NFKC');
-  for (const match of normalized.matchAll(TOKEN)) {
+  const hasCjk = CJK_CHAR.test(normalized);
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(normalized); match !== null; match = WORD.exec(normalized)) {
     const token = match[0];
-    if (CJK_RUN.test(token)) {
-      const chars = Array.from(token);
-      if (chars.length === 1) out.push(chars[0]!);
-      else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-      continue;
-    }
-    let word = token;
-    if (word.includes("'") || word.includes('’')) {
-      word = word.replace(/['’]s$/i, '').replace(APOSTROPHE, '');
-    }
-    const lower = word.toLowerCase();
-    pushWord(out, lower);
-    // camelCase / PascalCase identifiers: also index their parts (only when the case changes inside).
-    if (lower !== word && /[a-z][A-Z]|[A-Z]{2}[a-z]{2}/.test(word)) {
-      const parts = word.match(CAMEL_PART);
-      if (parts && parts.length > 1) for (const p of parts) pushWord(out, p.toLowerCase());
-    }
+    if (hasCjk && CJK_CHAR.test(token)) {
+      for (const piece of token.match(PIECES) ?? []) {
+        if (CJK_CHAR.test(piece)) cjkTerms(out, piece);
+        else addWord(out, piece);
+      }
+    } else addWord(out, token);
   }
   return out;
+}
+
+/** Overlapping bigrams of a CJK run; a lone character stays a unigram. */
+function cjkTerms(out: string[], run: string): void {
+  const chars = Array.from(run);
+  if (chars.length === 1) out.push(chars[0]!);
+  else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+}
+
+function addWord(out: string[], token: string): void {
+  let word = token;
+  if (word.includes("'") || word.includes('’')) {
+    word = word.replace(/['’]s$/i, '').replace(APOSTROPHE, '');
+    if (!word) return;
+  }
+  const lower = word.toLowerCase();
+  pushWord(out, lower);
+  // camelCase / PascalCase identifiers: also index their parts (only when the case changes inside).
+  if (lower !== word && /[a-z][A-Z]|[A-Z]{2}[a-z]{2}/.test(word)) {
+    const parts = word.match(CAMEL_PART);
+    if (parts && parts.length > 1) for (const p of parts) pushWord(out, p.toLowerCase());
+  }
 }
 
 /** The distinct terms of a text. */

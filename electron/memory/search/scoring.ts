@@ -25,7 +25,7 @@ export const RECALL_DEFAULTS = { perTurn: 3, budgetChars: 2000, minScore: 1.2 } 
  * Cosine similarity (idf-weighted, field-weighted term vectors) at or above which remember flags an
  * existing note as a probable duplicate. Calibrated in bench/recall-quality (docs/search.md).
  */
-export const DUPLICATE_THRESHOLD = 0.8;
+export const DUPLICATE_THRESHOLD = 0.7;
 
 /** The usage nudge: at most +10% of a note's text score, growing with log2 of its recall count. */
 export const USAGE_MAX_RATE = 0.1;

@@ -11,7 +11,7 @@ import {
   usageBonus,
   usageCount,
 } from './scoring.js';
-import { TopK } from './top-k.js';
+import { selectTop } from './top-k.js';
 import type {
   NoteLike,
   RecallOptions,
@@ -100,6 +100,9 @@ export class SearchIndex {
   /** Score accumulator per slot and "matched in summary or tags" flags, reset after each query. */
   private acc = new Float64Array(64);
   private stHit = new Uint8Array(64);
+  /** Scratch arrays for the candidates of one query. */
+  private candSlots = new Int32Array(64);
+  private candScores = new Float64Array(64);
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
@@ -315,22 +318,43 @@ export class SearchIndex {
       }
     }
 
-    const top = new TopK(o.limit);
+    // Filter, add the usage nudge, and reset the accumulators for the next query.
+    const n = touched.length;
+    if (this.candSlots.length < n) {
+      this.candSlots = new Int32Array(this.acc.length);
+      this.candScores = new Float64Array(this.acc.length);
+    }
+    const slots = this.candSlots;
+    const scores = this.candScores;
     const minText = o.minTextScore ?? 0;
-    for (const d of touched) {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const d = touched[i]!;
       const text = acc[d]!;
       const hit = stHit[d] === 1;
       acc[d] = 0;
       stHit[d] = 0;
       if (o.requireSummaryOrTags && !hit) continue;
       if (text < minText || !(text > 0)) continue;
-      const e = this.entries[d]!;
-      if (o.skip?.(e.doc.scope, e.doc.id)) continue;
-      const total = text + usageBonus(text, usageCount(o.usage, e.doc.scope, e.doc.id));
-      top.offer(d, total, e.doc.updatedAt, e.key);
+      if (o.skip || o.usage) {
+        const doc = this.entries[d]!.doc;
+        if (o.skip?.(doc.scope, doc.id)) continue;
+        slots[m] = d;
+        scores[m++] = text + usageBonus(text, usageCount(o.usage, doc.scope, doc.id));
+      } else {
+        slots[m] = d;
+        scores[m++] = text;
+      }
     }
-    return top.sorted().map((d) => this.explain(d, q, o.usage));
+    return selectTop(slots, scores, m, o.limit, this.tieBreak).map((d) => this.explain(d, q, o.usage));
   }
+
+  /** Equal scores: the more recently updated note first, then project before user, then by id. */
+  private tieBreak = (a: number, b: number): number => {
+    const ea = this.entries[a]!;
+    const eb = this.entries[b]!;
+    return eb.doc.updatedAt - ea.doc.updatedAt || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
+  };
 
   /** Recomputes one note's score per field and term: the explanation, whose parts sum to the score. */
   private explain(slot: number, q: WeightedQuery, usage: UsageCounts | undefined): SearchHit {

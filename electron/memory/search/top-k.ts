@@ -1,66 +1,51 @@
 /**
- * Keeps the best `k` of a stream of scored notes in a min-heap (O(n log k), no sort of every
- * candidate). Ties are broken deterministically: newer first, then by key (scope + id).
+ * The best `k` of `n` scored candidates, best first, without sorting all of them: a quickselect
+ * finds the k-th best score, then only the candidates at or above it are sorted (score, then
+ * the tie-break). Candidates come as parallel typed arrays, so nothing is allocated per candidate.
  */
-interface Item {
-  slot: number;
-  score: number;
-  updatedAt: number;
-  key: string;
+export function selectTop(
+  slots: Int32Array,
+  scores: Float64Array,
+  n: number,
+  k: number,
+  /** Negative when slot a ranks before slot b at equal score. */
+  tieBreak: (a: number, b: number) => number,
+): number[] {
+  if (k <= 0 || n === 0) return [];
+  let cut = -Infinity;
+  if (n > k) {
+    const copy = scores.slice(0, n);
+    cut = kthLargest(copy, k);
+  }
+  const finalists: number[] = [];
+  for (let i = 0; i < n; i++) if (scores[i]! >= cut) finalists.push(i);
+  finalists.sort((a, b) => scores[b]! - scores[a]! || tieBreak(slots[a]!, slots[b]!));
+  return finalists.slice(0, k).map((i) => slots[i]!);
 }
 
-/** True when a ranks before (is better than) b. */
-function better(a: Item, b: Item): boolean {
-  if (a.score !== b.score) return a.score > b.score;
-  if (a.updatedAt !== b.updatedAt) return a.updatedAt > b.updatedAt;
-  return a.key < b.key;
-}
-
-export class TopK {
-  private heap: Item[] = [];
-
-  constructor(private readonly k: number) {}
-
-  offer(slot: number, score: number, updatedAt: number, key: string): void {
-    if (this.k <= 0) return;
-    const item = { slot, score, updatedAt, key };
-    const h = this.heap;
-    if (h.length < this.k) {
-      h.push(item);
-      this.up(h.length - 1);
-    } else if (better(item, h[0]!)) {
-      h[0] = item;
-      this.down(0);
+/** The k-th largest value (1-based) of `a`; reorders `a`. Hoare-style quickselect, middle pivot. */
+function kthLargest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
     }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target]!;
   }
-
-  /** The kept slots, best first. */
-  sorted(): number[] {
-    return [...this.heap].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).map((i) => i.slot);
-  }
-
-  // The root is the worst kept item.
-  private up(i: number): void {
-    const h = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!better(h[parent]!, h[i]!)) break;
-      [h[parent], h[i]] = [h[i]!, h[parent]!];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < h.length && better(h[worst]!, h[l]!)) worst = l;
-      if (r < h.length && better(h[worst]!, h[r]!)) worst = r;
-      if (worst === i) return;
-      [h[worst], h[i]] = [h[i]!, h[worst]!];
-      i = worst;
-    }
-  }
+  return a[target]!;
 }

@@ -1,0 +1,80 @@
+/**
+ * Search speed: 200 queries against 10,000 generated notes, median time per query for our index
+ * and for MiniSearch (BM25) on the same notes and queries in the same run, plus index build time
+ * and ranking quality (MRR, recall@10) of both on the same labelled queries.
+ *   npx tsx bench/search/run.ts [notes=10000] [queries=200] [seed=7]
+ */
+import { performance } from 'node:perf_hooks';
+import { minisearch, ours } from '../recall-quality/engines.js';
+import type { Ranker } from '../recall-quality/engines.js';
+import { generateCorpus } from '../recall-quality/generate.js';
+import { fmt, quality } from '../recall-quality/metrics.js';
+
+const noteCount = Number(process.argv[2] ?? 10_000);
+const queryCount = Number(process.argv[3] ?? 200);
+const seed = Number(process.argv[4] ?? 7);
+const LIMIT = 20;
+const ROUNDS = 5;
+
+const { notes, queries } = generateCorpus(noteCount, queryCount, seed);
+console.log(
+  `search bench: ${notes.length} notes, ${queries.length} queries, limit ${LIMIT}, median of ${ROUNDS} rounds per query`,
+);
+
+function build<T>(make: () => T): { value: T; ms: number } {
+  const t0 = performance.now();
+  const value = make();
+  return { value, ms: performance.now() - t0 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Per query: the median of ROUNDS timings (after one warm-up pass over all queries); then the median over queries. */
+function timeQueries(r: Ranker): { median: number; p95: number } {
+  for (const q of queries) r.search(q.query, LIMIT);
+  const perQuery = queries.map((q) => {
+    const ts: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t0 = performance.now();
+      r.search(q.query, LIMIT);
+      ts.push(performance.now() - t0);
+    }
+    return median(ts);
+  });
+  const sorted = [...perQuery].sort((a, b) => a - b);
+  return { median: median(perQuery), p95: sorted[Math.floor(sorted.length * 0.95)]! };
+}
+
+const ourBuild = build(() => ours(notes));
+const msBuild = build(() => minisearch(notes));
+console.log(
+  `index build (${notes.length} notes): ours ${ourBuild.ms.toFixed(0)} ms, MiniSearch ${msBuild.ms.toFixed(0)} ms (ratio ${(ourBuild.ms / msBuild.ms).toFixed(2)})`,
+);
+
+// Incremental upkeep: replace 200 notes one at a time (what a watcher event costs).
+const t0 = performance.now();
+for (const n of notes.slice(0, 200)) ourBuild.value.index.upsert({ ...n, body: `${n.body} edited.` });
+console.log(`ours: upsert of an existing note ${((performance.now() - t0) / 200).toFixed(3)} ms each`);
+
+const a = timeQueries(ourBuild.value);
+const b = timeQueries(msBuild.value);
+console.log(
+  `median per query: ours ${a.median.toFixed(3)} ms (p95 ${a.p95.toFixed(3)}), MiniSearch ${b.median.toFixed(3)} ms (p95 ${b.p95.toFixed(3)})`,
+);
+console.log(
+  `ratio ours / MiniSearch: ${(a.median / b.median).toFixed(2)} (${a.median < b.median ? 'faster' : 'SLOWER'}); target median ≤ 1 ms: ${a.median <= 1 ? 'met' : 'NOT met'}`,
+);
+
+const qa = quality(
+  queries,
+  queries.map((q) => ourBuild.value.search(q.query, 10)),
+);
+const qb = quality(
+  queries,
+  queries.map((q) => msBuild.value.search(q.query, 10)),
+);
+console.log(`ranking on the same labelled queries:\n  ours        ${fmt(qa)}\n  MiniSearch  ${fmt(qb)}`);
