@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ApiMethodDef } from './api/define.js';
+import { agentsApi } from './api/agents.js';
 import { notesApi } from './api/notes.js';
+import { syncApi } from './api/sync.js';
 
 /**
  * The API table: every method the UI, the CLI and agents can call, with zod schemas for input and
@@ -10,6 +12,8 @@ import { notesApi } from './api/notes.js';
  */
 export const api = {
   ...notesApi,
+  ...syncApi,
+  ...agentsApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;

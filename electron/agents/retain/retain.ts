@@ -1,18 +1,11 @@
 import { AppError } from '../../../shared/errors.js';
 import type { BankScope, RetainItem, RetainReceipt } from '../../../shared/api/agents.js';
 import type { Warning } from '../../../shared/api/notes.js';
-import type { Scope } from '../../../shared/note.js';
 import { credentialMessage, findCredential } from '../../memory/credentials.js';
 import type { MemoryCore, NotesService, StoredNote } from '../../memory/types.js';
 import { freeNoteIdFor } from '../note-id-for.js';
-import { deriveRetainDraft, retainedContentOf, type RetainDraft } from './derive.js';
+import { deriveRetainDraft, retainedContentOf } from './derive.js';
 import { resolveBankScope, retainTarget } from './bank-scope.js';
-
-export interface DuplicateRef {
-  id: string;
-  scope: Scope;
-  summary: string;
-}
 
 export interface RetainDeps {
   core: MemoryCore;
@@ -21,14 +14,6 @@ export interface RetainDeps {
   cwd: string;
   /** The configured `memory.retain.scoping` value, unvalidated (invalid → default + warning). */
   configuredScoping?: unknown;
-  /**
-   * The search engine's probable-duplicate check for a note not saved yet; null when none. Optional
-   * so retain works (without duplicate hints) where no search engine is wired.
-   */
-  probableDuplicate?: (
-    draft: RetainDraft,
-    scope: Scope,
-  ) => DuplicateRef | null | Promise<DuplicateRef | null>;
 }
 
 export interface RetainResult {
@@ -121,9 +106,13 @@ export async function retain(
         continue;
       }
       const draft = deriveRetainDraft({ content, context: item.context, extraTags: target.tags });
-      const duplicate = deps.probableDuplicate ? await deps.probableDuplicate(draft, target.scope) : null;
       id = freeNoteIdFor(draft.summary, content, (candidate) => store.get(candidate) !== undefined);
-      const { note } = await deps.notes.remember({ ...draft, scope: target.scope, id });
+      // remember runs the search engine's related/duplicate check before it writes.
+      const { note, duplicateOf: duplicate } = await deps.notes.remember({
+        ...draft,
+        scope: target.scope,
+        id,
+      });
       receipts.push({
         index,
         id: note.id,
