@@ -3,14 +3,13 @@ import type { z } from 'zod';
 import { contentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
-import type {
-  CommitRequestSchema} from '../../shared/sync-protocol.js';
+import type { CommitRequestSchema } from '../../shared/sync-protocol.js';
 import {
   type CommitApplied,
   type CommitRejected,
   type CommitRejectionCode,
   type CommitResponse,
-  type SyncEntry
+  type SyncEntry,
 } from '../../shared/sync-protocol.js';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
 import {
@@ -65,6 +64,7 @@ export async function commit(
     early.push({ id, op, code, message, current: null });
   };
   const deletes: Delete[] = [];
+  const deletedIds = new Set<string>();
   for (const del of request.deletes) {
     const problem = noteIdProblem(del.id);
     if (problem) reject(del.id, 'delete', 'invalid_id', `Note id "${del.id}" is not valid: ${problem}.`);
@@ -72,9 +72,12 @@ export async function commit(
       reject(del.id, 'delete', 'duplicate_id', `Note ${del.id} appears twice in this commit.`);
     else {
       seen.add(noteIdKey(del.id));
+      deletedIds.add(del.id);
       deletes.push(del);
     }
   }
+  // A delete and a put whose ids differ only in case renames the note's file: allowed.
+  seen.clear();
   const puts: CheckedPut[] = [];
   for (const put of request.puts) {
     const problem = noteIdProblem(put.id);
@@ -82,7 +85,7 @@ export async function commit(
       reject(put.id, 'put', 'invalid_id', `Note id "${put.id}" is not valid: ${problem}.`);
       continue;
     }
-    if (seen.has(noteIdKey(put.id))) {
+    if (seen.has(noteIdKey(put.id)) || deletedIds.has(put.id)) {
       reject(
         put.id,
         'put',
@@ -289,6 +292,22 @@ function planCommit(
       );
       continue;
     }
+    // Size: a note already over a lowered limit may still shrink.
+    const grows = !isActive || size > current.size;
+    if (grows && size > quota.noteBytes) {
+      refuse(
+        'note_too_large',
+        `Note ${put.id} is ${size} bytes; this sync server accepts at most ${quota.noteBytes} bytes per note.`,
+      );
+      continue;
+    }
+    if (grows && planLimits.noteBytes !== null && size > planLimits.noteBytes) {
+      refuse(
+        'plan_note_too_large',
+        `Note ${put.id} is ${size} bytes; the free plan syncs notes of at most ${planLimits.noteBytes} bytes.`,
+      );
+      continue;
+    }
     if (!isActive) {
       const other = byKey.get(noteIdKey(put.id));
       if (other !== undefined && other !== put.id) {
@@ -312,22 +331,6 @@ function planCommit(
         );
         continue;
       }
-    }
-    // Size: a note already over a lowered limit may still shrink.
-    const grows = !isActive || size > current.size;
-    if (grows && size > quota.noteBytes) {
-      refuse(
-        'note_too_large',
-        `Note ${put.id} is ${size} bytes; this sync server accepts at most ${quota.noteBytes} bytes per note.`,
-      );
-      continue;
-    }
-    if (grows && planLimits.noteBytes !== null && size > planLimits.noteBytes) {
-      refuse(
-        'plan_note_too_large',
-        `Note ${put.id} is ${size} bytes; the free plan syncs notes of at most ${planLimits.noteBytes} bytes.`,
-      );
-      continue;
     }
     const entry: SyncEntry = {
       id: put.id,

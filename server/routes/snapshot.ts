@@ -1,10 +1,5 @@
-import type {
-  SnapshotRequestSchema} from '../../shared/sync-protocol.js';
-import {
-  type SnapshotResponse,
-  type SyncEntry,
-  type SyncObject
-} from '../../shared/sync-protocol.js';
+import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
+import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
 import { compareIds, loadManifest, pruneTombstones, activeCount } from '../manifest.js';

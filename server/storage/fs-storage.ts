@@ -21,7 +21,7 @@ import {
  */
 export interface FsStorageOptions {
   staleLockMs?: number;
-  /** Test hook: awaited just before the rename that publishes a compare-and-swap write. */
+  /** Test hook: awaited after the new content is on disk, before the compare-and-swap publishes it. */
   beforePublish?: (key: string) => Promise<void>;
 }
 
@@ -96,6 +96,7 @@ export class FsStorage implements StorageAdapter {
           await syncDir(path.dirname(file));
           return { etag };
         }
+        await this.options.beforePublish?.(key);
         await this.withLock(file, async () => {
           const current = await fs.readFile(file).catch((err: unknown) => {
             if (isCode(err, 'ENOENT')) return null;

@@ -66,9 +66,7 @@ export function testClock(start = T0): {
 export type AdapterKind = 'fs' | 's3';
 
 /** Real storage for a test: a temp dir, or the loopback S3 server with the real AWS SDK. */
-export async function makeStorage(
-  kind: AdapterKind,
-): Promise<{
+export async function makeStorage(kind: AdapterKind): Promise<{
   storage: StorageAdapter;
   make: () => StorageAdapter;
   s3?: S3LoopbackServer;
@@ -119,7 +117,7 @@ export async function tokenFor(
     ...(options.plan ? { plan: options.plan } : {}),
     ...(options.teams ? { teams: options.teams } : {}),
     now: options.now ?? T0,
-    ttlSeconds: options.ttlSeconds ?? 3600,
+    ttlSeconds: options.ttlSeconds ?? 365 * 24 * 3600,
   });
 }
 
