@@ -12,6 +12,7 @@ import type { AppEvent } from '../../shared/events.js';
 import type { Note, Scope } from '../../shared/note.js';
 import type { Warning } from '../../shared/api/notes.js';
 import type { MemoryConfig } from './config-schema.js';
+import type { SearchIndex } from './search/index.js';
 
 export type { MemoryConfig } from './config-schema.js';
 export type { Warning } from '../../shared/api/notes.js';
@@ -83,6 +84,16 @@ export interface NoteStore {
    * size limit and case collisions. Returns the stored note (hash, path, mtime filled).
    */
   write(note: Note, opts?: WriteNoteOptions): Promise<StoredNote>;
+  /**
+   * Writes a file's exact bytes (restoring a backup) under the lock. When a different version is on
+   * disk it is backed up first with `backupReason`. Refuses case collisions; ignores maxNotes (the
+   * person chose this). `note` is null when the content does not parse (it is still written).
+   */
+  replaceRaw(
+    id: string,
+    content: string,
+    opts: { backupReason: string },
+  ): Promise<{ note: StoredNote | null; replacedBackupId: string | null }>;
   /** Backs the file up, then removes it, under the lock. */
   delete(id: string, opts: DeleteNoteOptions): Promise<{ backupId: string }>;
   /** Runs fn holding the directory's write lock (in-process queue + cross-process lock file). */
@@ -164,6 +175,8 @@ export interface CoreOptions {
   user?: UserMemory;
   /** Directory lock wait before giving up (ms). */
   lockTimeoutMs?: number;
+  /** Watch the note directories for external edits (the app and web bridge do; the CLI does not). */
+  watch?: boolean;
 }
 
 export interface UserMemory {
@@ -172,6 +185,8 @@ export interface UserMemory {
   readonly store: NoteStore | null;
   readonly backups: BackupStore;
   readonly now: () => number;
+  /** false when $OHARNESS_HOME cannot be used at all (recall counts then stay in memory). */
+  readonly homeUsable: boolean;
   /** Warnings of the user level (home not usable, user config invalid). */
   warnings(): Warning[];
   close(): Promise<void>;
@@ -186,6 +201,8 @@ export interface MemoryCore {
   readonly usage: UsageStore;
   readonly now: () => number;
   store(scope: Scope): NoteStore | null;
+  /** The search index over both stores (search/, built on first use, kept current on every change). */
+  search(): SearchIndex;
   /** Registers the project: .oharness/project.json, MEMORY/, ARTIFACTS/. */
   registerProject(): Promise<ProjectInfo & { id: string }>;
   /** Every warning: user level, config, both stores. */
@@ -196,7 +213,9 @@ export interface MemoryCore {
    */
   backupNote(scope: Scope, id: string, reason: string): Promise<BackupEntry | null>;
   /** Restores a backup into the directory it came from, backing up the newer version it replaces. */
-  restoreBackup(backupId: string): Promise<{ id: string; scope: Scope | null; dir: string; replacedBackupId: string | null }>;
+  restoreBackup(
+    backupId: string,
+  ): Promise<{ id: string; scope: Scope | null; dir: string; replacedBackupId: string | null }>;
   /** Resolves `[[id]]` project first, then user; null when dangling. */
   resolveLink(id: string): StoredNote | null;
   /** Notes that link to (scope, id). */
@@ -234,10 +253,23 @@ export interface EditRequest {
   /** When set, the replaced version is backed up with this reason (edits nobody reviewed). */
   backupReason?: string;
 }
+export interface RememberResult {
+  note: StoredNote;
+  /** The most related existing notes, best first (before this one was written). */
+  related: Array<{ id: string; scope: Scope; summary: string }>;
+  /** An existing note this one probably duplicates, or null. The note is written anyway. */
+  duplicateOf: { id: string; scope: Scope; summary: string } | null;
+  /** `[[id]]` links in the body that name no note (yet). */
+  danglingLinks: string[];
+}
 export interface NotesService {
-  remember(req: RememberRequest): Promise<{ note: StoredNote; danglingLinks: string[] }>;
+  remember(req: RememberRequest): Promise<RememberResult>;
   edit(req: EditRequest): Promise<StoredNote>;
-  forget(ref: { id: string; scope?: Scope; reason?: string }): Promise<{ id: string; scope: Scope; backupId: string }>;
+  forget(ref: {
+    id: string;
+    scope?: Scope;
+    reason?: string;
+  }): Promise<{ id: string; scope: Scope; backupId: string }>;
   /** Finds a note by id: the given scope, else project first then user. Throws not_found. */
   find(ref: { id: string; scope?: Scope }): StoredNote;
 }

@@ -1,0 +1,41 @@
+import type { AppEvent } from '../../shared/events.js';
+import { createMemoryCore } from '../memory/core.js';
+import { createNotesService } from '../memory/notes-service.js';
+import type { MemoryCore, NotesService } from '../memory/types.js';
+
+/**
+ * What the handler table is built on. Areas that need more services (sync, cleanup) add optional
+ * fields here and build them in `createApiContext`.
+ */
+export interface HandlerContext {
+  core: MemoryCore;
+  notes: NotesService;
+  /** The directory the process works in. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface ApiContextOptions {
+  home: string;
+  projectRoot?: string;
+  now?: () => number;
+  emit?: (event: AppEvent) => void;
+  env?: Record<string, string | undefined>;
+  watch?: boolean;
+  lockTimeoutMs?: number;
+  cwd?: string;
+}
+
+export async function createApiContext(opts: ApiContextOptions): Promise<HandlerContext> {
+  const env = opts.env ?? process.env;
+  const core = await createMemoryCore({
+    home: opts.home,
+    env,
+    ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.emit ? { emit: opts.emit } : {}),
+    ...(opts.watch ? { watch: true } : {}),
+    ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+  });
+  return { core, notes: createNotesService(core), cwd: opts.cwd ?? process.cwd(), env };
+}

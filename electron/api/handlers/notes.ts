@@ -1,0 +1,110 @@
+import type { ApiOutput } from '../../../shared/api.js';
+import type { Scope } from '../../../shared/note.js';
+import { buildIndexText } from '../../memory/search/index.js';
+import type { MemoryCore, StoredNote } from '../../memory/types.js';
+import type { HandlerContext } from '../context.js';
+import type { ApiHandlers } from '../dispatch.js';
+
+export type NotesHandlers = Pick<
+  ApiHandlers,
+  | 'notes.list'
+  | 'notes.get'
+  | 'notes.remember'
+  | 'notes.edit'
+  | 'notes.forget'
+  | 'notes.search'
+  | 'notes.recall'
+  | 'notes.index'
+>;
+
+type Selection = Scope | 'both';
+
+function selected(core: MemoryCore, scope: Selection): StoredNote[] {
+  const scopes: Scope[] = scope === 'both' ? ['project', 'user'] : [scope];
+  const notes = scopes.flatMap((s) => core.store(s)?.list() ?? []);
+  return scope === 'both' ? notes.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1)) : notes;
+}
+
+export function summaryOf(n: StoredNote): ApiOutput<'notes.list'>['notes'][number] {
+  return {
+    id: n.id,
+    scope: n.scope,
+    summary: n.summary,
+    ...(n.type !== undefined ? { type: n.type } : {}),
+    tags: n.tags,
+    createdAt: n.createdAt,
+    updatedAt: n.updatedAt,
+    hash: n.hash,
+  };
+}
+
+export function detailOf(core: MemoryCore, n: StoredNote): ApiOutput<'notes.get'> {
+  const usage = core.usage.get(n.scope, n.id);
+  return {
+    ...summaryOf(n),
+    body: n.body,
+    links: n.links.map((id) => ({ id, resolved: core.resolveLink(id)?.scope ?? null })),
+    backlinks: core.backlinks(n.scope, n.id).map((b) => ({ id: b.id, scope: b.scope, summary: b.summary })),
+    recallCount: usage.count,
+    lastRecalledAt: usage.lastRecalledAt,
+  };
+}
+
+export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
+  const { core, notes } = ctx;
+  const usageCount = (scope: Scope, id: string): number => core.usage.get(scope, id).count;
+  return {
+    'notes.list': async ({ scope }) => ({
+      notes: selected(core, scope).map(summaryOf),
+      warnings: core.warnings(),
+    }),
+    'notes.get': async (ref) => detailOf(core, notes.find(ref)),
+    'notes.remember': async (input) => {
+      const result = await notes.remember({
+        summary: input.summary,
+        body: input.body,
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        ...(input.tags !== undefined ? { tags: input.tags } : {}),
+        ...(input.scope !== undefined ? { scope: input.scope } : {}),
+        ...(input.id !== undefined ? { id: input.id } : {}),
+      });
+      return {
+        id: result.note.id,
+        scope: result.note.scope,
+        related: result.related,
+        duplicateOf: result.duplicateOf?.id ?? null,
+        danglingLinks: result.danglingLinks,
+      };
+    },
+    'notes.edit': async (input) => {
+      const note = await notes.edit({
+        id: input.id,
+        ...(input.scope !== undefined ? { scope: input.scope } : {}),
+        ...(input.summary !== undefined ? { summary: input.summary } : {}),
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        ...(input.tags !== undefined ? { tags: input.tags } : {}),
+        ...(input.body !== undefined ? { body: input.body } : {}),
+        ...(input.baseHash !== undefined ? { baseHash: input.baseHash } : {}),
+      });
+      return detailOf(core, note);
+    },
+    'notes.forget': async (ref) => notes.forget(ref),
+    'notes.search': async ({ query, limit, scope }) => ({
+      notes: core.search().search(query, { limit, scope, usage: usageCount }),
+    }),
+    'notes.recall': async ({ message, alreadyAttached }) => {
+      const r = core.config.recall;
+      if (!r.enabled) return { notes: [], linked: [], text: '' };
+      // A preview of what recall would attach: it does not count as a recall (usage is unchanged).
+      const result = core.search().recall(message, {
+        perTurn: r.perTurn,
+        budgetChars: r.budgetChars,
+        minScore: r.minScore,
+        alreadyAttached,
+        usage: usageCount,
+      });
+      return { notes: result.notes, linked: result.linked, text: result.text };
+    },
+    'notes.index': async () => buildIndexText(selected(core, 'both'), core.config.indexChars),
+  };
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a torn one:
+ * a temp file in the same directory, fsync, rename over the target, then fsync the directory
+ * (best effort: not every platform lets a directory be opened).
+ */
+export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await fs.open(tmp, 'wx');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => {});
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open directories; the rename is still atomic there.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** Temp files this module leaves behind only when a process dies mid-write. */
+export function isTempFileName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}

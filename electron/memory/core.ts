@@ -1,0 +1,297 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppError } from '../../shared/errors.js';
+import type { AppEvent } from '../../shared/events.js';
+import { defaultScopeForType, type Scope } from '../../shared/note.js';
+import { parseNote } from '../../shared/note-format.js';
+import { createBackupStore } from './backups.js';
+import { loadMemoryConfig } from './config.js';
+import { createNoteStore } from './note-store.js';
+import { readProjectId, registerProject, resolveMemoryDir } from './project.js';
+import { SearchIndex } from './search/index.js';
+import { createUsageStore, projectUsageKey } from './usage.js';
+import type {
+  BackupEntry,
+  CoreOptions,
+  MemoryCore,
+  NoteStore,
+  NoteStoreChange,
+  ProjectInfo,
+  StoredNote,
+  UserMemory,
+  Warning,
+} from './types.js';
+
+/** `$OHARNESS_HOME`, else `~/.oharness`. */
+export function defaultHome(env: Record<string, string | undefined> = process.env): string {
+  return env.OHARNESS_HOME && env.OHARNESS_HOME.trim()
+    ? path.resolve(env.OHARNESS_HOME)
+    : path.join(os.homedir(), '.oharness');
+}
+
+export function userNotesDir(home: string): string {
+  return path.join(home, 'memory', 'user');
+}
+
+export interface UserMemoryOptions {
+  home: string;
+  now?: () => number;
+  env?: Record<string, string | undefined>;
+  lockTimeoutMs?: number;
+  /** Start the user directory's watcher. */
+  watch?: boolean;
+}
+
+/**
+ * The user level of one OHARNESS_HOME: user notes, backups. When the user directory cannot be
+ * created, `store` is null and a warning says what is unavailable; project notes keep working.
+ */
+export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMemory> {
+  const home = path.resolve(opts.home);
+  const now = opts.now ?? Date.now;
+  const warnings: Warning[] = [];
+  const { config, warnings: configWarnings } = await loadMemoryConfig({ home, env: opts.env ?? process.env });
+  warnings.push(...configWarnings);
+  const dir = userNotesDir(home);
+  let homeUsable = true;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    homeUsable = false;
+    warnings.push({
+      code: 'user_dir_unavailable',
+      message: `cannot create ${dir} (${(err as Error).message}): your own notes, backups and recall counts are unavailable; project notes still work`,
+      scope: 'user',
+      path: dir,
+    });
+  }
+  const backups = createBackupStore(home, now);
+  const store = homeUsable
+    ? createNoteStore({
+        scope: 'user',
+        dir,
+        maxNotes: config.maxNotes,
+        maxNoteBytes: config.maxNoteBytes,
+        backups,
+        now,
+        ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+      })
+    : null;
+  await store?.load();
+  if (opts.watch) store?.watch();
+  return {
+    home,
+    store,
+    backups,
+    now,
+    homeUsable,
+    warnings: () => [...warnings],
+    close: async () => {
+      await store?.close();
+    },
+  };
+}
+
+export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
+  const home = path.resolve(opts.home);
+  const now = opts.now ?? Date.now;
+  const env = opts.env ?? process.env;
+  const ownsUser = !opts.user;
+  const user =
+    opts.user ??
+    (await createUserMemory({
+      home,
+      now,
+      env,
+      ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+      ...(opts.watch ? { watch: true } : {}),
+    }));
+  const root = opts.projectRoot !== undefined ? path.resolve(opts.projectRoot) : undefined;
+  const { config, warnings: configWarnings } = await loadMemoryConfig({
+    home,
+    env,
+    ...(root !== undefined ? { projectRoot: root } : {}),
+  });
+  const projectWarnings: Warning[] = [];
+
+  let project: ProjectInfo | null = null;
+  let projectStore: NoteStore | null = null;
+  if (root !== undefined) {
+    const memoryDir = resolveMemoryDir(root, config.dir);
+    project = {
+      root,
+      id: await readProjectId(root, projectWarnings),
+      memoryDir,
+      artifactsDir: path.join(root, 'ARTIFACTS'),
+    };
+    projectStore = createNoteStore({
+      scope: 'project',
+      dir: memoryDir,
+      maxNotes: config.maxNotes,
+      maxNoteBytes: config.maxNoteBytes,
+      backups: user.backups,
+      now,
+      ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+    });
+    await projectStore.load();
+    if (opts.watch) projectStore.watch();
+  }
+
+  const usage = await createUsageStore({
+    home,
+    projectKey: project ? projectUsageKey(project.id, project.root) : null,
+    now,
+    persist: user.homeUsable,
+  });
+
+  const store = (scope: Scope): NoteStore | null => (scope === 'project' ? projectStore : user.store);
+  const stores = (): NoteStore[] => [projectStore, user.store].filter((s): s is NoteStore => s !== null);
+
+  // The search index is built on first use, then kept current by every change of either store.
+  let index: SearchIndex | null = null;
+  const searchIndex = (): SearchIndex => {
+    if (!index) {
+      index = new SearchIndex();
+      for (const s of stores()) for (const n of s.list()) index.upsert(n);
+    }
+    return index;
+  };
+  const onStoreChange = (change: NoteStoreChange): void => {
+    if (index) {
+      const s = store(change.scope);
+      for (const id of change.removed) index.remove(change.scope, id);
+      for (const id of change.changed) {
+        const note = s?.get(id);
+        if (note) index.upsert(note);
+        else index.remove(change.scope, id);
+      }
+    }
+    const event: AppEvent = {
+      type: 'notes.changed',
+      scope: change.scope,
+      ids: [...change.changed, ...change.removed],
+    };
+    opts.emit?.(event);
+  };
+  const unsubscribe = stores().map((s) => s.onChange(onStoreChange));
+
+  const resolveLink = (id: string): StoredNote | null => projectStore?.get(id) ?? user.store?.get(id) ?? null;
+
+  const backlinks = (scope: Scope, id: string): StoredNote[] => {
+    const target = store(scope)?.get(id);
+    if (!target) return [];
+    const out: StoredNote[] = [];
+    for (const s of stores()) {
+      for (const n of s.list()) {
+        if (n.scope === scope && n.id === target.id) continue;
+        // A link counts as pointing here when it resolves here (project first, then user).
+        if (n.links.some((l) => resolveLink(l) === target)) out.push(n);
+      }
+    }
+    return out;
+  };
+
+  async function backupNote(scope: Scope, id: string, reason: string): Promise<BackupEntry | null> {
+    const s = store(scope);
+    if (!s) return null;
+    const note = s.get(id);
+    const raw = await s.readRaw(note?.id ?? id);
+    if (raw === null) return null;
+    const parsed = parseNote(raw);
+    return user.backups.backup({
+      noteId: note?.id ?? id,
+      content: raw,
+      reason,
+      originDir: s.dir,
+      scope,
+      summary: parsed.ok ? parsed.note.summary : null,
+    });
+  }
+
+  async function restoreBackup(backupId: string) {
+    const { entry, content } = await user.backups.get(backupId);
+    const parsed = parseNote(content);
+    // The recorded note id is its file name (which wins over the frontmatter, see note-store.ts).
+    const noteId = entry.noteId;
+    // Where it goes: the recorded origin; for reason-less backups, the scope its type defaults to.
+    let target: NoteStore | null;
+    let scope: Scope | null = entry.scope;
+    if (entry.originDir !== null) {
+      target = stores().find((s) => path.resolve(s.dir) === path.resolve(entry.originDir!)) ?? null;
+      if (target) scope = target.scope;
+      else {
+        target = createNoteStore({
+          scope: entry.scope ?? 'project',
+          dir: entry.originDir,
+          maxNotes: config.maxNotes,
+          maxNoteBytes: config.maxNoteBytes,
+          backups: user.backups,
+          now,
+        });
+      }
+    } else {
+      scope = defaultScopeForType(parsed.ok ? parsed.note.type : undefined);
+      target = store(scope);
+      if (!target) {
+        throw new AppError(
+          'unavailable',
+          `backup ${backupId} has no recorded origin and the ${scope} notes directory is unavailable`,
+        );
+      }
+    }
+    const result = await target.replaceRaw(noteId, content, {
+      backupReason: `replaced by restoring backup ${backupId}`,
+    });
+    return { id: noteId, scope, dir: target.dir, replacedBackupId: result.replacedBackupId };
+  }
+
+  return {
+    home,
+    user,
+    project,
+    config,
+    usage,
+    now,
+    store,
+    search: searchIndex,
+    async registerProject() {
+      if (!project)
+        throw new AppError(
+          'invalid_input',
+          'no project directory given (use --project DIR or run inside the project)',
+        );
+      const info = await registerProject(project.root, project.memoryDir);
+      project.id = info.id;
+      if (opts.watch) projectStore?.watch();
+      return info;
+    },
+    warnings: () =>
+      dedupe([
+        ...user.warnings(),
+        ...configWarnings,
+        ...projectWarnings,
+        ...stores().flatMap((s) => s.warnings()),
+      ]),
+    backupNote,
+    restoreBackup,
+    resolveLink,
+    backlinks,
+    async close() {
+      for (const u of unsubscribe) u();
+      await projectStore?.close();
+      if (ownsUser) await user.close();
+    },
+  };
+}
+
+/** The user config is read by both levels; report each problem once. */
+function dedupe(warnings: Warning[]): Warning[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = `${w.code}\n${w.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,643 @@
+import { promises as fs, watch as watchFs, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../shared/errors.js';
+import type { Warning } from '../../shared/api/notes.js';
+import type { Note, Scope } from '../../shared/note.js';
+import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
+import { syncDir, writeFileAtomic } from './atomic-write.js';
+import { withDirLock } from './dir-lock.js';
+import { fastContentHash } from './hash.js';
+import { extractLinks } from './links.js';
+import type {
+  BackupStore,
+  DeleteNoteOptions,
+  NoteStore,
+  NoteStoreChange,
+  StoredNote,
+  WriteNoteOptions,
+} from './types.js';
+
+/**
+ * One note directory: loads `<id>.md` files within the limits, keeps them in memory, writes them
+ * atomically under the directory's cross-process lock, and re-reads what others change on disk.
+ *
+ * Decisions (docs/note-format.md):
+ * - The file name is the note's id. A frontmatter `id` that differs is reported (id_mismatch) and
+ *   the file-name id is used; the file is not rewritten until someone edits the note.
+ * - Files that cannot be parsed, are too large, or collide with another file ignoring case are
+ *   reported with their path and reason and are never rewritten, renamed or deleted.
+ * - Beyond memory.maxNotes, the least recently modified files are not loaded.
+ */
+export interface NoteStoreOptions {
+  scope: Scope;
+  dir: string;
+  maxNotes: number;
+  maxNoteBytes: number;
+  /** Where deletes and backed-up replacements go; null when the home is unusable (deletes refused). */
+  backups: BackupStore | null;
+  now: () => number;
+  lockTimeoutMs?: number;
+  /** Watcher debounce (ms). */
+  debounceMs?: number;
+}
+
+/** Frontmatter may add this much to a file beyond memory.maxNoteBytes of body before it is not read at all. */
+const FRONTMATTER_ALLOWANCE = 64 * 1024;
+const READ_CONCURRENCY = 64;
+
+interface FileEntry {
+  name: string;
+  mtimeMs: number;
+  size: number;
+  note: StoredNote | null;
+  warning: Warning | null;
+}
+
+type ReadResult = { entry: FileEntry } | { gone: true };
+
+export function createNoteStore(opts: NoteStoreOptions): NoteStore {
+  return new FileNoteStore(opts);
+}
+
+class FileNoteStore implements NoteStore {
+  readonly scope: Scope;
+  readonly dir: string;
+  private files = new Map<string, FileEntry>();
+  /** File name → the note loaded from it (files with problems or case collisions are absent). */
+  private loaded = new Map<string, StoredNote>();
+  private byKey = new Map<string, StoredNote>();
+  private sorted: StoredNote[] | null = null;
+  private loadWarnings: Warning[] = [];
+  private mdFileCount = 0;
+  private listeners = new Set<(change: NoteStoreChange) => void>();
+  private watcher: FSWatcher | null = null;
+  private debounce: NodeJS.Timeout | null = null;
+  private rescanning: Promise<void> | null = null;
+  private rescanAgain = false;
+  private closed = false;
+
+  constructor(private readonly opts: NoteStoreOptions) {
+    this.scope = opts.scope;
+    this.dir = opts.dir;
+  }
+
+  // ---------- reading ----------
+
+  async load(): Promise<void> {
+    const change = await this.scan();
+    if (change) this.notify({ ...change, external: true });
+  }
+
+  /** Re-reads the directory, reusing entries whose mtime and size did not change; returns what changed. */
+  private async scan(): Promise<Omit<NoteStoreChange, 'external'> | null> {
+    let names: string[];
+    try {
+      const dirents = await fs.readdir(this.dir, { withFileTypes: true });
+      names = dirents
+        .filter(
+          (d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.md') && !d.name.startsWith('.'),
+        )
+        .map((d) => d.name);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') {
+        this.loadWarnings = [
+          {
+            code: 'dir_unreadable',
+            message: `cannot read ${this.dir}: ${(err as Error).message}`,
+            scope: this.scope,
+            path: this.dir,
+          },
+        ];
+      } else {
+        this.loadWarnings = [];
+      }
+      const removed = [...this.byKey.values()].map((n) => n.id);
+      this.files.clear();
+      this.loaded.clear();
+      this.mdFileCount = 0;
+      this.rebuildIndex();
+      return removed.length > 0 ? { scope: this.scope, dir: this.dir, changed: [], removed } : null;
+    }
+    names.sort();
+    this.mdFileCount = names.length;
+    const warnings: Warning[] = [];
+
+    // Known files need a stat to tell whether they changed; on a first load the read itself stats.
+    const stats = new Map<string, { mtimeMs: number; size: number }>();
+    const needStat = this.files.size > 0 || names.length > this.opts.maxNotes;
+    if (needStat) {
+      await forEachLimited(names, READ_CONCURRENCY, async (name) => {
+        const st = await fs.stat(path.join(this.dir, name)).catch(() => null);
+        if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
+      });
+      names = names.filter((n) => stats.has(n));
+    }
+    if (names.length > this.opts.maxNotes) {
+      const byRecency = [...names].sort((a, b) => stats.get(b)!.mtimeMs - stats.get(a)!.mtimeMs);
+      const skipped = byRecency.length - this.opts.maxNotes;
+      const keep = new Set(byRecency.slice(0, this.opts.maxNotes));
+      names = names.filter((n) => keep.has(n));
+      warnings.push({
+        code: 'over_note_limit',
+        message: `${this.dir} holds ${byRecency.length} notes, more than memory.maxNotes (${this.opts.maxNotes}); the ${skipped} least recently modified are not loaded and new notes are refused until some are removed`,
+        scope: this.scope,
+        path: this.dir,
+      });
+    }
+
+    const next = new Map<string, FileEntry>();
+    await forEachLimited(names, READ_CONCURRENCY, async (name) => {
+      const known = this.files.get(name);
+      const st = stats.get(name);
+      if (known && st && known.mtimeMs === st.mtimeMs && known.size === st.size) {
+        next.set(name, known);
+        return;
+      }
+      const result = await this.readFile(name);
+      if ('entry' in result) next.set(name, result.entry);
+    });
+
+    // Case collisions: the first name (sorted) loads, the others are reported, untouched.
+    const loaded = new Map<string, StoredNote>();
+    const seenKeys = new Map<string, string>();
+    for (const name of names) {
+      const entry = next.get(name);
+      if (!entry) continue;
+      if (entry.warning) warnings.push(entry.warning);
+      if (!entry.note) continue;
+      const key = noteIdKey(entry.note.id);
+      const first = seenKeys.get(key);
+      if (first !== undefined) {
+        warnings.push({
+          code: 'id_collision',
+          message: `${path.join(this.dir, name)} is not loaded: its id equals "${first.slice(0, -3)}" ignoring case, and macOS and Windows cannot keep both files; rename or merge one of them`,
+          scope: this.scope,
+          path: path.join(this.dir, name),
+        });
+        continue;
+      }
+      seenKeys.set(key, name);
+      loaded.set(name, entry.note);
+    }
+
+    const before = this.loaded;
+    this.files = next;
+    this.loaded = loaded;
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const [name, note] of loaded) if (before.get(name) !== note) changed.push(note.id);
+    for (const [name, note] of before) if (!loaded.has(name)) removed.push(note.id);
+    this.loadWarnings = warnings;
+    this.rebuildIndex();
+    return changed.length > 0 || removed.length > 0
+      ? { scope: this.scope, dir: this.dir, changed, removed }
+      : null;
+  }
+
+  private async readFile(name: string): Promise<ReadResult> {
+    const file = path.join(this.dir, name);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'r');
+    } catch {
+      return { gone: true };
+    }
+    let text: string;
+    let mtimeMs: number;
+    let size: number;
+    try {
+      const st = await handle.stat();
+      mtimeMs = st.mtimeMs;
+      size = st.size;
+      if (size > this.opts.maxNoteBytes + FRONTMATTER_ALLOWANCE) {
+        return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, size) } };
+      }
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+    const fail = (reason: string): ReadResult => ({
+      entry: {
+        name,
+        mtimeMs,
+        size,
+        note: null,
+        warning: {
+          code: 'unreadable_note',
+          message: `${file}: ${reason}; the file is left as it is`,
+          scope: this.scope,
+          path: file,
+        },
+      },
+    });
+    const fileId = name.slice(0, -3);
+    const idProblem = noteIdProblem(fileId);
+    if (idProblem) return fail(`the file name is not a valid note id (${idProblem})`);
+    const parsed = parseNote(text);
+    if (!parsed.ok) return fail(parsed.reason);
+    const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
+    if (bodyBytes > this.opts.maxNoteBytes) {
+      return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, bodyBytes) } };
+    }
+    let warning: Warning | null = null;
+    if (parsed.note.id !== fileId) {
+      warning = {
+        code: 'id_mismatch',
+        message: `${file}: the frontmatter id "${parsed.note.id}" differs from the file name; the note is loaded as "${fileId}" (the file name wins)`,
+        scope: this.scope,
+        path: file,
+      };
+    }
+    const note: Note = {
+      ...parsed.note,
+      id: fileId,
+      createdAt: parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs),
+      updatedAt: parsed.note.updatedAt ?? Math.round(mtimeMs),
+    };
+    return { entry: { name, mtimeMs, size, note: this.stored(note, file, mtimeMs), warning } };
+  }
+
+  private tooLarge(file: string, bytes: number): Warning {
+    return {
+      code: 'note_too_large',
+      message: `${file} is not loaded: ${bytes} bytes is more than memory.maxNoteBytes (${this.opts.maxNoteBytes}); the file is left as it is`,
+      scope: this.scope,
+      path: file,
+    };
+  }
+
+  private stored(note: Note, file: string, mtimeMs: number): StoredNote {
+    return {
+      ...note,
+      scope: this.scope,
+      hash: fastContentHash(note),
+      path: file,
+      mtimeMs,
+      links: extractLinks(note.body),
+    };
+  }
+
+  private rebuildIndex(): void {
+    this.byKey.clear();
+    for (const note of this.loaded.values()) this.byKey.set(noteIdKey(note.id), note);
+    this.sorted = null;
+  }
+
+  list(): StoredNote[] {
+    this.sorted ??= [...this.byKey.values()].sort(
+      (a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1),
+    );
+    return this.sorted;
+  }
+
+  get(id: string): StoredNote | undefined {
+    return this.byKey.get(noteIdKey(id));
+  }
+
+  warnings(): Warning[] {
+    return [...this.loadWarnings];
+  }
+
+  fileCount(): number {
+    return this.mdFileCount;
+  }
+
+  isFull(): boolean {
+    return this.mdFileCount >= this.opts.maxNotes;
+  }
+
+  async readRaw(id: string): Promise<string | null> {
+    try {
+      return await fs.readFile(path.join(this.dir, `${id}.md`), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  // ---------- writing ----------
+
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return withDirLock(
+      this.dir,
+      fn,
+      this.opts.lockTimeoutMs !== undefined ? { timeoutMs: this.opts.lockTimeoutMs } : {},
+    );
+  }
+
+  async write(note: Note, opts: WriteNoteOptions = {}): Promise<StoredNote> {
+    const problem = noteIdProblem(note.id);
+    if (problem) throw new AppError('invalid_input', `invalid note id "${note.id}": ${problem}`);
+    const bodyBytes = Buffer.byteLength(note.body, 'utf8');
+    if (bodyBytes > this.opts.maxNoteBytes) {
+      throw new AppError(
+        'limit_exceeded',
+        `the body is ${bodyBytes} bytes, more than memory.maxNoteBytes (${this.opts.maxNoteBytes}); shorten it or split it into several notes`,
+      );
+    }
+    try {
+      await fs.mkdir(this.dir, { recursive: true });
+    } catch (err) {
+      throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
+    }
+    const name = `${note.id}.md`;
+    const file = path.join(this.dir, name);
+    const stored = await this.withLock(async () => {
+      const names = await this.mdNames();
+      const key = noteIdKey(note.id);
+      const other = names.find((n) => n !== name && noteIdKey(n.slice(0, -3)) === key);
+      if (other) {
+        throw new AppError(
+          'conflict',
+          `a note "${other.slice(0, -3)}" already exists in ${this.dir}; ids equal ignoring case name the same file on macOS and Windows, so "${note.id}" is refused`,
+        );
+      }
+      const exists = names.includes(name);
+      let raw: string | null = null;
+      let currentHash: string | null = null;
+      if (exists) {
+        raw = await fs.readFile(file, 'utf8');
+        const parsed = parseNote(raw);
+        if (!parsed.ok) {
+          if (opts.backupReason === undefined) {
+            throw new AppError(
+              'conflict',
+              `${file} exists but cannot be read (${parsed.reason}); fix or move that file by hand first — it is never overwritten`,
+            );
+          }
+        } else {
+          currentHash = fastContentHash(parsed.note);
+        }
+      }
+      if (opts.expectedHash === null && exists) {
+        throw new AppError(
+          'conflict',
+          `a note "${note.id}" already exists in ${this.dir}; choose another id or edit that note`,
+        );
+      }
+      if (typeof opts.expectedHash === 'string' && opts.expectedHash !== currentHash) {
+        throw new AppError(
+          'conflict',
+          exists
+            ? `the note "${note.id}" changed on disk since it was read; reload it and apply your change again`
+            : `the note "${note.id}" was deleted on disk since it was read`,
+        );
+      }
+      if (!exists && !opts.ignoreNoteLimit && names.length >= this.opts.maxNotes) {
+        throw new AppError(
+          'limit_exceeded',
+          `${this.dir} already holds ${names.length} notes (memory.maxNotes is ${this.opts.maxNotes}); remove some before adding new ones`,
+        );
+      }
+      if (exists && raw !== null && opts.backupReason !== undefined) {
+        await this.requireBackups().backup({
+          noteId: note.id,
+          content: raw,
+          reason: opts.backupReason,
+          originDir: this.dir,
+          scope: this.scope,
+          summary: this.get(note.id)?.summary ?? null,
+        });
+      }
+      const text = serializeNote(note);
+      try {
+        await writeFileAtomic(file, text);
+      } catch (err) {
+        throw new AppError('io_error', `cannot write ${file}: ${(err as Error).message}`);
+      }
+      const st = await fs.stat(file);
+      const entry: FileEntry = {
+        name,
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+        note: this.stored(note, file, st.mtimeMs),
+        warning: null,
+      };
+      this.files.set(name, entry);
+      this.loaded.set(name, entry.note!);
+      this.mdFileCount = exists ? Math.max(this.mdFileCount, names.length) : names.length + 1;
+      this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.rebuildIndex();
+      return entry.note!;
+    });
+    this.notify({ scope: this.scope, dir: this.dir, changed: [stored.id], removed: [], external: false });
+    return stored;
+  }
+
+  async replaceRaw(
+    id: string,
+    content: string,
+    opts: { backupReason: string },
+  ): Promise<{ note: StoredNote | null; replacedBackupId: string | null }> {
+    const problem = noteIdProblem(id);
+    if (problem) throw new AppError('invalid_input', `invalid note id "${id}": ${problem}`);
+    try {
+      await fs.mkdir(this.dir, { recursive: true });
+    } catch (err) {
+      throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
+    }
+    const name = `${id}.md`;
+    const file = path.join(this.dir, name);
+    const result = await this.withLock(async () => {
+      const names = await this.mdNames();
+      const other = names.find((n) => n !== name && noteIdKey(n.slice(0, -3)) === noteIdKey(id));
+      if (other) {
+        throw new AppError(
+          'conflict',
+          `a note "${other.slice(0, -3)}" already exists in ${this.dir}; ids equal ignoring case name the same file, so "${id}" cannot be written beside it`,
+        );
+      }
+      let replacedBackupId: string | null = null;
+      if (names.includes(name)) {
+        const current = await fs.readFile(file, 'utf8');
+        if (current !== content) {
+          const parsed = parseNote(current);
+          const entry = await this.requireBackups().backup({
+            noteId: id,
+            content: current,
+            reason: opts.backupReason,
+            originDir: this.dir,
+            scope: this.scope,
+            summary: parsed.ok ? parsed.note.summary : null,
+          });
+          replacedBackupId = entry.id;
+        }
+      }
+      try {
+        await writeFileAtomic(file, content);
+      } catch (err) {
+        throw new AppError('io_error', `cannot write ${file}: ${(err as Error).message}`);
+      }
+      const read = await this.readFile(name);
+      if ('entry' in read) {
+        this.files.set(name, read.entry);
+        if (read.entry.note) this.loaded.set(name, read.entry.note);
+        else this.loaded.delete(name);
+        this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+        if (read.entry.warning) this.loadWarnings.push(read.entry.warning);
+      }
+      this.mdFileCount = names.includes(name) ? names.length : names.length + 1;
+      this.rebuildIndex();
+      return { note: this.loaded.get(name) ?? null, replacedBackupId };
+    });
+    this.notify({ scope: this.scope, dir: this.dir, changed: [id], removed: [], external: false });
+    return result;
+  }
+
+  async delete(id: string, opts: DeleteNoteOptions): Promise<{ backupId: string }> {
+    const backups = this.requireBackups();
+    const name = this.get(id) ? path.basename(this.get(id)!.path) : `${id}.md`;
+    const file = path.join(this.dir, name);
+    const result = await this.withLock(async () => {
+      let raw: string;
+      try {
+        raw = await fs.readFile(file, 'utf8');
+      } catch {
+        throw new AppError('not_found', `no note "${id}" in ${this.dir}`);
+      }
+      const parsed = parseNote(raw);
+      if (
+        opts.expectedHash !== undefined &&
+        (!parsed.ok || fastContentHash(parsed.note) !== opts.expectedHash)
+      ) {
+        throw new AppError(
+          'conflict',
+          `the note "${id}" changed on disk since it was read; reload it before deleting`,
+        );
+      }
+      const entry = await backups.backup({
+        noteId: name.slice(0, -3),
+        content: raw,
+        reason: opts.backupReason,
+        originDir: this.dir,
+        scope: this.scope,
+        summary: parsed.ok ? parsed.note.summary : null,
+      });
+      try {
+        await fs.unlink(file);
+      } catch (err) {
+        throw new AppError(
+          'io_error',
+          `backed up as ${entry.id} but cannot delete ${file}: ${(err as Error).message}`,
+        );
+      }
+      await syncDir(this.dir);
+      this.files.delete(name);
+      this.loaded.delete(name);
+      this.mdFileCount = Math.max(0, this.mdFileCount - 1);
+      this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.rebuildIndex();
+      return { backupId: entry.id, id: name.slice(0, -3) };
+    });
+    this.notify({ scope: this.scope, dir: this.dir, changed: [], removed: [result.id], external: false });
+    return { backupId: result.backupId };
+  }
+
+  private requireBackups(): BackupStore {
+    if (!this.opts.backups) {
+      throw new AppError(
+        'unavailable',
+        `backups are unavailable (the Memory Desk home directory cannot be used), so nothing is replaced or deleted`,
+      );
+    }
+    return this.opts.backups;
+  }
+
+  private async mdNames(): Promise<string[]> {
+    const dirents = await fs.readdir(this.dir, { withFileTypes: true });
+    return dirents
+      .filter((d) => !d.isDirectory() && d.name.endsWith('.md') && !d.name.startsWith('.'))
+      .map((d) => d.name);
+  }
+
+  // ---------- watching ----------
+
+  onChange(listener: (change: NoteStoreChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(change: NoteStoreChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A failing listener must not break the store.
+      }
+    }
+  }
+
+  watch(): void {
+    if (this.watcher || this.closed) return;
+    try {
+      this.watcher = watchDir(this.dir, () => this.schedule());
+      this.watcher.on('error', () => {
+        this.watcher?.close();
+        this.watcher = null;
+      });
+    } catch {
+      // The directory does not exist yet (unregistered project): nothing to watch.
+    }
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.debounce = null;
+      void this.rescan();
+    }, this.opts.debounceMs ?? 100);
+  }
+
+  /** Picks up external edits. Runs one scan at a time; edits during a scan trigger one more. */
+  private async rescan(): Promise<void> {
+    if (this.rescanning) {
+      this.rescanAgain = true;
+      return this.rescanning;
+    }
+    this.rescanning = (async () => {
+      do {
+        this.rescanAgain = false;
+        try {
+          const change = await this.scan();
+          if (change && !this.closed) this.notify({ ...change, external: true });
+        } catch {
+          // A transient error (a file vanishing mid-read) is retried at the next event.
+        }
+      } while (this.rescanAgain && !this.closed);
+    })();
+    try {
+      await this.rescanning;
+    } finally {
+      this.rescanning = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.watcher?.close();
+    this.watcher = null;
+    await this.rescanning;
+  }
+}
+
+function watchDir(dir: string, onEvent: () => void): FSWatcher {
+  return watchFs(dir, { persistent: false }, () => onEvent());
+}
+
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  });
+  await Promise.all(workers);
+}

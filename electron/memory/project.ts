@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import type { Warning } from '../../shared/api/notes.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { ProjectInfo } from './types.js';
+
+/**
+ * Project identity and layout: `<root>/.oharness/project.json` holds `{"id": …}` — a git
+ * repository's root commit hash, else a random id — so sessions, sync state and recall counts stay
+ * attached when the folder is renamed. Registration also creates empty MEMORY/ (or memory.dir)
+ * and ARTIFACTS/.
+ */
+const execFileAsync = promisify(execFile);
+
+export const ProjectFileSchema = z.looseObject({ id: z.string().min(1) });
+
+export function projectFilePath(root: string): string {
+  return path.join(root, '.oharness', 'project.json');
+}
+
+/** memory.dir relative to the project root (absolute paths are taken as they are). */
+export function resolveMemoryDir(root: string, dir: string): string {
+  return path.resolve(root, dir);
+}
+
+export async function readProjectId(root: string, warnings?: Warning[]): Promise<string | null> {
+  const file = projectFilePath(root);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = ProjectFileSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data.id;
+    warnings?.push({
+      code: 'invalid_project_file',
+      message: `${file} has no "id"; the project counts as unregistered`,
+      path: file,
+    });
+  } catch (err) {
+    warnings?.push({
+      code: 'invalid_project_file',
+      message: `${file} is not valid JSON (${(err as Error).message}); the project counts as unregistered`,
+      path: file,
+    });
+  }
+  return null;
+}
+
+/** The root commit of the git repository at `root` (the oldest, when there are several), or null. */
+export async function gitRootCommit(root: string): Promise<string | null> {
+  try {
+    const { stdout } = await execFileAsync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+      cwd: root,
+      timeout: 10_000,
+    });
+    const commits = stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    return commits.length > 0 ? commits[commits.length - 1]! : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function registerProject(
+  root: string,
+  memoryDir: string,
+): Promise<ProjectInfo & { id: string }> {
+  const file = projectFilePath(root);
+  const stat = await fs.stat(root).catch(() => null);
+  if (!stat?.isDirectory())
+    throw new AppError('invalid_input', `the project directory ${root} does not exist`);
+  let id = await readProjectId(root);
+  if (id === null) {
+    try {
+      await fs.access(file);
+      // It exists but is unreadable or malformed: never overwrite what someone wrote.
+      throw new AppError(
+        'refused',
+        `${file} exists but has no valid "id"; fix or remove it, then run project init again`,
+      );
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+    }
+    id = (await gitRootCommit(root)) ?? randomBytes(16).toString('hex');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, JSON.stringify({ id }, null, 2) + '\n');
+  }
+  const artifactsDir = path.join(root, 'ARTIFACTS');
+  await fs.mkdir(memoryDir, { recursive: true });
+  await fs.mkdir(artifactsDir, { recursive: true });
+  return { root, id, memoryDir, artifactsDir };
+}

@@ -1,0 +1,7 @@
+import type { CliCommand } from '../types.js';
+import { backupsCommands } from './backups.js';
+import { notesCommands } from './notes.js';
+import { projectCommands } from './project.js';
+
+/** Every CLI command. Areas add theirs with one line (a file under commands/ exporting a list). */
+export const cliCommands: CliCommand[] = [...projectCommands, ...notesCommands, ...backupsCommands];

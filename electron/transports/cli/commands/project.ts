@@ -1,0 +1,35 @@
+import type { CliCommand } from '../types.js';
+
+export const projectCommands: CliCommand[] = [
+  {
+    name: 'project init',
+    usage: 'project init',
+    summary: 'Register the project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('project.init', {});
+      return {
+        json: out,
+        text: `project ${out.projectId}\nnotes: ${out.memoryDir}\nartifacts: ${out.artifactsDir}`,
+      };
+    },
+  },
+  {
+    name: 'status',
+    usage: 'status',
+    summary: 'Where the data lives, how many notes loaded, and every warning.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('app.status', {});
+      const lines = [
+        `home: ${out.home}`,
+        `project: ${out.project ? `${out.project.root} (${out.project.id ?? 'not registered: run project init'})` : '(none)'}`,
+        `project notes: ${out.project ? `${out.counts.project} in ${out.project.memoryDir}` : '-'}`,
+        `user notes: ${out.userDir ? `${out.counts.user} in ${out.userDir}` : 'unavailable'}`,
+      ];
+      return { json: out, text: lines.join('\n'), notices: out.warnings.map((w) => `warning: ${w.message}`) };
+    },
+  },
+];

@@ -1,0 +1,218 @@
+import { promises as fs, existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { AppError, toErrorBody } from '../../../shared/errors.js';
+import { createApiContext, type HandlerContext } from '../../api/context.js';
+import { invokeApi } from '../../api/dispatch.js';
+import { createHandlers } from '../../api/handlers.js';
+import { defaultHome } from '../../memory/core.js';
+import { parseArgs } from './args.js';
+import { cliCommands } from './commands/index.js';
+import { UsageError, type CliCommand, type CliIo } from './types.js';
+
+/**
+ * The `memdesk` CLI: a transport over the API table. It maps argv to a method's input and the
+ * output to text or (with --json) one JSON document. Exit codes: 0 ok, 1 refused or invalid input
+ * (or any other error the core reports), 2 usage. Errors: one line on stderr; with --json also
+ * `{"error":{"code","message"}}` on stdout.
+ */
+export interface CliEnv {
+  argv: string[];
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+const GLOBAL_USAGE = 'memdesk [--home DIR] [--project DIR] [--json] <command> [options]';
+
+interface Globals {
+  home?: string;
+  project?: string;
+  json: boolean;
+  help: boolean;
+  version: boolean;
+  rest: string[];
+}
+
+function parseGlobals(argv: string[]): Globals {
+  const g: Globals = { json: false, help: false, version: false, rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      g.rest.push(...argv.slice(i));
+      break;
+    }
+    const m = /^--(home|project)(?:=(.*))?$/.exec(arg);
+    if (m) {
+      const value = m[2] ?? argv[++i];
+      if (value === undefined || value === '') throw new UsageError(`--${m[1]} needs a directory`);
+      if (m[1] === 'home') g.home = value;
+      else g.project = value;
+    } else if (arg === '--json') g.json = true;
+    else if (arg === '--help' || arg === '-h') g.help = true;
+    else if (arg === '--version' || arg === '-v') g.version = true;
+    else g.rest.push(arg);
+  }
+  return g;
+}
+
+function findCommand(words: string[]): { command: CliCommand; rest: string[] } | null {
+  const two = `${words[0]} ${words[1]}`;
+  const byTwo = cliCommands.find((c) => c.name === two);
+  if (byTwo) return { command: byTwo, rest: words.slice(2) };
+  const byOne = cliCommands.find((c) => c.name === words[0]);
+  return byOne ? { command: byOne, rest: words.slice(1) } : null;
+}
+
+export function helpText(): string {
+  const width = Math.max(...cliCommands.map((c) => c.usage.length));
+  const lines = [
+    "Memory Desk — look after your AI agent's Markdown memory notes.",
+    '',
+    `usage: ${GLOBAL_USAGE}`,
+    '',
+    'global options:',
+    '  --home DIR      the Memory Desk home (default: $OHARNESS_HOME, then ~/.oharness)',
+    '  --project DIR   the project (default: the nearest directory upwards with .oharness/project.json, else the current one)',
+    '  --json          print one JSON document (errors: {"error":{"code","message"}})',
+    '  --help          this help; `memdesk <command> --help` for one command',
+    '',
+    'commands:',
+    ...cliCommands.map((c) =>
+      c.usage.length > 60
+        ? `  ${c.usage}\n  ${''.padEnd(Math.min(width, 60))}  ${c.summary}`
+        : `  ${c.usage.padEnd(Math.min(width, 60))}  ${c.summary}`,
+    ),
+    '',
+    'exit codes: 0 ok, 1 refused or invalid input, 2 usage. See docs/cli.md.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function commandHelp(c: CliCommand): string {
+  return `usage: memdesk [global options] ${c.usage}\n\n${c.summary}\n`;
+}
+
+/** The project root: --project, else the nearest registered project upwards, else the cwd. */
+function projectRoot(globals: Globals, cwd: string): string {
+  if (globals.project !== undefined) return path.resolve(cwd, globals.project);
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.oharness', 'project.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(cwd);
+  }
+}
+
+export async function runCli(env: CliEnv): Promise<number> {
+  const { stdout, stderr } = env;
+  let json = env.argv.includes('--json');
+  let commandName = '';
+  let ctx: HandlerContext | null = null;
+  try {
+    const globals = parseGlobals(env.argv);
+    json = globals.json;
+    if (globals.version) {
+      stdout.write(
+        json ? JSON.stringify({ version: await packageVersion() }) + '\n' : `${await packageVersion()}\n`,
+      );
+      return 0;
+    }
+    const words = globals.rest;
+    if (words[0] === 'help') {
+      const found = words.length > 1 ? findCommand(words.slice(1)) : null;
+      stdout.write(found ? commandHelp(found.command) : helpText());
+      return 0;
+    }
+    if (words.length === 0) {
+      if (globals.help) {
+        stdout.write(helpText());
+        return 0;
+      }
+      throw new UsageError('no command given');
+    }
+    const found = findCommand(words);
+    if (!found) throw new UsageError(`unknown command "${words[0]}"`);
+    const { command, rest } = found;
+    commandName = command.name;
+    if (globals.help) {
+      stdout.write(commandHelp(command));
+      return 0;
+    }
+    const args = parseArgs(rest, command.flags, command.name);
+    if (
+      args.positionals.length < command.positionals.min ||
+      args.positionals.length > command.positionals.max
+    ) {
+      throw new UsageError(
+        command.positionals.max === 0
+          ? `${command.name} takes no arguments (got "${args.positionals.join(' ')}")`
+          : `${command.name} needs ${command.positionals.names}`,
+      );
+    }
+    const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
+    ctx = await createApiContext({
+      home,
+      projectRoot: projectRoot(globals, env.cwd),
+      env: env.env,
+      cwd: env.cwd,
+    });
+    const handlers = createHandlers(ctx);
+    const io: CliIo = {
+      json,
+      invoke: async (method, input) => (await invokeApi(handlers, method, input)) as never,
+      readStdin: () => readAll(env.stdin),
+      stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
+      readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),
+      out: (text) => stdout.write(text),
+    };
+    const result = await command.run(io, args);
+    if (!result.streamed) {
+      if (json) stdout.write(JSON.stringify(result.json, null, 2) + '\n');
+      else {
+        if (result.text) stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+        for (const notice of result.notices ?? []) stderr.write(notice + '\n');
+      }
+    }
+    return 0;
+  } catch (err) {
+    const usage = err instanceof UsageError;
+    const body = usage
+      ? { error: { code: 'invalid_input' as const, message: err.message } }
+      : toErrorBody(err);
+    const hint = usage ? ` (see: memdesk ${commandName ? `${commandName} ` : ''}--help)` : '';
+    stderr.write(`memdesk: ${body.error.message.replace(/\s*\n\s*/g, ' ')}${hint}\n`);
+    if (json)
+      stdout.write(JSON.stringify({ error: { code: body.error.code, message: body.error.message } }) + '\n');
+    if (!usage && !(err instanceof AppError) && env.env.MEMDESK_DEBUG)
+      stderr.write(`${(err as Error).stack}\n`);
+    return usage ? 2 : 1;
+  } finally {
+    await ctx?.core.close();
+  }
+}
+
+async function readAll(stream: Readable & { isTTY?: boolean }): Promise<string | null> {
+  if (stream.isTTY) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function packageVersion(): Promise<string> {
+  // dist/electron/transports/cli → the package root is four levels up (three from the sources).
+  for (const up of ['../../../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(await fs.readFile(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'memory-desk' && pkg.version) return pkg.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return 'unknown';
+}

@@ -1,0 +1,52 @@
+import type { ApiMethodName, ApiInput, ApiOutput } from '../../../shared/api.js';
+
+/** Flags a command accepts: `string` takes a value (`--tags "a, b"` or `--tags=a,b`), `boolean` does not. */
+export type FlagSpec = Record<string, 'string' | 'boolean'>;
+
+export interface ParsedArgs {
+  positionals: string[];
+  flags: Record<string, string | boolean>;
+}
+
+export interface CliIo {
+  /** Calls the API table (validated input, the same handlers the app runs). */
+  invoke<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** The whole of stdin (for bodies piped in); null when stdin is a terminal. */
+  readStdin(): Promise<string | null>;
+  /** stdin line by line (search --stdin). */
+  stdinLines(): AsyncIterable<string>;
+  readFile(path: string): Promise<string>;
+  /** Writes to stdout right away (streaming commands). */
+  out(text: string): void;
+  json: boolean;
+}
+
+/** What a command prints: the JSON document with --json, else the text for people. */
+export interface CliResult {
+  json: unknown;
+  text: string;
+  /** Lines for stderr in text mode (warnings). */
+  notices?: string[];
+  /** Already printed by the command (streaming); print nothing more. */
+  streamed?: boolean;
+}
+
+export interface CliCommand {
+  /** One or two words: `list`, `project init`. */
+  name: string;
+  /** The usage line after `memdesk`. */
+  usage: string;
+  summary: string;
+  flags: FlagSpec;
+  /** Positional arguments: exact count or a range. */
+  positionals: { min: number; max: number; names: string };
+  run(io: CliIo, args: ParsedArgs): Promise<CliResult>;
+}
+
+/** A usage mistake: exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
