@@ -4,10 +4,10 @@ import type { UsageCounts } from './types.js';
 /**
  * BM25F parameters (see docs/search.md). A term's pseudo-frequency in a note is
  * Σ_field weight · tf / (1 − b + b · len / avgLen), saturated as idf · x / (k1 + x), so the summary
- * and tags weigh three times the body, and a word repeated in a long body cannot outrun a short
+ * and tags weigh six times the body, and a word repeated in a long body cannot outrun a short
  * summary that names the thing.
  */
-export const FIELD_WEIGHTS = { summary: 3, tags: 3, body: 1 } as const;
+export const FIELD_WEIGHTS = { summary: 3, tags: 3, body: 0.5 } as const;
 /** Length normalisation per field: bodies vary most, tag lists least. */
 export const FIELD_B = { summary: 0.5, tags: 0.3, body: 0.75 } as const;
 export const K1 = 1.2;

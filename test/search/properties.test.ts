@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SearchIndex } from '../../electron/memory/search/index.js';
+import type { SearchDocument } from '../../electron/memory/search/index.js';
+import { sumParts } from './helpers.js';
+
+const WORDS = [
+  'merge',
+  'merging',
+  'deploy',
+  'cache',
+  'caching',
+  'the',
+  'font',
+  '数据库',
+  '迁移',
+  'theme',
+  'test',
+  'tests',
+];
+const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }).map((ws) => ws.join(' '));
+const noteArb = fc.record({
+  id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+  scope: fc.constantFrom('project' as const, 'user' as const),
+  summary: text,
+  tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
+  body: text,
+  updatedAt: fc.integer({ min: 0, max: 5 }),
+});
+const opArb = fc.oneof(
+  noteArb.map((n) => ({ kind: 'upsert' as const, note: n as SearchDocument })),
+  fc
+    .record({
+      id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+      scope: fc.constantFrom('project' as const, 'user' as const),
+    })
+    .map((r) => ({ kind: 'remove' as const, ...r })),
+);
+
+describe('search properties', () => {
+  it('the explanation parts always sum to the score, and every hit matched something', () => {
+    fc.assert(
+      fc.property(fc.array(noteArb, { maxLength: 12 }), text, fc.nat(20), (notes, query, uses) => {
+        const index = new SearchIndex(notes as SearchDocument[]);
+        for (const hit of index.search(query, { usage: () => uses })) {
+          expect(hit.score).toBe(sumParts(hit.why.parts));
+          expect(hit.score).toBeGreaterThan(0);
+          const m = hit.why.matched;
+          expect(m.summary.length + m.tags.length + m.body.length).toBeGreaterThan(0);
+        }
+      }),
+    );
+  });
+
+  it('an index kept current by upsert/remove ranks exactly like one built from scratch; removed notes never appear', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 30 }), text, (ops, query) => {
+        const live = new SearchIndex();
+        const truth = new Map<string, SearchDocument>();
+        const removed = new Set<string>();
+        for (const op of ops) {
+          if (op.kind === 'upsert') {
+            live.upsert(op.note);
+            truth.set(`${op.note.scope}:${op.note.id}`, op.note);
+            removed.delete(`${op.note.scope}:${op.note.id}`);
+          } else {
+            live.remove(op.scope, op.id);
+            if (truth.delete(`${op.scope}:${op.id}`)) removed.add(`${op.scope}:${op.id}`);
+          }
+        }
+        const fresh = new SearchIndex(truth.values());
+        const a = live.search(query, { limit: 50 });
+        expect(a).toEqual(fresh.search(query, { limit: 50 }));
+        for (const hit of a) expect(removed.has(`${hit.scope}:${hit.id}`)).toBe(false);
+        expect(live.size).toBe(truth.size);
+      }),
+    );
+  });
+
+  it('recall never throws and only attaches notes matching in summary or tags above minScore', () => {
+    fc.assert(
+      fc.property(
+        fc.array(noteArb, { maxLength: 12 }),
+        text,
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        (notes, msg, minScore) => {
+          const index = new SearchIndex(notes as SearchDocument[]);
+          const r = index.recall(msg, { minScore });
+          expect(r.error).toBeUndefined();
+          expect(r.notes.length).toBeLessThanOrEqual(3);
+          for (const hit of r.notes) {
+            expect(hit.why.matched.summary.length + hit.why.matched.tags.length).toBeGreaterThan(0);
+            expect(hit.score - hit.why.parts.usage).toBeGreaterThanOrEqual(minScore);
+          }
+        },
+      ),
+    );
+  });
+});
