@@ -1,4 +1,10 @@
-import { api, isApiMethod, type ApiMethodName, type ApiOutput, type ApiParsedInput } from '../../shared/api.js';
+import {
+  api,
+  isApiMethod,
+  type ApiMethodName,
+  type ApiOutput,
+  type ApiParsedInput,
+} from '../../shared/api.js';
 import { AppError } from '../../shared/errors.js';
 
 /** The handler table: one function per API method, built on the core services. */
@@ -16,7 +22,11 @@ export async function invokeApi(handlers: ApiHandlers, method: string, rawInput:
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new AppError('invalid_input', `${method}: ${where}${issue?.message ?? 'invalid input'}`, parsed.error.issues);
+    throw new AppError(
+      'invalid_input',
+      `${method}: ${where}${issue?.message ?? 'invalid input'}`,
+      parsed.error.issues,
+    );
   }
   const handler = handlers[method] as (input: unknown) => Promise<unknown>;
   return handler(parsed.data);
