@@ -41,7 +41,11 @@ export class AccountSource {
     if (!token) return null;
     const key = `${origin}\n${token}`;
     if (this.cached?.key === key) return this.cached.account;
-    const client = new SyncHttpClient({ origin: url, token, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) });
+    const client = new SyncHttpClient({
+      origin: url,
+      token,
+      ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+    });
     // Aggregate the stats of every client (one per token) in one place.
     (client as { stats: TransferStats }).stats = this.stats;
     const ttl = this.opts.identityTtlMs ?? 10 * 60_000;
@@ -59,7 +63,13 @@ export class AccountSource {
         } catch (err) {
           // An older server refuses a newer protocol and names the range it speaks: fall back to it.
           const range = ProtocolRangeSchema.safeParse(err instanceof SyncRequestError ? err.details : null);
-          if (!(err instanceof SyncRequestError) || err.failure !== 'protocol_unsupported' || !range.success || range.data.current >= client.protocolVersion) throw err;
+          if (
+            !(err instanceof SyncRequestError) ||
+            err.failure !== 'protocol_unsupported' ||
+            !range.success ||
+            range.data.current >= client.protocolVersion
+          )
+            throw err;
           client.protocolVersion = range.data.current;
           await beforeRequest();
           value = await client.identity(signal);

@@ -7,7 +7,11 @@ import { randomBytes } from 'node:crypto';
  * target, then fsync the directory so the rename itself survives a power cut. A crash at any point
  * leaves either the old or the new file, never a torn one.
  */
-export async function writeFileAtomic(file: string, data: string, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string,
+  opts: { mode?: number } = {},
+): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

@@ -82,7 +82,15 @@ export const JournalSchema = z.object({
 export type Journal = z.infer<typeof JournalSchema>;
 
 export function emptyBaseline(scopeKey: string): BaselineState {
-  return { format: 1, scopeKey, manifest: { version: null, entries: {} }, base: {}, lastSyncedAt: null, lastPull: null, boundTo: null };
+  return {
+    format: 1,
+    scopeKey,
+    manifest: { version: null, entries: {} },
+    base: {},
+    lastSyncedAt: null,
+    lastPull: null,
+    boundTo: null,
+  };
 }
 
 export class BaselineStore {

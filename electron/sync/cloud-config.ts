@@ -14,7 +14,10 @@ export function normalizeOrigin(url: string): string {
     throw new AppError('invalid_input', `"${url}" is not a URL (expected e.g. https://sync.example.com)`);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new AppError('invalid_input', `"${url}" must start with https:// (or http:// for a server on this machine)`);
+    throw new AppError(
+      'invalid_input',
+      `"${url}" must start with https:// (or http:// for a server on this machine)`,
+    );
   }
   return parsed.origin;
 }

@@ -33,16 +33,34 @@ export interface CommitFirstResult {
   deleted: string[];
 }
 
-export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: CommitFirstBatch): Promise<CommitFirstResult> {
+export async function commitFirst(
+  engine: SyncEngine,
+  svc: SyncService,
+  batch: CommitFirstBatch,
+): Promise<CommitFirstResult> {
   const store = svc.store;
   await store.load();
   const check = (): void => {
     for (const { note, expectedHash } of batch.puts) {
       const current = store.get(note.id)?.hash ?? null;
-      if (current !== expectedHash) throw new AppError('conflict', scoped(svc.scope, `"${note.id}" changed since the merge was planned; nothing was applied — plan it again`));
+      if (current !== expectedHash)
+        throw new AppError(
+          'conflict',
+          scoped(
+            svc.scope,
+            `"${note.id}" changed since the merge was planned; nothing was applied — plan it again`,
+          ),
+        );
     }
     for (const { id, expectedHash } of batch.deletes) {
-      if ((store.get(id)?.hash ?? null) !== expectedHash) throw new AppError('conflict', scoped(svc.scope, `"${id}" changed since the merge was planned; nothing was applied — plan it again`));
+      if ((store.get(id)?.hash ?? null) !== expectedHash)
+        throw new AppError(
+          'conflict',
+          scoped(
+            svc.scope,
+            `"${id}" changed since the merge was planned; nothing was applied — plan it again`,
+          ),
+        );
     }
   };
   check();
@@ -50,7 +68,11 @@ export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: C
   const gate = await svc.gate();
   if (!gate.ok) {
     await applyLocally(svc, batch);
-    return { cloud: 'local', written: batch.puts.map((p) => p.note.id), deleted: batch.deletes.map((d) => d.id) };
+    return {
+      cloud: 'local',
+      written: batch.puts.map((p) => p.note.id),
+      deleted: batch.deletes.map((d) => d.id),
+    };
   }
 
   // 1. Sync first, until the manifest version this computer holds is the server's current one.
@@ -58,14 +80,29 @@ export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: C
   for (let attempt = 0; attempt < 3 && version === null; attempt++) {
     const result = (await engine.syncNow([svc])).get(svc);
     if (!result || result.outcome !== 'ok') {
-      throw new AppError('sync_error', scoped(svc.scope, `cannot sync before the merge (${svc.error?.message ?? result?.outcome ?? 'unknown'}); nothing was applied`));
+      throw new AppError(
+        'sync_error',
+        scoped(
+          svc.scope,
+          `cannot sync before the merge (${svc.error?.message ?? result?.outcome ?? 'unknown'}); nothing was applied`,
+        ),
+      );
     }
     const state = await svc.state();
     if (state.manifest.version === null) continue;
-    const probe = await gate.account.client.snapshot({ scope: svc.protocolScope, sinceVersion: state.manifest.version, have: [], cursor: null });
+    const probe = await gate.account.client.snapshot({
+      scope: svc.protocolScope,
+      sinceVersion: state.manifest.version,
+      have: [],
+      cursor: null,
+    });
     if (probe.status === 'unchanged') version = probe.version;
   }
-  if (version === null) throw new AppError('sync_error', scoped(svc.scope, 'the scope keeps changing on other devices; nothing was applied — try again'));
+  if (version === null)
+    throw new AppError(
+      'sync_error',
+      scoped(svc.scope, 'the scope keeps changing on other devices; nothing was applied — try again'),
+    );
   check();
   const state = await svc.state();
   const involved = [...batch.puts.map((p) => p.note.id), ...batch.deletes.map((d) => d.id)];
@@ -73,7 +110,13 @@ export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: C
     const local = store.get(id);
     const synced = SyncService.isSynced(state, id, local);
     if (!synced) {
-      throw new AppError('conflict', scoped(svc.scope, `"${id}" is not fully synced (it changed here or on another device, or is in conflict); nothing was applied — sync, then plan again`));
+      throw new AppError(
+        'conflict',
+        scoped(
+          svc.scope,
+          `"${id}" is not fully synced (it changed here or on another device, or is in conflict); nothing was applied — sync, then plan again`,
+        ),
+      );
     }
   }
 
@@ -84,17 +127,40 @@ export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: C
     hash: contentHash(note),
     content: serializeNote(note),
   }));
-  const deletes: CommitDelete[] = batch.deletes.map(({ id }) => ({ id, baseHash: state.manifest.entries[id]!.hash! }));
+  const deletes: CommitDelete[] = batch.deletes.map(({ id }) => ({
+    id,
+    baseHash: state.manifest.entries[id]!.hash!,
+  }));
   const quota = svc.limits?.quota.changesPerCommit ?? 500;
   if (puts.length + deletes.length > quota) {
-    throw new AppError('limit_exceeded', scoped(svc.scope, `the merge changes ${puts.length + deletes.length} notes; the sync server accepts at most ${quota} in one commit`));
+    throw new AppError(
+      'limit_exceeded',
+      scoped(
+        svc.scope,
+        `the merge changes ${puts.length + deletes.length} notes; the sync server accepts at most ${quota} in one commit`,
+      ),
+    );
   }
   let response;
   try {
-    response = await gate.account.client.commit({ scope: svc.protocolScope, puts, deletes, strict: { manifestVersion: version } });
+    response = await gate.account.client.commit({
+      scope: svc.protocolScope,
+      puts,
+      deletes,
+      strict: { manifestVersion: version },
+    });
   } catch (err) {
-    if (err instanceof SyncRequestError && (err.failure === 'manifest_changed' || err.failure === 'batch_rejected')) {
-      throw new AppError('conflict', scoped(svc.scope, `another device changed these notes meanwhile; the merge was not applied anywhere — plan it again (${err.message})`));
+    if (
+      err instanceof SyncRequestError &&
+      (err.failure === 'manifest_changed' || err.failure === 'batch_rejected')
+    ) {
+      throw new AppError(
+        'conflict',
+        scoped(
+          svc.scope,
+          `another device changed these notes meanwhile; the merge was not applied anywhere — plan it again (${err.message})`,
+        ),
+      );
     }
     throw err;
   }
@@ -114,16 +180,24 @@ export async function commitFirst(engine: SyncEngine, svc: SyncService, batch: C
   }
   if (after.manifest.version === version) after.manifest.version = response.version;
   await svc.baselines.saveState(after);
-  return { cloud: 'committed', written: batch.puts.map((p) => p.note.id), deleted: batch.deletes.map((d) => d.id) };
+  return {
+    cloud: 'committed',
+    written: batch.puts.map((p) => p.note.id),
+    deleted: batch.deletes.map((d) => d.id),
+  };
 }
 
 async function applyLocally(svc: SyncService, batch: CommitFirstBatch): Promise<void> {
   for (const { note, expectedHash } of batch.puts) {
-    const stored = await svc.store.write(note, { expectedHash, ...(expectedHash !== null ? { backupReason: batch.backupReason } : {}), ignoreNoteLimit: true });
-    svc.selfWrites.set(note.id, stored.hash);
+    svc.selfWrites.set(note.id, contentHash(note));
+    await svc.store.write(note, {
+      expectedHash,
+      ...(expectedHash !== null ? { backupReason: batch.backupReason } : {}),
+      ignoreNoteLimit: true,
+    });
   }
   for (const { id, expectedHash } of batch.deletes) {
-    await svc.store.delete(id, { backupReason: batch.backupReason, expectedHash });
     svc.selfWrites.set(id, null);
+    await svc.store.delete(id, { backupReason: batch.backupReason, expectedHash });
   }
 }

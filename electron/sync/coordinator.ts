@@ -87,6 +87,8 @@ export class SyncCoordinator {
   private readonly onRound: CoordinatorOptions['onRound'];
   private readonly idleWaiters: Array<() => void> = [];
   private busy = 0;
+  private budgetWaiting = 0;
+  private readonly settledWaiters: Array<() => void> = [];
 
   constructor(opts: CoordinatorOptions) {
     this.clock = opts.clock;
@@ -109,7 +111,18 @@ export class SyncCoordinator {
     } else {
       const now = this.clock.now();
       // The first check runs at once (a fresh start catches up with the other devices).
-      entry = { dir, refs: 1, pollAt: now, interval: this.pollMs, debounceAt: null, firstWriteAt: null, lastUsedAt: now, running: null, rerun: false, controller: null };
+      entry = {
+        dir,
+        refs: 1,
+        pollAt: now,
+        interval: this.pollMs,
+        debounceAt: null,
+        firstWriteAt: null,
+        lastUsedAt: now,
+        running: null,
+        rerun: false,
+        controller: null,
+      };
       this.entries.set(dir.key, entry);
     }
     this.reschedule();
@@ -193,11 +206,14 @@ export class SyncCoordinator {
     this.timer = null;
     this.timerAt = earliest;
     if (earliest !== null) {
-      this.timer = this.clock.setTimeout(() => {
-        this.timer = null;
-        this.timerAt = null;
-        void this.tick();
-      }, Math.max(0, earliest - now));
+      this.timer = this.clock.setTimeout(
+        () => {
+          this.timer = null;
+          this.timerAt = null;
+          void this.tick();
+        },
+        Math.max(0, earliest - now),
+      );
     }
   }
 
@@ -238,7 +254,13 @@ export class SyncCoordinator {
       beforeRequest: async () => {
         if (!manual) {
           for (let wait = this.budget.delayFor(); wait > 0; wait = this.budget.delayFor()) {
-            await sleep(this.clock, wait, controller.signal);
+            this.budgetWaiting++;
+            this.notifySettled();
+            try {
+              await sleep(this.clock, wait, controller.signal);
+            } finally {
+              this.budgetWaiting--;
+            }
           }
         }
         controller.signal.throwIfAborted();
@@ -268,6 +290,7 @@ export class SyncCoordinator {
       }
       this.reschedule();
       if (this.busy === 0) for (const w of this.idleWaiters.splice(0)) w();
+      this.notifySettled();
     });
     return promise;
   }
@@ -295,20 +318,36 @@ export class SyncCoordinator {
   /** 立即同步: one round for each directory (or the given ones) at once, in spite of pauses. */
   async syncNow(keys?: readonly string[]): Promise<Map<string, RoundResult>> {
     const results = new Map<string, RoundResult>();
-    const entries = keys ? keys.map((k) => this.entries.get(k)).filter((e): e is Entry => !!e) : [...this.entries.values()];
+    const entries = keys
+      ? keys.map((k) => this.entries.get(k)).filter((e): e is Entry => !!e)
+      : [...this.entries.values()];
     for (const entry of entries) results.set(entry.dir.key, await this.run(entry, true));
     return results;
   }
 
   /** Aborts every round in flight (sync switched off). */
   abortAll(): void {
-    for (const entry of this.entries.values()) entry.controller?.abort(new Error('cloud sync was switched off'));
+    for (const entry of this.entries.values())
+      entry.controller?.abort(new Error('cloud sync was switched off'));
   }
 
   /** Resolves when no round is running. */
   idle(): Promise<void> {
     if (this.busy === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves when every running round is either finished or waiting for the request budget (its
+   * next step then depends only on the clock). Tests with a fake clock advance time after this.
+   */
+  settled(): Promise<void> {
+    if (this.busy === this.budgetWaiting) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private notifySettled(): void {
+    if (this.busy === this.budgetWaiting) for (const w of this.settledWaiters.splice(0)) w();
   }
 
   stop(): void {

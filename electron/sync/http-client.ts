@@ -45,7 +45,12 @@ export class SyncRequestError extends AppError {
 
   /** Worth retrying after the 60 s pause (the server or the network may recover on their own). */
   get transient(): boolean {
-    return ['offline', 'lost_response', 'bad_response', 'internal', 'busy', 'storage_unavailable'].includes(this.failure) || (this.status !== null && this.status >= 500);
+    return (
+      ['offline', 'lost_response', 'bad_response', 'internal', 'busy', 'storage_unavailable'].includes(
+        this.failure,
+      ) ||
+      (this.status !== null && this.status >= 500)
+    );
   }
 }
 
@@ -91,7 +96,13 @@ export class SyncHttpClient {
     return this.request('POST', SYNC_ROUTES.commit, req, CommitResponseSchema, signal);
   }
 
-  private async request<S extends z.ZodType>(method: 'GET' | 'POST', route: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+  private async request<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    route: string,
+    body: unknown,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.output<S>> {
     signal?.throwIfAborted();
     const url = this.origin + route;
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -102,22 +113,35 @@ export class SyncHttpClient {
     };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     this.stats.requests++;
-    this.stats.bytesSent += byteLength(`${method} ${route} HTTP/1.1\r\nhost: ${new URL(url).host}\r\n`) + headerBytes(headers) + (payload ? byteLength(payload) + byteLength(`content-length: ${byteLength(payload)}\r\n`) : 0);
+    this.stats.bytesSent +=
+      byteLength(`${method} ${route} HTTP/1.1\r\nhost: ${new URL(url).host}\r\n`) +
+      headerBytes(headers) +
+      (payload ? byteLength(payload) + byteLength(`content-length: ${byteLength(payload)}\r\n`) : 0);
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     try {
       response = await this.fetchImpl(url, { method, headers, body: payload, signal: combined });
     } catch (err) {
-      if (signal?.aborted) throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
-      throw new SyncRequestError('offline', `cannot reach the sync server at ${this.origin} (${describe(err)}); notes keep working on this computer`, null);
+      if (signal?.aborted)
+        throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
+      throw new SyncRequestError(
+        'offline',
+        `cannot reach the sync server at ${this.origin} (${describe(err)}); notes keep working on this computer`,
+        null,
+      );
     }
     let text: string;
     try {
       text = await response.text();
     } catch (err) {
-      if (signal?.aborted) throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
-      throw new SyncRequestError('lost_response', `the connection to ${this.origin} broke while reading the answer (${describe(err)})`, response.status);
+      if (signal?.aborted)
+        throw new SyncRequestError('aborted', 'cloud sync was switched off; the request was cancelled', null);
+      throw new SyncRequestError(
+        'lost_response',
+        `the connection to ${this.origin} broke while reading the answer (${describe(err)})`,
+        response.status,
+      );
     }
     let respHeaderBytes = byteLength(`HTTP/1.1 ${response.status} ${response.statusText}\r\n`);
     response.headers.forEach((value, key) => (respHeaderBytes += byteLength(`${key}: ${value}\r\n`)));
@@ -133,14 +157,36 @@ export class SyncHttpClient {
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       if (parsed.success) {
         const { code, message, details } = parsed.data.error;
-        throw new SyncRequestError(code, message, response.status, retryAfterMs, parsed.data.limits ?? null, details);
+        throw new SyncRequestError(
+          code,
+          message,
+          response.status,
+          retryAfterMs,
+          parsed.data.limits ?? null,
+          details,
+        );
       }
-      if (response.status === 429) throw new SyncRequestError('rate_limited', 'the sync server says sync ran too often; it will retry', 429, retryAfterMs);
-      throw new SyncRequestError(response.status >= 500 ? 'internal' : 'bad_response', `the sync server answered ${response.status} ${response.statusText}`, response.status, retryAfterMs);
+      if (response.status === 429)
+        throw new SyncRequestError(
+          'rate_limited',
+          'the sync server says sync ran too often; it will retry',
+          429,
+          retryAfterMs,
+        );
+      throw new SyncRequestError(
+        response.status >= 500 ? 'internal' : 'bad_response',
+        `the sync server answered ${response.status} ${response.statusText}`,
+        response.status,
+        retryAfterMs,
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new SyncRequestError('bad_response', `the sync server at ${this.origin} answered something that is not the sync protocol (${parsed.error.issues[0]?.message ?? 'unknown'}); is the URL right?`, response.status);
+      throw new SyncRequestError(
+        'bad_response',
+        `the sync server at ${this.origin} answered something that is not the sync protocol (${parsed.error.issues[0]?.message ?? 'unknown'}); is the URL right?`,
+        response.status,
+      );
     }
     return parsed.data;
   }

@@ -17,11 +17,25 @@ export function contentOfStored(note: StoredNote): string {
 
 export function plainNote(note: Note): Note {
   const { id, summary, type, tags, createdAt, updatedAt, body, extra } = note;
-  return { id, summary, ...(type !== undefined ? { type } : {}), tags, createdAt, updatedAt, body, ...(extra ? { extra } : {}) };
+  return {
+    id,
+    summary,
+    ...(type !== undefined ? { type } : {}),
+    tags,
+    createdAt,
+    updatedAt,
+    body,
+    ...(extra ? { extra } : {}),
+  };
 }
 
 export function contentFields(note: Note | NoteContent): NoteContent {
-  return { summary: note.summary, ...(note.type !== undefined ? { type: note.type } : {}), tags: note.tags, body: note.body };
+  return {
+    summary: note.summary,
+    ...(note.type !== undefined ? { type: note.type } : {}),
+    tags: note.tags,
+    body: note.body,
+  };
 }
 
 export function utf8Bytes(text: string): number {

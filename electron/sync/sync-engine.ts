@@ -66,13 +66,26 @@ export class SyncEngine {
   }
 
   /** Registers a note directory; the same directory registered twice shares one service. */
-  attach(store: NoteStore, backups: BackupStore, ref: ScopeRef): { service: SyncService; detach: () => void } {
+  attach(
+    store: NoteStore,
+    backups: BackupStore,
+    ref: ScopeRef,
+  ): { service: SyncService; detach: () => void } {
     const key = path.resolve(store.dir);
     let entry = this.services.get(key);
     if (entry) {
       entry.refs++;
     } else {
-      const svc = new SyncService({ store, backups, ref, baselinesDir: this.paths.baselinesDir, accounts: this.accounts, targets: this.targets, now: () => this.clock.now(), hooks: this.hooks });
+      const svc = new SyncService({
+        store,
+        backups,
+        ref,
+        baselinesDir: this.paths.baselinesDir,
+        accounts: this.accounts,
+        targets: this.targets,
+        now: () => this.clock.now(),
+        hooks: this.hooks,
+      });
       svc.watchLocalWrites(() => this.coordinator.localWrite(key));
       const release = this.coordinator.add(svc);
       entry = { svc, refs: 1, release };
@@ -113,7 +126,10 @@ export class SyncEngine {
   /** The services of a core: its project directory (if registered) and the user directory. */
   servicesOf(core: MemoryCore | UserMemory): SyncService[] {
     const out: SyncService[] = [];
-    const stores: Array<NoteStore | null> = 'store' in core && typeof core.store === 'function' ? [(core as MemoryCore).store('project'), (core as MemoryCore).user.store] : [(core as UserMemory).store];
+    const stores: Array<NoteStore | null> =
+      'store' in core && typeof core.store === 'function'
+        ? [(core as MemoryCore).store('project'), (core as MemoryCore).user.store]
+        : [(core as UserMemory).store];
     for (const store of stores) {
       if (!store) continue;
       const svc = this.services.get(path.resolve(store.dir))?.svc;
@@ -174,10 +190,17 @@ export class SyncEngine {
     const signedIn = (await this.accounts.current().catch(() => null)) !== null;
     const limits = svc.limits;
     const now = this.clock.now();
-    const pausedUntil = this.coordinator.pausedUntil !== null && this.coordinator.pausedUntil > now ? this.coordinator.pausedUntil : null;
+    const pausedUntil =
+      this.coordinator.pausedUntil !== null && this.coordinator.pausedUntil > now
+        ? this.coordinator.pausedUntil
+        : null;
     let error = svc.error;
     if (pausedUntil !== null && (!error || error.code !== 'rate_limited')) {
-      error = { code: 'rate_limited', message: `${scopeLabel(svc.scope)}: sync ran too often and will retry`, scope: svc.scope };
+      error = {
+        code: 'rate_limited',
+        message: `${scopeLabel(svc.scope)}: sync ran too often and will retry`,
+        scope: svc.scope,
+      };
     }
     return {
       scope: svc.scope,
@@ -190,10 +213,23 @@ export class SyncEngine {
       lastPull: state.lastPull,
       error,
       pausedUntil,
-      plan: limits ? { name: limits.plan, notesPerScope: limits.planLimits.notesPerScope, noteBytes: limits.planLimits.noteBytes } : null,
+      plan: limits
+        ? {
+            name: limits.plan,
+            notesPerScope: limits.planLimits.notesPerScope,
+            noteBytes: limits.planLimits.noteBytes,
+          }
+        : null,
       notices: svc.notices,
-      conflicts: conflicts.map((c) => ({ id: c.id, kind: c.kind, message: c.message, detectedAt: c.detectedAt })),
-      pendingDeletes: svc.pendingDeletes ? { count: svc.pendingDeletes.ids.length, total: svc.pendingDeletes.total } : null,
+      conflicts: conflicts.map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        message: c.message,
+        detectedAt: c.detectedAt,
+      })),
+      pendingDeletes: svc.pendingDeletes
+        ? { count: svc.pendingDeletes.ids.length, total: svc.pendingDeletes.total }
+        : null,
     };
   }
 
@@ -205,7 +241,12 @@ export class SyncEngine {
   serviceForScope(core: MemoryCore, scope: Scope): SyncService {
     const svc = this.servicesOf(core).find((s) => s.scope === scope);
     if (!svc) {
-      throw new AppError('unavailable', scope === 'project' ? 'project notes do not sync until the project is registered (memdesk project init)' : 'your own notes are unavailable (the home directory cannot be used)');
+      throw new AppError(
+        'unavailable',
+        scope === 'project'
+          ? 'project notes do not sync until the project is registered (memdesk project init)'
+          : 'your own notes are unavailable (the home directory cannot be used)',
+      );
     }
     return svc;
   }

@@ -3,7 +3,13 @@ import { AppError } from '../../shared/errors.js';
 import { serializeNote } from '../../shared/note-format.js';
 import type { Note } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
-import { effectiveLimits, type CommitDelete, type CommitPut, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
+import {
+  effectiveLimits,
+  type CommitDelete,
+  type CommitPut,
+  type SyncEntry,
+  type SyncObject,
+} from '../../shared/sync-protocol.js';
 import type { StoredNote } from '../memory/types.js';
 import type { ConflictKind, ConflictRecord, Journal, PullCounts } from './baseline-store.js';
 import type { RoundContext, RoundResult } from './coordinator.js';
@@ -56,7 +62,14 @@ interface PullPlan {
 export async function runRound(svc: SyncService, ctx: RoundContext): Promise<RoundResult> {
   const gate = await svc.gate();
   if (!gate.ok) {
-    svc.error = gate.reason === 'signed_out' ? { code: 'signed_out', message: scoped(svc.scope, 'not signed in to a sync server; notes stay on this computer'), scope: svc.scope } : null;
+    svc.error =
+      gate.reason === 'signed_out'
+        ? {
+            code: 'signed_out',
+            message: scoped(svc.scope, 'not signed in to a sync server; notes stay on this computer'),
+            scope: svc.scope,
+          }
+        : null;
     return { outcome: 'blocked' };
   }
   const { account } = gate;
@@ -67,7 +80,11 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   svc.limits = identity.limits;
   const target = await svc.targets.get(svc.keyHash);
   if (target && !target.enabled) return { outcome: 'blocked' };
-  if (target?.userId && target.origin && (target.userId !== identity.userId || target.origin !== account.origin)) {
+  if (
+    target?.userId &&
+    target.origin &&
+    (target.userId !== identity.userId || target.origin !== account.origin)
+  ) {
     svc.error = {
       code: 'account_mismatch',
       message: scoped(
@@ -78,17 +95,35 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     };
     return { outcome: 'blocked' };
   }
-  if (identity.protocol.min > SyncService.protocolFor(identity.protocol.current) || identity.protocol.min > 2) {
-    svc.error = { code: 'client_too_old', message: scoped(svc.scope, `the sync server needs protocol ${identity.protocol.min} or newer; upgrade Memory Desk`), scope: svc.scope };
+  if (
+    identity.protocol.min > SyncService.protocolFor(identity.protocol.current) ||
+    identity.protocol.min > 2
+  ) {
+    svc.error = {
+      code: 'client_too_old',
+      message: scoped(
+        svc.scope,
+        `the sync server needs protocol ${identity.protocol.min} or newer; upgrade Memory Desk`,
+      ),
+      scope: svc.scope,
+    };
     return { outcome: 'blocked' };
   }
   const protocol = SyncService.protocolFor(identity.protocol.current);
   if (protocol < 2 && svc.scope === 'user') {
-    svc.error = { code: 'server_too_old', message: scoped(svc.scope, 'the sync server is too old to sync your own notes; upgrade the sync server (project notes without a type still sync)'), scope: svc.scope };
+    svc.error = {
+      code: 'server_too_old',
+      message: scoped(
+        svc.scope,
+        'the sync server is too old to sync your own notes; upgrade the sync server (project notes without a type still sync)',
+      ),
+      scope: svc.scope,
+    };
     return { outcome: 'blocked' };
   }
   account.client.protocolVersion = protocol;
-  if (!target?.userId) await svc.targets.bind(svc.keyHash, { userId: identity.userId, origin: account.origin });
+  if (!target?.userId)
+    await svc.targets.bind(svc.keyHash, { userId: identity.userId, origin: account.origin });
 
   const state = await svc.baselines.loadState();
   const binding = { userId: identity.userId, origin: account.origin };
@@ -115,8 +150,8 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     for (const p of journal?.pushes ?? []) if (p.pushed) have.add(p.pushed);
   }
   const objects = new Map<string, string>();
-  let listing: 'unchanged' | 'changes' | 'full' = 'unchanged';
-  let version = sinceVersion ?? 0;
+  let listing: 'unchanged' | 'changes' | 'full';
+  let version: number;
   let activeCloud: number | null = null;
   const seen = new Map<string, SyncEntry>();
   for (let attempt = 0; ; attempt++) {
@@ -126,7 +161,10 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     try {
       do {
         await ctx.beforeRequest();
-        const page = await account.client.snapshot({ scope: svc.protocolScope, sinceVersion, have: [...have].slice(0, 20_000), cursor }, signal);
+        const page = await account.client.snapshot(
+          { scope: svc.protocolScope, sinceVersion, have: [...have].slice(0, 20_000), cursor },
+          signal,
+        );
         svc.limits = page.limits;
         version = page.version;
         if (page.status === 'unchanged') {
@@ -204,13 +242,27 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   const limits = svc.limits ? effectiveLimits(svc.limits) : null;
   const typedBlocked = protocol < 2;
 
-  const conflict = async (id: string, kind: ConflictKind, message: string, base: string | null, local: StoredNote | undefined, cloudHash: string | null, cloudText: string | null): Promise<void> => {
+  const conflict = async (
+    id: string,
+    kind: ConflictKind,
+    message: string,
+    base: string | null,
+    local: StoredNote | undefined,
+    cloudHash: string | null,
+    cloudText: string | null,
+  ): Promise<void> => {
     if (local) await svc.baselines.putObject(local.hash, contentOfStored(local));
     if (cloudHash && cloudText !== null) await svc.baselines.putObject(cloudHash, cloudText);
     const previous = conflicts[id];
     const localHash = local?.hash ?? null;
-    const same = previous && previous.localHash === localHash && previous.cloudHash === cloudHash && previous.baseHash === base;
-    newConflicts[id] = same ? previous : { id, kind, message, detectedAt: t, baseHash: base, localHash, cloudHash };
+    const same =
+      previous &&
+      previous.localHash === localHash &&
+      previous.cloudHash === cloudHash &&
+      previous.baseHash === base;
+    newConflicts[id] = same
+      ? previous
+      : { id, kind, message, detectedAt: t, baseHash: base, localHash, cloudHash };
   };
 
   for (const id of [...ids].sort()) {
@@ -223,16 +275,35 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
 
     if (L === C) {
       setBase(state.base, id, L);
-      if (L !== null && !(await svc.baselines.hasObject(L))) await svc.baselines.putObject(L, contentOfStored(local!));
+      if (L !== null && !(await svc.baselines.hasObject(L)))
+        await svc.baselines.putObject(L, contentOfStored(local!));
       continue;
     }
     if (typedBlocked && ((local && local.type !== undefined) || entry?.typed)) {
-      notices.push(scoped(svc.scope, `"${id}" has a type, which this old sync server cannot hold; it stays on this computer until the server is upgraded`));
+      notices.push(
+        scoped(
+          svc.scope,
+          `"${id}" has a type, which this old sync server cannot hold; it stays on this computer until the server is upgraded`,
+        ),
+      );
       continue;
     }
     if (gone) {
-      if (L === B) pulls.push({ id, localHash: L, cloudHash: null, note: null, content: null, reason: 'gone' });
-      else await conflict(id, 'expired_tombstone', scoped(svc.scope, `"${id}" was deleted on another device long ago (its record expired in the cloud), but it was edited here since`), B, local, null, null);
+      if (L === B)
+        pulls.push({ id, localHash: L, cloudHash: null, note: null, content: null, reason: 'gone' });
+      else
+        await conflict(
+          id,
+          'expired_tombstone',
+          scoped(
+            svc.scope,
+            `"${id}" was deleted on another device long ago (its record expired in the cloud), but it was edited here since`,
+          ),
+          B,
+          local,
+          null,
+          null,
+        );
       continue;
     }
     if (L === B) {
@@ -247,12 +318,19 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
         }
         const note = noteFromContent(text, t);
         if (!note || note.id !== id) {
-          notices.push(scoped(svc.scope, `the cloud's version of "${id}" cannot be read; it is left as it is here`));
+          notices.push(
+            scoped(svc.scope, `the cloud's version of "${id}" cannot be read; it is left as it is here`),
+          );
           continue;
         }
         const otherLocal = localKeys.get(noteIdKey(id));
         if (L === null && otherLocal !== undefined && otherLocal !== id) {
-          notices.push(scoped(svc.scope, `"${id}" from the cloud is not written here: "${otherLocal}" differs only in case, and macOS and Windows cannot hold both — rename one`));
+          notices.push(
+            scoped(
+              svc.scope,
+              `"${id}" from the cloud is not written here: "${otherLocal}" differs only in case, and macOS and Windows cannot hold both — rename one`,
+            ),
+          );
           continue;
         }
         pulls.push({ id, localHash: L, cloudHash: C, note, content: text, reason: 'pull' });
@@ -261,8 +339,26 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     }
     if (C === B) {
       // Only this computer changed.
-      if (L === null) pushes.push({ id, localBefore: null, hash: null, content: null, cloudHash: C, writeLocally: null, create: false });
-      else pushes.push({ id, localBefore: L, hash: L, content: contentOfStored(local!), cloudHash: C, writeLocally: null, create: C === null });
+      if (L === null)
+        pushes.push({
+          id,
+          localBefore: null,
+          hash: null,
+          content: null,
+          cloudHash: C,
+          writeLocally: null,
+          create: false,
+        });
+      else
+        pushes.push({
+          id,
+          localBefore: L,
+          hash: L,
+          content: contentOfStored(local!),
+          cloudHash: C,
+          writeLocally: null,
+          create: C === null,
+        });
       continue;
     }
     // Both changed, differently.
@@ -273,26 +369,69 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     }
     const cloudNote = cloudText === null ? null : noteFromContent(cloudText, t);
     if (C !== null && !cloudNote) {
-      notices.push(scoped(svc.scope, `the cloud's version of "${id}" cannot be read; it is left as it is here`));
+      notices.push(
+        scoped(svc.scope, `the cloud's version of "${id}" cannot be read; it is left as it is here`),
+      );
       continue;
     }
     const baseText = B === null ? null : await svc.baselines.getObject(B);
     const baseNote = baseText === null ? null : noteFromContent(baseText, t);
     if (B !== null && local && cloudNote && !baseNote) {
-      await conflict(id, 'no_base', scoped(svc.scope, `"${id}" changed here and in the cloud, and the copy of its last synced version is missing`), B, local, C, cloudText);
+      await conflict(
+        id,
+        'no_base',
+        scoped(
+          svc.scope,
+          `"${id}" changed here and in the cloud, and the copy of its last synced version is missing`,
+        ),
+        B,
+        local,
+        C,
+        cloudText,
+      );
       continue;
     }
-    const result = mergeNote(baseNote && contentFields(baseNote), local ? contentFields(local) : null, cloudNote && contentFields(cloudNote), svc.mergeOptions());
+    const result = mergeNote(
+      baseNote && contentFields(baseNote),
+      local ? contentFields(local) : null,
+      cloudNote && contentFields(cloudNote),
+      svc.mergeOptions(),
+    );
     switch (result.kind) {
       case 'unchanged':
         setBase(state.base, id, L);
         break;
       case 'take-local':
-        if (L === null) pushes.push({ id, localBefore: null, hash: null, content: null, cloudHash: C, writeLocally: null, create: false });
-        else pushes.push({ id, localBefore: L, hash: L, content: contentOfStored(local!), cloudHash: C, writeLocally: null, create: C === null });
+        if (L === null)
+          pushes.push({
+            id,
+            localBefore: null,
+            hash: null,
+            content: null,
+            cloudHash: C,
+            writeLocally: null,
+            create: false,
+          });
+        else
+          pushes.push({
+            id,
+            localBefore: L,
+            hash: L,
+            content: contentOfStored(local!),
+            cloudHash: C,
+            writeLocally: null,
+            create: C === null,
+          });
         break;
       case 'take-cloud':
-        pulls.push({ id, localHash: L, cloudHash: C, note: cloudNote, content: cloudText, reason: C === null ? 'tombstone' : 'pull' });
+        pulls.push({
+          id,
+          localHash: L,
+          cloudHash: C,
+          note: cloudNote,
+          content: cloudText,
+          reason: C === null ? 'tombstone' : 'pull',
+        });
         break;
       case 'merged': {
         const merged: Note = {
@@ -300,26 +439,71 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
           ...result.content,
           createdAt: Math.min(local!.createdAt, cloudNote!.createdAt),
           updatedAt: Math.max(t, local!.updatedAt, cloudNote!.updatedAt),
-          ...(local!.extra ?? cloudNote!.extra ? { extra: local!.extra ?? cloudNote!.extra } : {}),
+          ...((local!.extra ?? cloudNote!.extra) ? { extra: local!.extra ?? cloudNote!.extra } : {}),
         };
         const stored = await svc.store.readRaw(id);
         // Both versions are backed up before a merge.
-        await svc.backups.backup({ noteId: id, content: stored ?? contentOfStored(local!), reason: 'sync: before merging with the cloud’s version (this computer’s version)', originDir: svc.store.dir, scope: svc.scope, summary: local!.summary });
-        await svc.backups.backup({ noteId: id, content: cloudText!, reason: 'sync: before merging with this computer’s version (the cloud’s version)', originDir: svc.store.dir, scope: svc.scope, summary: cloudNote!.summary });
+        await svc.backups.backup({
+          noteId: id,
+          content: stored ?? contentOfStored(local!),
+          reason: 'sync: before merging with the cloud’s version (this computer’s version)',
+          originDir: svc.store.dir,
+          scope: svc.scope,
+          summary: local!.summary,
+        });
+        await svc.backups.backup({
+          noteId: id,
+          content: cloudText!,
+          reason: 'sync: before merging with this computer’s version (the cloud’s version)',
+          originDir: svc.store.dir,
+          scope: svc.scope,
+          summary: cloudNote!.summary,
+        });
         const content = serializeNote(merged);
         const hash = contentHash(merged);
         await svc.baselines.putObject(L!, contentOfStored(local!));
         if (limits && utf8Bytes(content) > limits.noteBytes) {
-          await conflict(id, 'too_big', scoped(svc.scope, `merging "${id}" would make it larger than the sync plan allows (${limits.noteBytes} bytes)`), B, local, C, cloudText);
+          await conflict(
+            id,
+            'too_big',
+            scoped(
+              svc.scope,
+              `merging "${id}" would make it larger than the sync plan allows (${limits.noteBytes} bytes)`,
+            ),
+            B,
+            local,
+            C,
+            cloudText,
+          );
           break;
         }
         pushes.push({ id, localBefore: L, hash, content, cloudHash: C, writeLocally: merged, create: false });
         break;
       }
       case 'conflict': {
-        const kind: ConflictKind = result.reasons.includes('too_large') ? 'too_big' : result.reasons.includes('no_base') ? 'no_base' : 'both_changed';
-        const what = result.reasons.map((r) => (r === 'body' ? 'the same or adjacent lines of the text' : r === 'too_large' ? 'a merge too big for the plan' : r === 'no_base' ? 'no copy of the last synced version' : `two different ${r === 'summary' ? 'summaries' : 'types'}`));
-        await conflict(id, kind, scoped(svc.scope, `"${id}" changed here and in the cloud: ${what.join(', ')}`), B, local, C, cloudText);
+        const kind: ConflictKind = result.reasons.includes('too_large')
+          ? 'too_big'
+          : result.reasons.includes('no_base')
+            ? 'no_base'
+            : 'both_changed';
+        const what = result.reasons.map((r) =>
+          r === 'body'
+            ? 'the same or adjacent lines of the text'
+            : r === 'too_large'
+              ? 'a merge too big for the plan'
+              : r === 'no_base'
+                ? 'no copy of the last synced version'
+                : `two different ${r === 'summary' ? 'summaries' : 'types'}`,
+        );
+        await conflict(
+          id,
+          kind,
+          scoped(svc.scope, `"${id}" changed here and in the cloud: ${what.join(', ')}`),
+          B,
+          local,
+          C,
+          cloudText,
+        );
         break;
       }
     }
@@ -329,20 +513,25 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   const deletions = pulls.filter((p) => p.note === null && p.localHash !== null);
   const decision = svc.deleteDecision;
   svc.deleteDecision = null;
-  let heldDeletes: string[] = [];
   if (deletions.length > MASS_DELETE_MIN && deletions.length > locals.size / 2 && decision !== 'delete') {
-    heldDeletes = deletions.map((p) => p.id);
     if (decision === 'keep') {
       // Keep them: they are uploaded again, as notes this computer has and the cloud does not.
       for (const p of deletions) {
         const local = locals.get(p.id)!;
         delete state.base[p.id];
-        pushes.push({ id: p.id, localBefore: local.hash, hash: local.hash, content: contentOfStored(local), cloudHash: null, writeLocally: null, create: true });
+        pushes.push({
+          id: p.id,
+          localBefore: local.hash,
+          hash: local.hash,
+          content: contentOfStored(local),
+          cloudHash: null,
+          writeLocally: null,
+          create: true,
+        });
       }
-      heldDeletes = [];
       svc.pendingDeletes = null;
     } else {
-      svc.pendingDeletes = { ids: heldDeletes, total: locals.size };
+      svc.pendingDeletes = { ids: deletions.map((p) => p.id), total: locals.size };
     }
     const held = new Set(deletions.map((p) => p.id));
     for (let i = pulls.length - 1; i >= 0; i--) if (held.has(pulls[i]!.id)) pulls.splice(i, 1);
@@ -358,11 +547,21 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     if (p.hash !== null && p.content !== null) {
       const otherCloud = cloudKeys.get(noteIdKey(p.id));
       if (p.create && otherCloud !== undefined && otherCloud !== p.id) {
-        notices.push(scoped(svc.scope, `"${p.id}" is not uploaded: the cloud has "${otherCloud}", which differs only in case, and macOS and Windows cannot hold both — rename one`));
+        notices.push(
+          scoped(
+            svc.scope,
+            `"${p.id}" is not uploaded: the cloud has "${otherCloud}", which differs only in case, and macOS and Windows cannot hold both — rename one`,
+          ),
+        );
         continue;
       }
       if (limits && utf8Bytes(p.content) > limits.noteBytes) {
-        notices.push(scoped(svc.scope, `"${p.id}" is larger than the sync ${svc.limits?.plan === 'free' ? 'plan' : 'server'} allows (${limits.noteBytes} bytes); it stays on this computer only`));
+        notices.push(
+          scoped(
+            svc.scope,
+            `"${p.id}" is larger than the sync ${svc.limits?.plan === 'free' ? 'plan' : 'server'} allows (${limits.noteBytes} bytes); it stays on this computer only`,
+          ),
+        );
         continue;
       }
       if (p.create && limits) {
@@ -393,8 +592,13 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   let versionTracked: number | null = version;
   let rerun = false;
   if (accepted.length > 0) {
-    for (const p of accepted) if (p.hash !== null && p.content !== null) await svc.baselines.putObject(p.hash, p.content);
-    const j: Journal = { startedAt: t, version, pushes: accepted.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })) };
+    for (const p of accepted)
+      if (p.hash !== null && p.content !== null) await svc.baselines.putObject(p.hash, p.content);
+    const j: Journal = {
+      startedAt: t,
+      version,
+      pushes: accepted.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
+    };
     await svc.baselines.saveJournal(j);
     let chunkSize = svc.limits?.quota.changesPerCommit ?? 500;
     let queue = [...accepted];
@@ -403,7 +607,8 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
       const puts: CommitPut[] = [];
       const deletes: CommitDelete[] = [];
       for (const p of chunk) {
-        if (p.hash !== null) puts.push({ id: p.id, baseHash: p.cloudHash, hash: p.hash, content: p.content! });
+        if (p.hash !== null)
+          puts.push({ id: p.id, baseHash: p.cloudHash, hash: p.hash, content: p.content! });
         else if (p.cloudHash !== null) deletes.push({ id: p.id, baseHash: p.cloudHash });
       }
       let response;
@@ -412,7 +617,13 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
         response = await account.client.commit({ scope: svc.protocolScope, puts, deletes }, signal);
       } catch (err) {
         if (err instanceof SyncRequestError && err.failure === 'too_many_changes' && chunkSize > 1) {
-          chunkSize = Math.max(1, Math.min(err.limits?.quota.changesPerCommit ?? Math.floor(chunkSize / 2), Math.floor(chunkSize / 2)));
+          chunkSize = Math.max(
+            1,
+            Math.min(
+              err.limits?.quota.changesPerCommit ?? Math.floor(chunkSize / 2),
+              Math.floor(chunkSize / 2),
+            ),
+          );
           continue;
         }
         throw err;
@@ -421,7 +632,8 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
       svc.limits = response.limits;
       chunkSize = response.limits.quota.changesPerCommit;
       const anyChanged = response.applied.some((a) => !a.unchanged);
-      if (versionTracked !== null) versionTracked = response.version === versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
+      if (versionTracked !== null)
+        versionTracked = response.version === versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
       const byId = new Map(chunk.map((p) => [p.id, p]));
       for (const a of response.applied) {
         const p = byId.get(a.id);
@@ -430,7 +642,8 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
         else delete entries[a.id];
         setBase(state.base, a.id, p.hash);
         if (!a.unchanged) pushed++;
-        if (p.writeLocally && p.hash) localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
+        if (p.writeLocally && p.hash)
+          localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
       }
       for (const r of response.rejected) {
         if (r.current) entries[r.id] = r.current;
@@ -460,14 +673,22 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   }
   for (const p of pulls) {
     if (p.note && p.content !== null && p.cloudHash !== null) {
-      const written = await writeLocal(svc, p.note, p.localHash, p.localHash === null ? null : 'sync: an automatic pull replaced it with the cloud’s version');
+      const written = await writeLocal(
+        svc,
+        p.note,
+        p.localHash,
+        p.localHash === null ? null : 'sync: an automatic pull replaced it with the cloud’s version',
+      );
       if (!written) continue;
       await svc.baselines.putObject(p.cloudHash, p.content);
       setBase(state.base, p.id, p.cloudHash);
       if (p.localHash === null) counts.added++;
       else counts.changed++;
     } else if (p.localHash !== null) {
-      const reason = p.reason === 'gone' ? 'sync: gone from the cloud after the tombstone window (unchanged here)' : 'sync: deleted on another device';
+      const reason =
+        p.reason === 'gone'
+          ? 'sync: gone from the cloud after the tombstone window (unchanged here)'
+          : 'sync: deleted on another device';
       const deleted = await deleteLocal(svc, p.id, p.localHash, reason);
       if (!deleted) continue;
       setBase(state.base, p.id, null);
@@ -490,7 +711,8 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   if (journal || accepted.length > 0) await svc.baselines.clearJournal();
   if (accepted.length > 0 || anything || changedConflicts || journal) {
     const keep = new Set<string>(Object.values(state.base));
-    for (const c of Object.values(newConflicts)) for (const h of [c.baseHash, c.localHash, c.cloudHash]) if (h) keep.add(h);
+    for (const c of Object.values(newConflicts))
+      for (const h of [c.baseHash, c.localHash, c.cloudHash]) if (h) keep.add(h);
     await svc.baselines.collectGarbage(keep);
   }
 
@@ -498,7 +720,10 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   svc.error = svc.pendingDeletes
     ? {
         code: 'confirm_deletes',
-        message: scoped(svc.scope, `the cloud says ${svc.pendingDeletes.ids.length} of ${svc.pendingDeletes.total} notes were deleted on another device. Nothing was deleted here: confirm to delete them, or keep them (they are uploaded again).`),
+        message: scoped(
+          svc.scope,
+          `the cloud says ${svc.pendingDeletes.ids.length} of ${svc.pendingDeletes.total} notes were deleted on another device. Nothing was deleted here: confirm to delete them, or keep them (they are uploaded again).`,
+        ),
         scope: svc.scope,
       }
     : null;
@@ -518,14 +743,30 @@ function rememberObject(objects: Map<string, string>, o: SyncObject): void {
 }
 
 /** Writes a note unless this computer's version changed since it was read (then: false). */
-async function writeLocal(svc: SyncService, note: Note, expected: string | null, backupReason: string | null): Promise<StoredNote | null> {
+async function writeLocal(
+  svc: SyncService,
+  note: Note,
+  expected: string | null,
+  backupReason: string | null,
+): Promise<StoredNote | null> {
+  // Recorded before the write: the store announces the change before write() returns.
+  svc.selfWrites.set(note.id, contentHash(note));
   try {
-    const stored = await svc.store.write(note, { expectedHash: expected, ...(backupReason ? { backupReason } : {}), ignoreNoteLimit: true });
-    svc.selfWrites.set(note.id, stored.hash);
-    return stored;
+    return await svc.store.write(note, {
+      expectedHash: expected,
+      ...(backupReason ? { backupReason } : {}),
+      ignoreNoteLimit: true,
+    });
   } catch (err) {
-    if (err instanceof AppError && (err.code === 'conflict' || err.code === 'limit_exceeded' || err.code === 'invalid_input')) {
-      if (err.code !== 'conflict') svc.notices.push(scoped(svc.scope, `"${note.id}" from the cloud is not written here: ${err.message}`));
+    svc.selfWrites.delete(note.id);
+    if (
+      err instanceof AppError &&
+      (err.code === 'conflict' || err.code === 'limit_exceeded' || err.code === 'invalid_input')
+    ) {
+      if (err.code !== 'conflict')
+        svc.notices.push(
+          scoped(svc.scope, `"${note.id}" from the cloud is not written here: ${err.message}`),
+        );
       return null;
     }
     throw err;
@@ -533,11 +774,12 @@ async function writeLocal(svc: SyncService, note: Note, expected: string | null,
 }
 
 async function deleteLocal(svc: SyncService, id: string, expected: string, reason: string): Promise<boolean> {
+  svc.selfWrites.set(id, null);
   try {
     await svc.store.delete(id, { backupReason: reason, expectedHash: expected });
-    svc.selfWrites.set(id, null);
     return true;
   } catch (err) {
+    svc.selfWrites.delete(id);
     if (err instanceof AppError && (err.code === 'conflict' || err.code === 'not_found')) return false;
     throw err;
   }

@@ -1,7 +1,12 @@
 import { AppError } from '../../shared/errors.js';
 import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
-import { SYNC_PROTOCOL_VERSION, type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
+import {
+  SYNC_PROTOCOL_VERSION,
+  type SyncEntry,
+  type SyncLimits,
+  type SyncScope,
+} from '../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
 import { BaselineStore, type BaselineState, type ConflictRecord, type PullCounts } from './baseline-store.js';
@@ -72,7 +77,8 @@ export class SyncService implements ScheduledDirectory {
   pausedUntil: number | null = null;
   lastResult: RoundResult | null = null;
   /** The last round's transfer, for `sync --json`. */
-  lastRound: { pulled: PullCounts; pushed: number; conflicts: string[]; error: ScopeError | null } | null = null;
+  lastRound: { pulled: PullCounts; pushed: number; conflicts: string[]; error: ScopeError | null } | null =
+    null;
   /** Hashes this process wrote, so the store's change events of our own writes are not "local edits". */
   readonly selfWrites = new Map<string, string | null>();
   private unsubscribe: (() => void) | null = null;
@@ -142,25 +148,64 @@ export class SyncService implements ScheduledDirectory {
           return { outcome: 'blocked' };
         case 'rate_limited': {
           const retryAfterMs = err.retryAfterMs ?? 60_000;
-          this.error = { code: 'rate_limited', message: scoped(this.scope, 'sync ran too often and will retry shortly'), scope: this.scope };
+          this.error = {
+            code: 'rate_limited',
+            message: scoped(this.scope, 'sync ran too often and will retry shortly'),
+            scope: this.scope,
+          };
           return { outcome: 'rate_limited', retryAfterMs };
         }
         case 'unauthorized':
         case 'token_expired':
           this.accounts.reset();
-          this.error = { code: err.failure, message: scoped(this.scope, `the sync server did not accept the sign-in (${err.message}); sign in again`), scope: this.scope };
+          this.error = {
+            code: err.failure,
+            message: scoped(
+              this.scope,
+              `the sync server did not accept the sign-in (${err.message}); sign in again`,
+            ),
+            scope: this.scope,
+          };
           return { outcome: 'blocked' };
         case 'account_erased':
-          this.error = { code: 'account_erased', message: scoped(this.scope, 'this account was deleted on the sync server; notes on this computer are untouched'), scope: this.scope };
+          this.error = {
+            code: 'account_erased',
+            message: scoped(
+              this.scope,
+              'this account was deleted on the sync server; notes on this computer are untouched',
+            ),
+            scope: this.scope,
+          };
           return { outcome: 'blocked' };
         case 'upgrade_required':
-          this.error = { code: 'client_too_old', message: scoped(this.scope, `the sync server needs a newer Memory Desk (${err.message}); upgrade this app`), scope: this.scope };
+          this.error = {
+            code: 'client_too_old',
+            message: scoped(
+              this.scope,
+              `the sync server needs a newer Memory Desk (${err.message}); upgrade this app`,
+            ),
+            scope: this.scope,
+          };
           return { outcome: 'blocked' };
         case 'protocol_unsupported':
-          this.error = { code: 'server_too_old', message: scoped(this.scope, `the sync server is older than this app (${err.message}); upgrade the server`), scope: this.scope };
+          this.error = {
+            code: 'server_too_old',
+            message: scoped(
+              this.scope,
+              `the sync server is older than this app (${err.message}); upgrade the server`,
+            ),
+            scope: this.scope,
+          };
           return { outcome: 'blocked' };
         case 'storage_unavailable':
-          this.error = { code: 'storage_unavailable', message: scoped(this.scope, `the sync server's storage is unavailable or not configured (${err.message}); notes keep working on this computer`), scope: this.scope };
+          this.error = {
+            code: 'storage_unavailable',
+            message: scoped(
+              this.scope,
+              `the sync server's storage is unavailable or not configured (${err.message}); notes keep working on this computer`,
+            ),
+            scope: this.scope,
+          };
           return { outcome: 'transient' };
         case 'offline':
           this.error = { code: 'offline', message: scoped(this.scope, err.message), scope: this.scope };
@@ -174,7 +219,11 @@ export class SyncService implements ScheduledDirectory {
       this.error = { code: err.code, message: scoped(this.scope, err.message), scope: this.scope };
       return { outcome: 'transient' };
     }
-    this.error = { code: 'internal', message: scoped(this.scope, err instanceof Error ? err.message : String(err)), scope: this.scope };
+    this.error = {
+      code: 'internal',
+      message: scoped(this.scope, err instanceof Error ? err.message : String(err)),
+      scope: this.scope,
+    };
     return { outcome: 'transient' };
   }
 
@@ -214,8 +263,21 @@ export class SyncService implements ScheduledDirectory {
     const stored = this.store.get(id);
     const local = stored ? plain(stored) : null;
     const cloud = await load(record.cloudHash);
-    const merged = mergeNote(base && contentFields(base), local && contentFields(local), cloud && contentFields(cloud), this.mergeOptions());
-    const draft = merged.kind === 'conflict' ? merged.draft : (merged.content ?? (local ? contentFields(local) : cloud ? contentFields(cloud) : { summary: '', tags: [], body: '' }));
+    const merged = mergeNote(
+      base && contentFields(base),
+      local && contentFields(local),
+      cloud && contentFields(cloud),
+      this.mergeOptions(),
+    );
+    const draft =
+      merged.kind === 'conflict'
+        ? merged.draft
+        : (merged.content ??
+          (local
+            ? contentFields(local)
+            : cloud
+              ? contentFields(cloud)
+              : { summary: '', tags: [], body: '' }));
     return { record, base, local, cloud, draft, reasons: merged.kind === 'conflict' ? merged.reasons : [] };
   }
 
@@ -240,12 +302,26 @@ export class SyncService implements ScheduledDirectory {
     const local = this.store.get(id) ?? null;
     const backupCloud = async (reason: string): Promise<void> => {
       if (!cloudText) return;
-      await this.backups.backup({ noteId: id, content: cloudText, reason, originDir: this.store.dir, scope: this.scope, summary: cloudNote?.summary ?? null });
+      await this.backups.backup({
+        noteId: id,
+        content: cloudText,
+        reason,
+        originDir: this.store.dir,
+        scope: this.scope,
+        summary: cloudNote?.summary ?? null,
+      });
     };
     const backupLocal = async (reason: string): Promise<void> => {
       if (!local) return;
       const raw = (await this.store.readRaw(id)) ?? contentOfStored(local);
-      await this.backups.backup({ noteId: id, content: raw, reason, originDir: this.store.dir, scope: this.scope, summary: local.summary });
+      await this.backups.backup({
+        noteId: id,
+        content: raw,
+        reason,
+        originDir: this.store.dir,
+        scope: this.scope,
+        summary: local.summary,
+      });
     };
     let newId: string | undefined;
     if ('merged' in resolution) {
@@ -265,7 +341,10 @@ export class SyncService implements ScheduledDirectory {
       await backupCloud('sync conflict: kept this computer’s version (the cloud’s set aside)');
     } else if (resolution.keep === 'cloud') {
       if (cloudNote) {
-        await this.store.write(cloudNote, { backupReason: 'sync conflict: took the cloud’s version', ignoreNoteLimit: true });
+        await this.store.write(cloudNote, {
+          backupReason: 'sync conflict: took the cloud’s version',
+          ignoreNoteLimit: true,
+        });
       } else if (local) {
         await this.store.delete(id, { backupReason: 'sync conflict: took the cloud’s side (deleted there)' });
       }
@@ -273,7 +352,10 @@ export class SyncService implements ScheduledDirectory {
       // Keep both: the cloud's version becomes a new note beside this one, with a new id.
       if (cloudNote) {
         newId = await this.freeId(`${id}-cloud`);
-        await this.store.write({ ...cloudNote, id: newId, updatedAt: t }, { expectedHash: null, ignoreNoteLimit: true });
+        await this.store.write(
+          { ...cloudNote, id: newId, updatedAt: t },
+          { expectedHash: null, ignoreNoteLimit: true },
+        );
       }
     }
     // The resolution is now a local change on top of the cloud's version: the next round uploads it.
@@ -322,5 +404,14 @@ export class SyncService implements ScheduledDirectory {
 
 function plain(stored: StoredNote): Note {
   const { id, summary, type, tags, createdAt, updatedAt, body, extra } = stored;
-  return { id, summary, ...(type !== undefined ? { type } : {}), tags, createdAt, updatedAt, body, ...(extra ? { extra } : {}) };
+  return {
+    id,
+    summary,
+    ...(type !== undefined ? { type } : {}),
+    tags,
+    createdAt,
+    updatedAt,
+    body,
+    ...(extra ? { extra } : {}),
+  };
 }

@@ -20,7 +20,9 @@ export const SyncTargetSchema = z.looseObject({
 export type SyncTarget = z.infer<typeof SyncTargetSchema>;
 
 const PluginsFileSchema = z.looseObject({
-  runtimePlugins: z.array(z.looseObject({ id: z.string().optional(), config: z.unknown().optional() })).optional(),
+  runtimePlugins: z
+    .array(z.looseObject({ id: z.string().optional(), config: z.unknown().optional() }))
+    .optional(),
 });
 
 type Json = Record<string, unknown>;
@@ -35,11 +37,17 @@ export class SyncTargetsStore {
     try {
       data = JSON.parse(text);
     } catch (err) {
-      throw new AppError('io_error', `${this.file} is not valid JSON (${(err as Error).message}); fix or remove it — sync settings are not rewritten until then`);
+      throw new AppError(
+        'io_error',
+        `${this.file} is not valid JSON (${(err as Error).message}); fix or remove it — sync settings are not rewritten until then`,
+      );
     }
     const parsed = PluginsFileSchema.safeParse(data);
     if (!parsed.success) {
-      throw new AppError('io_error', `${this.file} does not have the expected shape (runtimePlugins must be a list); fix it — it is not rewritten until then`);
+      throw new AppError(
+        'io_error',
+        `${this.file} does not have the expected shape (runtimePlugins must be a list); fix it — it is not rewritten until then`,
+      );
     }
     return data as Json;
   }
@@ -78,7 +86,9 @@ export class SyncTargetsStore {
     }
     const config = (memory.config && typeof memory.config === 'object' ? memory.config : {}) as Json;
     memory.config = config;
-    const targets = (config.syncTargets && typeof config.syncTargets === 'object' ? config.syncTargets : {}) as Record<string, SyncTarget | undefined>;
+    const targets = (
+      config.syncTargets && typeof config.syncTargets === 'object' ? config.syncTargets : {}
+    ) as Record<string, SyncTarget | undefined>;
     config.syncTargets = targets;
     fn(targets);
     for (const [key, value] of Object.entries(targets)) if (value === undefined) delete targets[key];

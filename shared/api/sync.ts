@@ -43,7 +43,13 @@ export const ScopeSyncStatusSchema = z.object({
   /** A 429 pauses every directory until this time. */
   pausedUntil: z.number().nullable(),
   /** The plan as the server last announced it; limits are null on a paid plan. */
-  plan: z.object({ name: z.enum(['free', 'paid']), notesPerScope: z.number().nullable(), noteBytes: z.number().nullable() }).nullable(),
+  plan: z
+    .object({
+      name: z.enum(['free', 'paid']),
+      notesPerScope: z.number().nullable(),
+      noteBytes: z.number().nullable(),
+    })
+    .nullable(),
   /** Notes held back from upload and why (plan limits, size, case collisions, an old server). */
   notices: z.array(z.string()),
   conflicts: z.array(ConflictSummarySchema),
@@ -84,7 +90,8 @@ const MergedContentSchema = z.object({
 
 export const syncApi = {
   'sync.status': defineMethod({
-    summary: 'Cloud sync per scope: on/off, last synced, last pull, errors naming the scope, 429 pause, plan limits, conflicts.',
+    summary:
+      'Cloud sync per scope: on/off, last synced, last pull, errors naming the scope, 429 pause, plan limits, conflicts.',
     input: z.object({}),
     output: SyncStatusSchema,
   }),
@@ -94,12 +101,14 @@ export const syncApi = {
     output: SyncNowOutputSchema,
   }),
   'sync.setEnabled': defineMethod({
-    summary: '关闭云同步 (false) or turn cloud sync on again (true), for both scopes; off aborts requests in flight.',
+    summary:
+      '关闭云同步 (false) or turn cloud sync on again (true), for both scopes; off aborts requests in flight.',
     input: z.object({ enabled: z.boolean() }),
     output: SyncStatusSchema,
   }),
   'sync.login': defineMethod({
-    summary: 'Sign in to a sync server: its URL goes to cloud.json, the token to the token store (never plugins.json).',
+    summary:
+      'Sign in to a sync server: its URL goes to cloud.json, the token to the token store (never plugins.json).',
     input: z.object({ origin: z.string().min(1), token: z.string().min(1) }),
     output: z.object({ origin: z.string() }),
   }),
@@ -114,7 +123,8 @@ export const syncApi = {
     output: z.object({ conflicts: z.array(ConflictSummarySchema.extend({ scope: ScopeSchema })) }),
   }),
   'sync.conflict': defineMethod({
-    summary: 'One conflict with the last synced version, this computer’s, the cloud’s, and the automatic merge draft.',
+    summary:
+      'One conflict with the last synced version, this computer’s, the cloud’s, and the automatic merge draft.',
     input: z.object({ id: z.string().min(1), scope: ScopeSchema.optional() }),
     output: z.object({
       id: z.string(),
@@ -129,7 +139,8 @@ export const syncApi = {
     }),
   }),
   'sync.resolve': defineMethod({
-    summary: 'Resolve a conflict: keep this computer’s, take the cloud’s, keep both (the cloud’s becomes a new note), or merged text. What is set aside is backed up.',
+    summary:
+      'Resolve a conflict: keep this computer’s, take the cloud’s, keep both (the cloud’s becomes a new note), or merged text. What is set aside is backed up.',
     input: z
       .object({
         id: z.string().min(1),
@@ -137,7 +148,9 @@ export const syncApi = {
         keep: z.enum(['local', 'cloud', 'both']).optional(),
         merged: MergedContentSchema.optional(),
       })
-      .refine((v) => (v.keep === undefined) !== (v.merged === undefined), { message: 'give exactly one of keep or merged' }),
+      .refine((v) => (v.keep === undefined) !== (v.merged === undefined), {
+        message: 'give exactly one of keep or merged',
+      }),
     output: z.object({ id: z.string(), scope: ScopeSchema, newId: z.string().optional() }),
   }),
 };

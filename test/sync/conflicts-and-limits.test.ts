@@ -45,7 +45,9 @@ describe('conflict resolution', () => {
     await settle(b, a);
     expect(a.get('c')?.body).toBe('alpha B\nbeta\n');
     expect(b.get('c')?.body).toBe('alpha B\nbeta\n');
-    const setAside = (await b.user.backups.list()).filter((e) => e.noteId === 'c' && /cloud’s set aside/.test(e.reason ?? ''));
+    const setAside = (await b.user.backups.list()).filter(
+      (e) => e.noteId === 'c' && /cloud’s set aside/.test(e.reason ?? ''),
+    );
     expect(setAside).toHaveLength(1);
     expect((await b.user.backups.get(setAside[0]!.id)).content).toContain('alpha A');
     expect(await b.svc.conflicts()).toEqual([]);
@@ -57,7 +59,9 @@ describe('conflict resolution', () => {
     await settle(b, a);
     expect(b.get('c')?.body).toBe('alpha A\nbeta\n');
     expect(a.get('c')?.body).toBe('alpha A\nbeta\n');
-    const setAside = (await b.user.backups.list()).filter((e) => e.noteId === 'c' && /took the cloud/.test(e.reason ?? ''));
+    const setAside = (await b.user.backups.list()).filter(
+      (e) => e.noteId === 'c' && /took the cloud/.test(e.reason ?? ''),
+    );
     expect((await b.user.backups.get(setAside[0]!.id)).content).toContain('alpha B');
   });
 
@@ -115,8 +119,14 @@ describe('tombstones', () => {
       server.serverNow.t -= 91 * 24 * 3600 * 1000;
     }
     expect(b.ids()).toEqual(['keeper', 'old-edited']);
-    expect((await b.user.backups.list()).some((e) => e.noteId === 'old-unchanged' && /tombstone window/.test(e.reason ?? ''))).toBe(true);
-    expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['old-edited', 'expired_tombstone']]);
+    expect(
+      (await b.user.backups.list()).some(
+        (e) => e.noteId === 'old-unchanged' && /tombstone window/.test(e.reason ?? ''),
+      ),
+    ).toBe(true);
+    expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([
+      ['old-edited', 'expired_tombstone'],
+    ]);
     // Keeping this computer's uploads it again.
     await b.svc.resolve('old-edited', { keep: 'local' });
     await b.sync();
@@ -176,7 +186,9 @@ describe('the server’s quotas and plans', () => {
   });
 
   it('a free account over its plan keeps every local note, stops uploading new ones, and says why; deleting works', async () => {
-    const tight = await startTestServer({ entitlements: { paidPlans: ['paid'], free: { notesPerScope: 3, bytesPerNote: 4096 } } });
+    const tight = await startTestServer({
+      entitlements: { paidPlans: ['paid'], free: { notesPerScope: 3, bytesPerNote: 4096 } },
+    });
     try {
       const token = await tight.token('freebie', 'free');
       const a = await startDevice('a', tight, { token });

@@ -10,10 +10,18 @@ export class FakeClock implements Clock {
     return this.t;
   }
 
+  private timerWaiters: Array<() => void> = [];
+
   setTimeout(fn: () => void, ms: number): unknown {
     const id = ++this.seq;
     this.timers.set(id, { at: this.t + Math.max(0, ms), fn });
+    for (const w of this.timerWaiters.splice(0)) w();
     return id;
+  }
+
+  /** Resolves the next time anyone sets a timer (a round waiting for the request budget). */
+  timerSet(): Promise<void> {
+    return new Promise((resolve) => this.timerWaiters.push(resolve));
   }
 
   clearTimeout(handle: unknown): void {

@@ -23,7 +23,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(target: string, decide: (req: { method: string; url: string; index: number }) => Fault): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  decide: (req: { method: string; url: string; index: number }) => Fault,
+): Promise<FaultProxy> {
   const upstream = new URL(target);
   const held: Array<() => void> = [];
   let index = 0;
@@ -41,9 +44,20 @@ export async function startFaultProxy(target: string, decide: (req: { method: st
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
-  const forward = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, drop: boolean): void => {
+  const forward = (
+    req: http.IncomingMessage,
+    body: Buffer,
+    res: http.ServerResponse,
+    drop: boolean,
+  ): void => {
     const up = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
       (upRes) => {
         const chunks: Buffer[] = [];
         upRes.on('data', (c: Buffer) => chunks.push(c));
@@ -66,7 +80,11 @@ export async function startFaultProxy(target: string, decide: (req: { method: st
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const fault = decide({ method: req.method ?? 'GET', url: req.url ?? '/', index: index++ });
-      proxy.seen.push({ method: req.method ?? '', url: req.url ?? '', fault: typeof fault === 'string' ? fault : 'rate429' });
+      proxy.seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        fault: typeof fault === 'string' ? fault : 'rate429',
+      });
       if (fault === 'pass') return forward(req, body, res, false);
       if (fault === 'drop') return forward(req, body, res, true);
       if (fault === 'error500') {
@@ -87,7 +105,15 @@ export async function startFaultProxy(target: string, decide: (req: { method: st
         return;
       }
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(fault.rate429) });
-      res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'too many requests (injected)', details: { retryAfterSeconds: fault.rate429 } } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'rate_limited',
+            message: 'too many requests (injected)',
+            details: { retryAfterSeconds: fault.rate429 },
+          },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -1,7 +1,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSyncServer, signUserToken, type RunningSyncServer, type SyncServerOptions } from '../../server/index.js';
+import {
+  startSyncServer,
+  signUserToken,
+  type RunningSyncServer,
+  type SyncServerOptions,
+} from '../../server/index.js';
 import { createUserMemory, createMemoryCore } from '../../electron/memory/core.js';
 import type { MemoryCore, UserMemory, StoredNote } from '../../electron/memory/types.js';
 import { SyncEngine, type SyncEngineOptions } from '../../electron/sync/sync-engine.js';
@@ -43,7 +48,8 @@ export async function startTestServer(opts: Partial<SyncServerOptions> = {}): Pr
   return Object.assign(server, {
     requests,
     serverNow,
-    token: (user: string, plan = 'paid') => signUserToken({ secret: SECRET, user, plan, now: serverNow.t, ttlSeconds: 10 * 365 * 86400 }),
+    token: (user: string, plan = 'paid') =>
+      signUserToken({ secret: SECRET, user, plan, now: serverNow.t, ttlSeconds: 10 * 365 * 86400 }),
   });
 }
 
@@ -63,7 +69,11 @@ export interface Device {
   close(): Promise<void>;
 }
 
-export async function startDevice(name: string, server: { url: string } | null, opts: { user?: string; token?: string; engine?: Partial<SyncEngineOptions>; home?: string } = {}): Promise<Device> {
+export async function startDevice(
+  name: string,
+  server: { url: string } | null,
+  opts: { user?: string; token?: string; engine?: Partial<SyncEngineOptions>; home?: string } = {},
+): Promise<Device> {
   const home = opts.home ?? (await tempDir(`home-${name}`));
   const clock = new FakeClock();
   const user = await createUserMemory({ home, now: () => clock.now() });
@@ -84,13 +94,25 @@ export async function startDevice(name: string, server: { url: string } | null, 
     sync: async () => (await engine.syncNow([svc])).get(svc)!,
     write: async (id, body, fields = {}) => {
       const existing = store.get(id);
-      return store.write({ id, summary: fields.summary ?? existing?.summary ?? `note ${id}`, tags: fields.tags ?? existing?.tags ?? [], body, createdAt: existing?.createdAt ?? clock.now(), updatedAt: clock.now(), ...(fields.type ? { type: fields.type } : {}) });
+      return store.write({
+        id,
+        summary: fields.summary ?? existing?.summary ?? `note ${id}`,
+        tags: fields.tags ?? existing?.tags ?? [],
+        body,
+        createdAt: existing?.createdAt ?? clock.now(),
+        updatedAt: clock.now(),
+        ...(fields.type ? { type: fields.type } : {}),
+      });
     },
     remove: async (id) => {
       await store.delete(id, { backupReason: 'test: deleted by the person' });
     },
     get: (id) => store.get(id),
-    ids: () => store.list().map((n) => n.id).sort(),
+    ids: () =>
+      store
+        .list()
+        .map((n) => n.id)
+        .sort(),
     close: async () => {
       engine.stop();
       await user.close();
@@ -98,7 +120,13 @@ export async function startDevice(name: string, server: { url: string } | null, 
   };
 }
 
-export async function startProjectDevice(name: string, server: { url: string }, token: string, projectRoot: string, home?: string): Promise<{ core: MemoryCore; engine: SyncEngine; clock: FakeClock; home: string }> {
+export async function startProjectDevice(
+  name: string,
+  server: { url: string },
+  token: string,
+  projectRoot: string,
+  home?: string,
+): Promise<{ core: MemoryCore; engine: SyncEngine; clock: FakeClock; home: string }> {
   const h = home ?? (await tempDir(`home-${name}`));
   const clock = new FakeClock();
   const core = await createMemoryCore({ home: h, projectRoot, now: () => clock.now() });

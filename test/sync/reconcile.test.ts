@@ -63,7 +63,9 @@ describe('reconciliation against the baseline', () => {
     await a.sync();
     await b.sync();
     expect(b.ids()).toEqual(['stay']);
-    expect((await backups(b)).some((e) => e.noteId === 'gone' && /deleted on another device/.test(e.reason ?? ''))).toBe(true);
+    expect(
+      (await backups(b)).some((e) => e.noteId === 'gone' && /deleted on another device/.test(e.reason ?? '')),
+    ).toBe(true);
     const state = await b.svc.state();
     expect(state.manifest.entries['gone']?.hash).toBeNull();
   });
@@ -93,7 +95,11 @@ describe('reconciliation against the baseline', () => {
     await a.sync();
     await b.sync();
     await a.write('t', 'body\n', { summary: 'new summary', tags: ['keep', 'drop-b', 'add-a'] });
-    await b.write('t', 'body\nmore\n', { summary: 'old summary', tags: ['keep', 'drop-a', 'add-b'], type: 'reference' });
+    await b.write('t', 'body\nmore\n', {
+      summary: 'old summary',
+      tags: ['keep', 'drop-a', 'add-b'],
+      type: 'reference',
+    });
     await a.sync();
     await b.sync();
     await a.sync();

@@ -2,7 +2,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy } from './fault-proxy.js';
-import { startDevice, startProjectDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
+import {
+  startDevice,
+  startProjectDevice,
+  startTestServer,
+  tempDir,
+  type Device,
+  type TestServer,
+} from './harness.js';
 
 let server: TestServer;
 let n = 0;
@@ -48,7 +55,9 @@ describe('crash safety', () => {
 
   it('an answer lost after the server committed: the next round converges without a conflict', async () => {
     let drop = true;
-    const proxy = await startFaultProxy(server.url, ({ url }) => (drop && url.includes('commit') ? 'drop' : 'pass'));
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      drop && url.includes('commit') ? 'drop' : 'pass',
+    );
     try {
       const token = await server.token(`user-${++n}`);
       const a = await startDevice('a', server, { token });
@@ -155,7 +164,11 @@ describe('commitFirst (cleanup merges)', () => {
     await a.engine.setEnabled([a.svc], false);
     const before = server.requests.length;
     const keep = a.get('keep')!;
-    const result = await a.engine.commitFirst(a.svc, { puts: [{ note: { ...keep, body: 'new\n' }, expectedHash: keep.hash }], deletes: [], backupReason: 'cleanup' });
+    const result = await a.engine.commitFirst(a.svc, {
+      puts: [{ note: { ...keep, body: 'new\n' }, expectedHash: keep.hash }],
+      deletes: [],
+      backupReason: 'cleanup',
+    });
     expect(result.cloud).toBe('local');
     expect(a.get('keep')?.body).toBe('new\n');
     expect(server.requests.length).toBe(before);
@@ -168,9 +181,15 @@ describe('project scope', () => {
     const rootA = await tempDir('proj');
     const rootB = await tempDir('proj');
     await fs.mkdir(path.join(rootA, '.oharness'), { recursive: true });
-    await fs.writeFile(path.join(rootA, '.oharness', 'project.json'), JSON.stringify({ id: 'shared-project-1' }));
+    await fs.writeFile(
+      path.join(rootA, '.oharness', 'project.json'),
+      JSON.stringify({ id: 'shared-project-1' }),
+    );
     await fs.mkdir(path.join(rootB, '.oharness'), { recursive: true });
-    await fs.writeFile(path.join(rootB, '.oharness', 'project.json'), JSON.stringify({ id: 'shared-project-1' }));
+    await fs.writeFile(
+      path.join(rootB, '.oharness', 'project.json'),
+      JSON.stringify({ id: 'shared-project-1' }),
+    );
     const devA = await startProjectDevice('pa', server, token, rootA);
     const devB = await startProjectDevice('pb', server, token, rootB);
     const pa = devA.engine.attachProject(devA.core)!;
@@ -182,7 +201,14 @@ describe('project scope', () => {
     devA.engine.attachUser(core2.user);
     expect(devA.engine.all().filter((s) => s.scope === 'user')).toHaveLength(1);
     const pb = devB.engine.attachProject(devB.core)!;
-    await pa.service.store.write({ id: 'proj-note', summary: 'p', tags: [], body: 'project body\n', createdAt: 1, updatedAt: 1 });
+    await pa.service.store.write({
+      id: 'proj-note',
+      summary: 'p',
+      tags: [],
+      body: 'project body\n',
+      createdAt: 1,
+      updatedAt: 1,
+    });
     await devA.engine.syncNow();
     await devB.engine.syncNow([pb.service]);
     expect(pb.service.store.get('proj-note')?.body).toBe('project body\n');
@@ -197,8 +223,23 @@ describe('project scope', () => {
       const root = await tempDir('proj');
       const dev = await startProjectDevice('po', old, token, root);
       const svc = dev.engine.attachProject(dev.core)!.service;
-      await svc.store.write({ id: 'untyped', summary: 'u', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
-      await svc.store.write({ id: 'typed', summary: 't', type: 'project', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
+      await svc.store.write({
+        id: 'untyped',
+        summary: 'u',
+        tags: [],
+        body: 'x\n',
+        createdAt: 1,
+        updatedAt: 1,
+      });
+      await svc.store.write({
+        id: 'typed',
+        summary: 't',
+        type: 'project',
+        tags: [],
+        body: 'x\n',
+        createdAt: 1,
+        updatedAt: 1,
+      });
       const result = (await dev.engine.syncNow([svc])).get(svc)!;
       expect(svc.error).toBeNull();
       expect(result.outcome).toBe('ok');

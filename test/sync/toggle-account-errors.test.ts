@@ -17,7 +17,11 @@ afterAll(async () => {
   await server.close();
 });
 
-async function device(name = 'a', user = `user-${++n}`, srv: { url: string; token?: unknown } = server): Promise<Device> {
+async function device(
+  name = 'a',
+  user = `user-${++n}`,
+  srv: { url: string; token?: unknown } = server,
+): Promise<Device> {
   const d = await startDevice(name, srv, { token: await server.token(user) });
   open.push(d);
   return d;
@@ -38,7 +42,10 @@ describe('关闭云同步 (the toggle)', () => {
     expect(a.ids()).toEqual(['x', 'y']);
     const plugins = JSON.parse(await fs.readFile(path.join(a.home, 'plugins.json'), 'utf8'));
     const memory = plugins.runtimePlugins.find((p: { id: string }) => p.id === 'memory');
-    expect(memory.config.syncTargets[scopeKeyHash({ scope: 'user' })]).toMatchObject({ enabled: false, origin: new URL(server.url).origin });
+    expect(memory.config.syncTargets[scopeKeyHash({ scope: 'user' })]).toMatchObject({
+      enabled: false,
+      origin: new URL(server.url).origin,
+    });
     expect(JSON.stringify(plugins)).not.toMatch(/eyJ/); // no token in plugins.json
     const status = await a.engine.status(a.svc);
     expect(status.enabled).toBe(false);
@@ -114,7 +121,9 @@ describe('identity', () => {
 
 describe('errors are visible, name the scope, and local memory keeps working', () => {
   it('a 429 pauses every directory until Retry-After, and says sync ran too often', async () => {
-    const proxy = await startFaultProxy(server.url, ({ url }) => (url.includes('snapshot') ? { rate429: 120 } : 'pass'));
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      url.includes('snapshot') ? { rate429: 120 } : 'pass',
+    );
     try {
       const a = await startDevice('a', proxy, { token: await server.token(`user-${++n}`) });
       open.push(a);
@@ -181,7 +190,9 @@ describe('errors are visible, name the scope, and local memory keeps working', (
 
   it('a transient server error (500) is retried; nothing is lost', async () => {
     let fail = true;
-    const proxy = await startFaultProxy(server.url, ({ url }) => (fail && url.includes('commit') ? 'error500' : 'pass'));
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      fail && url.includes('commit') ? 'error500' : 'pass',
+    );
     try {
       const a = await startDevice('a', proxy, { token: await server.token(`user-${++n}`) });
       open.push(a);
