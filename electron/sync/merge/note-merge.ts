@@ -1,5 +1,6 @@
 import { canonicalContent } from '../../../shared/content-hash.js';
 import type { NoteContent } from '../../../shared/note.js';
+import { AppError } from '../../../shared/errors.js';
 import { normalizeNewlines } from '../../../shared/note-format.js';
 import { mergeTags } from './tag-merge.js';
 import { mergeText, mergeTextWithoutBase } from './text-merge.js';
@@ -23,6 +24,13 @@ export function mergeNote(
   cloud: NoteContent | null,
   opts: MergeOptions = {},
 ): NoteMergeResult {
+  const limit = opts.maxBodyBytes;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
+    throw new AppError(
+      'invalid_input',
+      `maxBodyBytes must be a whole number of bytes, 0 or more (got ${String(limit)})`,
+    );
+  }
   const localChanged = !sameContent(base, local);
   const cloudChanged = !sameContent(base, cloud);
   if (sameContent(local, cloud))
@@ -57,7 +65,7 @@ export function mergeNote(
     return { kind: 'take-local', content: normal(local), overridesDelete: false };
   if (sameContent(merged, cloud))
     return { kind: 'take-cloud', content: normal(cloud), overridesDelete: false };
-  if (opts.maxBodyBytes !== undefined && utf8Length(merged.body) > opts.maxBodyBytes) {
+  if (limit !== undefined && utf8Length(merged.body) > limit) {
     return { kind: 'conflict', reasons: ['too_large'], draft: merged, hunks: [] };
   }
   return { kind: 'merged', content: merged };
