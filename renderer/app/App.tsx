@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
@@ -36,6 +37,7 @@ function TabButton({ tab, active, onSelect }: { tab: TabDef; active: boolean; on
 export function App() {
   const { t, i18n } = useTranslation();
   const client = useApiClient();
+  const qc = useQueryClient();
   const activeTab = useUi((s) => s.activeTab);
   const theme = useUi((s) => s.theme);
   const [connected, setConnected] = useState(true);
@@ -45,10 +47,17 @@ export function App() {
   useEffect(
     () =>
       client.onMenuCommand((cmd) => {
+        if (cmd === 'project.changed') {
+          // Another project was opened in the desktop app: everything on screen is stale.
+          editorStore.getState().close();
+          uiStore.getState().select(null);
+          void qc.invalidateQueries();
+          return;
+        }
         if (cmd === 'note.new' || cmd === 'find') uiStore.getState().setActiveTab('memory');
         runCommand(cmd);
       }),
-    [client],
+    [client, qc],
   );
   useEffect(() => client.onConnectionChange(setConnected), [client]);
   useEffect(() => {

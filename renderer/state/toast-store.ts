@@ -6,6 +6,8 @@ export interface Toast {
   message: string;
   tone: 'info' | 'error';
   action?: { label: string; run: () => void | Promise<void> };
+  /** Auto-dismiss after this long; default 6 s, 20 s with an action (undo), errors stay until closed. */
+  timeoutMs?: number | null;
 }
 
 export interface ToastState {
@@ -17,12 +19,15 @@ export interface ToastState {
 let nextId = 1;
 
 export function createToastStore() {
-  return createStore<ToastState>()((set) => ({
+  return createStore<ToastState>()((set, get) => ({
     toasts: [],
     show(t) {
       const id = nextId++;
       // Keep the last few: an old undo offer stays until dismissed or replaced.
       set((s) => ({ toasts: [...s.toasts.slice(-3), { ...t, id }] }));
+      const timeout =
+        t.timeoutMs !== undefined ? t.timeoutMs : t.tone === 'error' ? null : t.action ? 20_000 : 6_000;
+      if (timeout !== null) setTimeout(() => get().dismiss(id), timeout);
       return id;
     },
     dismiss(id) {

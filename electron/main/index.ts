@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
+import { defaultHome } from '../memory/core.js';
+import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
+import { CoreHost } from '../transports/ipc/core-host.js';
+import { buildMenu } from './menu.js';
+import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
+import { hardenSession, hardenWebContents } from './security.js';
+import { createMainWindow, rendererLocation } from './window.js';
+
+/**
+ * The desktop app's lifecycle. Thin on purpose: the core, the handler table and the IPC binding
+ * are plain Node modules; this file wires them to Electron's app, window, menu and dialogs.
+ */
+
+// This bundle is CommonJS (Forge's Vite plugin, see vite.main.config.ts): __dirname is where main.cjs and preload.cjs live.
+const mainDir = __dirname;
+const isMac = process.platform === 'darwin';
+const isDev = !app.isPackaged;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  void run();
+}
+
+async function run(): Promise<void> {
+  const broadcaster = new EventBroadcaster();
+  const host = new CoreHost(defaultHome(process.env), (event) => broadcaster.event(event));
+  const recentFile = path.join(app.getPath('userData'), 'recent-projects.json');
+  const stateFile = path.join(app.getPath('userData'), 'window-state.json');
+  let recent = loadRecentProjects(recentFile);
+  let win: BrowserWindow | null = null;
+  const renderer = rendererLocation(mainDir);
+
+  // A second launch focuses this window (and opens the folder it was given, if any).
+  app.on('second-instance', (_event, argv) => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+    const folder = argv.slice(isDev ? 2 : 1).find((a) => !a.startsWith('-'));
+    if (folder) void openProject(path.resolve(folder));
+  });
+
+  async function openProject(root: string | undefined): Promise<void> {
+    try {
+      await host.open(root);
+    } catch (err) {
+      dialog.showErrorBox('Memory Desk', `Could not open ${root ?? 'your notes'}: ${(err as Error).message}`);
+      return;
+    }
+    if (root) {
+      recent = pushRecent(recent, root);
+      void saveRecentProjects(recentFile, recent).catch(() => undefined);
+    }
+    refreshMenu();
+    if (win) win.setTitle(root ? `Memory Desk — ${path.basename(root)}` : 'Memory Desk');
+    broadcaster.command('project.changed');
+  }
+
+  function refreshMenu(): void {
+    Menu.setApplicationMenu(
+      buildMenu({
+        locale: app.getLocale(),
+        recent,
+        isMac,
+        isDev,
+        actions: {
+          command: (c) => broadcaster.command(c),
+          openProjectDialog: () => void chooseProject(),
+          openRecent: (root) => void openProject(root),
+          clearRecent: () => {
+            recent = [];
+            void saveRecentProjects(recentFile, recent).catch(() => undefined);
+            refreshMenu();
+          },
+        },
+      }),
+    );
+  }
+
+  async function chooseProject(): Promise<void> {
+    const options = {
+      title: 'Open a project folder',
+      properties: ['openDirectory' as const, 'createDirectory' as const],
+    };
+    const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+    const folder = result.filePaths[0];
+    if (!result.canceled && folder) await openProject(folder);
+  }
+
+  await app.whenReady();
+  hardenSession(MAIN_WINDOW_VITE_DEV_SERVER_URL);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, renderer.isRendererUrl));
+
+  // Open the most recent project, or user notes only on a first start.
+  await host.open(recent[0]);
+  bindIpc(ipcMain, {
+    handlers: () => host.handlers(),
+    isTrustedSender: makeSenderCheck(renderer.isRendererUrl),
+  });
+  refreshMenu();
+
+  const createWindow = () => {
+    win = createMainWindow({ mainDir, stateFile, url: renderer.url });
+    const off = broadcaster.add(win.webContents);
+    // beforeunload with unsaved changes: ask here (a sandboxed page cannot show its own prompt).
+    win.webContents.on('will-prevent-unload', (event) => {
+      const choice = dialog.showMessageBoxSync(win!, {
+        type: 'question',
+        buttons: ['Discard changes', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        message: 'The open note has unsaved changes.',
+        detail: 'Close anyway and lose them?',
+      });
+      if (choice === 0) event.preventDefault();
+    });
+    win.on('closed', () => {
+      off();
+      win = null;
+    });
+  };
+  createWindow();
+
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (!isMac) app.quit();
+  });
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    // Close the core cleanly (watchers, locks) before the process goes.
+    event.preventDefault();
+    quitting = true;
+    void host.close().finally(() => app.quit());
+  });
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow, screen } from 'electron';
+import { loadWindowState, saveWindowState, type WindowState } from './window-state.js';
+
+/** Where the renderer comes from: Vite's dev server under `npm start`, the built files otherwise. */
+export function rendererLocation(mainDir: string): { url: string; isRendererUrl: (url: string) => boolean } {
+  if (MAIN_WINDOW_VITE_DEV_SERVER_URL) {
+    const origin = new URL(MAIN_WINDOW_VITE_DEV_SERVER_URL).origin;
+    return { url: MAIN_WINDOW_VITE_DEV_SERVER_URL, isRendererUrl: (u) => safeOrigin(u) === origin };
+  }
+  const index = path.join(mainDir, '..', 'renderer', MAIN_WINDOW_VITE_NAME, 'index.html');
+  const fileUrl = pathToFileURL(index).href;
+  const dirUrl = pathToFileURL(path.dirname(index) + path.sep).href;
+  return { url: fileUrl, isRendererUrl: (u) => u.split('#')[0] === fileUrl || u.startsWith(dirUrl) };
+}
+
+function safeOrigin(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function createMainWindow(opts: { mainDir: string; stateFile: string; url: string }): BrowserWindow {
+  const state = loadWindowState(
+    opts.stateFile,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const win = new BrowserWindow({
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: 760,
+    minHeight: 480,
+    show: false,
+    title: 'Memory Desk',
+    backgroundColor: '#f7f7f5',
+    webPreferences: {
+      preload: path.join(opts.mainDir, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      spellcheck: true,
+    },
+  });
+  if (state.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+
+  // Remember the window where the person left it (debounced; written atomically).
+  let timer: NodeJS.Timeout | null = null;
+  const remember = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (win.isDestroyed()) return;
+      const b = win.getNormalBounds();
+      const next: WindowState = {
+        x: b.x,
+        y: b.y,
+        width: b.width,
+        height: b.height,
+        maximized: win.isMaximized(),
+      };
+      void saveWindowState(opts.stateFile, next).catch(() => undefined);
+    }, 500);
+  };
+  win.on('resize', remember);
+  win.on('move', remember);
+  win.on('maximize', remember);
+  win.on('unmaximize', remember);
+  win.on('close', () => {
+    if (timer) clearTimeout(timer);
+    const b = win.getNormalBounds();
+    void saveWindowState(opts.stateFile, {
+      x: b.x,
+      y: b.y,
+      width: b.width,
+      height: b.height,
+      maximized: win.isMaximized(),
+    }).catch(() => undefined);
+  });
+
+  void win.loadURL(opts.url);
+  return win;
+}
