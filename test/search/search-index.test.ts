@@ -30,6 +30,17 @@ describe('SearchIndex.search', () => {
     expect(ids(index.search('database'))).toEqual(expect.arrayContaining(['zh', 'en']));
   });
 
+  it('widens a one-character CJK query to the bigrams containing it (search only, not recall)', () => {
+    const index = new SearchIndex([doc('cat', { summary: '我的猫咪喜欢鱼' }), doc('dog', { summary: '狗' })]);
+    const hits = index.search('猫');
+    expect(ids(hits)).toEqual(['cat']);
+    expect(hits[0]!.why.matched.summary).toEqual(['的猫', '猫咪']);
+    expect(ids(index.search('狗'))).toEqual(['dog']);
+    expect(index.recall('猫').notes).toEqual([]);
+    index.remove('project', 'cat');
+    expect(index.search('猫')).toEqual([]);
+  });
+
   it('weighs summary and tags over body', () => {
     const filler = 'some words about other things entirely';
     const index = new SearchIndex([

@@ -84,6 +84,15 @@ function addWord(out: string[], token: string): void {
   }
 }
 
+const CJK_ONLY = new RegExp(`^[${CJK}]+$`, 'u');
+
+/** The CJK characters of a term when it is a CJK unigram or bigram (as `analyze` produces them), else null. */
+export function cjkChars(term: string): string[] | null {
+  if (term.length > 4 || !CJK_ONLY.test(term)) return null;
+  const chars = Array.from(term);
+  return chars.length <= 2 ? chars : null;
+}
+
 /** The distinct terms of a text. */
 export function analyzeUnique(text: string): string[] {
   return [...new Set(analyze(text))];

@@ -1,6 +1,6 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import { analyze } from './analyze.js';
+import { analyze, cjkChars } from './analyze.js';
 import { recall } from './recall.js';
 import {
   bm25Idf,
@@ -67,6 +67,8 @@ const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
 /** remember's related check reads at most this many of the new note's terms (the rarest first). */
 const RELATED_MAX_TERMS = 48;
+/** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
+const CJK_EXPANSION_MAX = 64;
 
 function docKey(scope: Scope, id: string): string {
   return `${scope}\u0000${id}`;
@@ -84,6 +86,8 @@ export class SearchIndex {
   /** noteIdKey(id) → [project slot, user slot], for resolving [[id]] links. */
   private byIdKey = new Map<string, [number, number]>();
   private postings = new Map<string, Posting>();
+  /** CJK character → the indexed bigrams containing it (lets a one-character query find longer words). */
+  private bigramsByChar = new Map<string, Set<string>>();
   private scopeCode = new Uint8Array(64);
   private lenS: number[] = [];
   private lenT: number[] = [];
@@ -131,6 +135,7 @@ export class SearchIndex {
     this.byKey.clear();
     this.byIdKey.clear();
     this.postings.clear();
+    this.bigramsByChar.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -165,7 +170,10 @@ export class SearchIndex {
       const tf = pack(cs, ct, cb);
       terms.set(term, tf);
       let p = this.postings.get(term);
-      if (!p) this.postings.set(term, (p = { docs: [], tfs: [] }));
+      if (!p) {
+        this.postings.set(term, (p = { docs: [], tfs: [] }));
+        this.trackBigram(term, true);
+      }
       p.docs.push(slot);
       p.tfs.push(tf);
     }
@@ -200,7 +208,10 @@ export class SearchIndex {
       p.tfs[i] = p.tfs[last]!;
       p.docs.pop();
       p.tfs.pop();
-      if (p.docs.length === 0) this.postings.delete(term);
+      if (p.docs.length === 0) {
+        this.postings.delete(term);
+        this.trackBigram(term, false);
+      }
     }
     this.byKey.delete(key);
     const idKey = noteIdKey(id);
@@ -231,8 +242,47 @@ export class SearchIndex {
   /** Ranked search over summary, tags and body; every hit says why it matched. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
-    const q = uniformQuery(analyze(query));
+    const q = this.widenCjk(uniformQuery(analyze(query)));
     return this.rank(q, { limit, scope: options.scope ?? 'both', usage: options.usage });
+  }
+
+  /**
+   * Search only (recall stays exact): a lone CJK character in the query ("猫") also matches the
+   * indexed bigrams that contain it ("猫咪", "小猫"), since CJK words are indexed as bigrams.
+   */
+  private widenCjk(q: WeightedQuery): WeightedQuery {
+    let out: WeightedQuery | null = null;
+    for (const term of q.terms) {
+      const chars = cjkChars(term);
+      if (!chars || chars.length !== 1) continue;
+      const bigrams = this.bigramsByChar.get(term);
+      if (!bigrams) continue;
+      out ??= { terms: [...q.terms], weights: [...q.weights] };
+      let n = 0;
+      for (const b of bigrams) {
+        if (n++ >= CJK_EXPANSION_MAX) break;
+        if (!out.terms.includes(b)) {
+          out.terms.push(b);
+          out.weights.push(1);
+        }
+      }
+    }
+    return out ?? q;
+  }
+
+  private trackBigram(term: string, added: boolean): void {
+    const chars = cjkChars(term);
+    if (!chars || chars.length !== 2) return;
+    for (const c of new Set(chars)) {
+      let set = this.bigramsByChar.get(c);
+      if (added) {
+        if (!set) this.bigramsByChar.set(c, (set = new Set()));
+        set.add(term);
+      } else if (set) {
+        set.delete(term);
+        if (set.size === 0) this.bigramsByChar.delete(c);
+      }
+    }
   }
 
   /**
