@@ -2,7 +2,9 @@ import { api, type ApiMethodName } from '../../shared/api.js';
 import { AppError } from '../../shared/errors.js';
 import type { HandlerContext } from './context.js';
 import type { ApiHandlers } from './dispatch.js';
+import { createAgentsHandlers } from './handlers/agents.js';
 import { createBackupsHandlers } from './handlers/backups.js';
+import { createCleanupHandlers } from './handlers/cleanup.js';
 import { createNotesHandlers } from './handlers/notes.js';
 import { createProjectHandlers } from './handlers/project.js';
 
@@ -15,6 +17,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     createNotesHandlers(ctx),
     createBackupsHandlers(ctx),
     createProjectHandlers(ctx),
+    createAgentsHandlers(ctx),
+    createCleanupHandlers(ctx),
   ];
   const table: Partial<ApiHandlers> = Object.assign({}, ...areas);
   // Methods whose area is not wired yet answer with a clear error instead of crashing a transport.

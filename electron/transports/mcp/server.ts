@@ -5,17 +5,24 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiMethodName } from '../../../shared/api.js';
 import { toErrorBody } from '../../../shared/errors.js';
-import { invokeApi, type ApiHandlers } from '../../api/dispatch.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
 
 export const MCP_SERVER_NAME = 'memory-desk';
 
 /**
- * The MCP server: lists the tools and answers calls through the handler table (invokeApi), never
- * around it. Errors become tool errors (`isError: true`) with `code: message`, so the model sees why.
+ * Calls the API table: `(method, input) => invokeApi(handlers, method, input)` — the CLI's
+ * `io.invoke` is exactly that, so every tool call is validated by the API schema and handled by
+ * the handler table, never around it.
  */
-export function createMcpServer(handlers: ApiHandlers, version = '0.1.0'): Server {
+export type InvokeApi = (method: ApiMethodName, input: never) => Promise<unknown>;
+
+/**
+ * The MCP server: lists the tools and answers calls through the API table. Errors become tool
+ * errors (`isError: true`) with `code: message`, so the model sees why.
+ */
+export function createMcpServer(invoke: InvokeApi, version = '0.1.0'): Server {
   const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: MCP_TOOLS.map((tool) => ({
@@ -39,7 +46,7 @@ export function createMcpServer(handlers: ApiHandlers, version = '0.1.0'): Serve
     }
     try {
       const { method, input } = tool.route(parseToolArgs(tool, request.params.arguments));
-      const result = await invokeApi(handlers, method, input);
+      const result = await invoke(method, input as never);
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] };
     } catch (err) {
       const { error } = toErrorBody(err);
@@ -49,17 +56,13 @@ export function createMcpServer(handlers: ApiHandlers, version = '0.1.0'): Serve
   return server;
 }
 
-/** Serves MCP on stdin/stdout until the client closes the stream. Logs go to stderr only. */
-export async function serveMcpStdio(
-  handlers: ApiHandlers,
-  onClose?: () => Promise<void> | void,
-): Promise<void> {
-  const server = createMcpServer(handlers);
+/** Serves MCP on stdin/stdout until the client closes stdin. Nothing else may write to stdout. */
+export async function serveMcpStdio(invoke: InvokeApi, version?: string): Promise<void> {
+  const server = createMcpServer(invoke, version);
   const transport = new StdioServerTransport();
   await new Promise<void>((resolve, reject) => {
     transport.onclose = () => resolve();
-    server.connect(transport).catch(reject);
     process.stdin.once('end', () => void server.close().then(resolve, resolve));
+    server.connect(transport).catch(reject);
   });
-  await onClose?.();
 }

@@ -17,12 +17,16 @@ function warningLines(warnings: Array<{ message: string }>): string[] {
 }
 
 function parseRetainStdin(text: string | null): unknown {
-  if (text === null || !text.trim()) throw new UsageError('retain reads {"items":[{"content":"…","context":"…"}]} on stdin');
+  if (text === null || !text.trim())
+    throw new UsageError('retain reads {"items":[{"content":"…","context":"…"}]} on stdin');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new AppError('invalid_input', `retain: stdin is not valid JSON (${(err as Error).message}); expected {"items":[{"content":"…"}]}`);
+    throw new AppError(
+      'invalid_input',
+      `retain: stdin is not valid JSON (${(err as Error).message}); expected {"items":[{"content":"…"}]}`,
+    );
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     throw new AppError('invalid_input', 'retain: stdin must be a JSON object {"items":[…]}');
@@ -33,14 +37,19 @@ function parseRetainStdin(text: string | null): unknown {
 export const agentsCommands: CliCommand[] = [
   {
     name: 'retain',
-    usage: 'retain [--bank-scope global|per-project|per-project-tagged]   < {"items":[{"content":"…","context":"…"}]}',
-    summary: 'Store facts read as JSON on stdin; prints {"receipts":[…]}: one receipt per item, in order, once it is on disk.',
+    usage:
+      'retain [--bank-scope global|per-project|per-project-tagged]   < {"items":[{"content":"…","context":"…"}]}',
+    summary:
+      'Store facts read as JSON on stdin; prints {"receipts":[…]}: one receipt per item, in order, once it is on disk.',
     flags: { 'bank-scope': 'string' },
     positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       const items = parseRetainStdin(await io.readStdin());
       const bankScope = stringFlag(args, 'bank-scope');
-      const out = await io.invoke('agents.retain', { items: items as never, ...(bankScope !== undefined ? { bankScope: bankScope as never } : {}) });
+      const out = await io.invoke('agents.retain', {
+        items: items as never,
+        ...(bankScope !== undefined ? { bankScope: bankScope as never } : {}),
+      });
       // Agents read this: always the JSON document, warnings on stderr.
       return { json: out, text: JSON.stringify(out, null, 2), notices: warningLines(out.warnings) };
     },
@@ -48,7 +57,8 @@ export const agentsCommands: CliCommand[] = [
   {
     name: 'mcp',
     usage: 'mcp',
-    summary: 'Serve the memory tools (remember, memory, forget, recall, retain) to an agent over MCP on stdin/stdout.',
+    summary:
+      'Serve the memory tools (remember, memory, forget, recall, retain) to an agent over MCP on stdin/stdout.',
     flags: {},
     positionals: { min: 0, max: 0, names: '' },
     async run(io) {
@@ -67,45 +77,66 @@ export const agentsCommands: CliCommand[] = [
       const out = stringFlag(args, 'out');
       if (!out) throw new UsageError('export needs --out FILE.zip');
       const result = await io.invoke('agents.export', { scope, out: path.resolve(out) });
-      return { json: result, text: `exported ${result.notes} note${result.notes === 1 ? '' : 's'} (${result.scope}) to ${result.path}` };
+      return {
+        json: result,
+        text: `exported ${result.notes} note${result.notes === 1 ? '' : 's'} (${result.scope}) to ${result.path}`,
+      };
     },
   },
   {
     name: 'import mnemopi',
     usage: 'import mnemopi DB_PATH [--scope user|project]',
-    summary: 'Import an oh-my-pi Mnemopi bank (a .db file, or a data directory with banks/) as notes (user scope unless --scope).',
+    summary:
+      'Import an oh-my-pi Mnemopi bank (a .db file, or a data directory with banks/) as notes (user scope unless --scope).',
     flags: { scope: 'string' },
     positionals: { min: 1, max: 1, names: 'DB_PATH (a Mnemopi .db file or data directory)' },
     async run(io, args) {
       const scope = scopeFlag(args) ?? 'user';
-      const result = await io.invoke('agents.importMnemopi', { path: path.resolve(args.positionals[0]!), scope });
+      const result = await io.invoke('agents.importMnemopi', {
+        path: path.resolve(args.positionals[0]!),
+        scope,
+      });
       const lines = result.banks.map((b) =>
         b.status === 'imported'
           ? `${b.bank}: imported ${b.imported}, skipped ${b.skippedRows} (${b.path})`
           : `${b.bank}: skipped — ${b.reason ?? 'unknown reason'} (${b.path})`,
       );
       const problems = result.banks.flatMap((b) => b.problems.map((p) => `warning: ${b.bank}: ${p}`));
-      lines.push(`${result.imported} note${result.imported === 1 ? '' : 's'} imported into the ${result.scope} scope`);
+      lines.push(
+        `${result.imported} note${result.imported === 1 ? '' : 's'} imported into the ${result.scope} scope`,
+      );
       return { json: result, text: lines.join('\n'), notices: problems };
     },
   },
   {
     name: 'import',
     usage: 'import FILE.zip --scope project|user [--on-collision skip|keep-both]',
-    summary: 'Import the notes of an export zip; a note whose id exists is skipped (default) or kept under a new id.',
+    summary:
+      'Import the notes of an export zip; a note whose id exists is skipped (default) or kept under a new id.',
     flags: { scope: 'string', 'on-collision': 'string' },
     positionals: { min: 1, max: 1, names: 'FILE.zip' },
     async run(io, args) {
       const scope = requiredScope(args, 'import');
       const onCollision = stringFlag(args, 'on-collision') ?? 'skip';
-      if (onCollision !== 'skip' && onCollision !== 'keep-both') throw new UsageError(`--on-collision must be "skip" or "keep-both", not "${onCollision}"`);
-      const result = await io.invoke('agents.import', { file: path.resolve(args.positionals[0]!), scope, onCollision });
+      if (onCollision !== 'skip' && onCollision !== 'keep-both')
+        throw new UsageError(`--on-collision must be "skip" or "keep-both", not "${onCollision}"`);
+      const result = await io.invoke('agents.import', {
+        file: path.resolve(args.positionals[0]!),
+        scope,
+        onCollision,
+      });
       const lines = [
         `imported ${result.imported.length} note${result.imported.length === 1 ? '' : 's'} into the ${result.scope} scope`,
-        ...result.imported.filter((i) => i.renamedFrom).map((i) => `  ${i.renamedFrom} → ${i.id} (kept both)`),
+        ...result.imported
+          .filter((i) => i.renamedFrom)
+          .map((i) => `  ${i.renamedFrom} → ${i.id} (kept both)`),
         ...result.skipped.map((s) => `skipped ${s.entry}: ${s.reason}`),
       ];
-      return { json: result, text: lines.join('\n'), notices: result.refused.map((r) => `${r.entry}: ${r.reason}`) };
+      return {
+        json: result,
+        text: lines.join('\n'),
+        notices: result.refused.map((r) => `${r.entry}: ${r.reason}`),
+      };
     },
   },
 ];

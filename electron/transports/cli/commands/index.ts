@@ -1,7 +1,9 @@
 import type { CliCommand } from '../types.js';
+import { agentsCommands } from './agents.js';
 import { backupsCommands } from './backups.js';
+import { cleanupCommands } from './cleanup.js';
 import { notesCommands } from './notes.js';
 import { projectCommands } from './project.js';
 
 /** Every CLI command. Areas add theirs with one line (a file under commands/ exporting a list). */
-export const cliCommands: CliCommand[] = [...projectCommands, ...notesCommands, ...backupsCommands];
+export const cliCommands: CliCommand[] = [...projectCommands, ...notesCommands, ...backupsCommands, ...agentsCommands, ...cleanupCommands];
