@@ -3,10 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
-import { createApiContext, type HandlerContext } from '../../api/context.js';
-import { invokeApi } from '../../api/dispatch.js';
-import { createHandlers } from '../../api/handlers.js';
-import { defaultHome } from '../../memory/core.js';
+import type { HandlerContext } from '../../api/context.js';
 import { parseArgs } from './args.js';
 import { cliCommands } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
@@ -151,6 +148,13 @@ export async function runCli(env: CliEnv): Promise<number> {
           : `${command.name} needs ${command.positionals.names}`,
       );
     }
+    // Loaded only when a command runs, so --help answers at once.
+    const [{ createApiContext }, { invokeApi }, { createHandlers }, { defaultHome }] = await Promise.all([
+      import('../../api/context.js'),
+      import('../../api/dispatch.js'),
+      import('../../api/handlers.js'),
+      import('../../memory/core.js'),
+    ]);
     const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
     ctx = await createApiContext({
       home,
