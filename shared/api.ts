@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiMethodDef } from './api/define.js';
 import { agentsApi } from './api/agents.js';
+import { cleanupApi } from './api/cleanup.js';
 import { notesApi } from './api/notes.js';
 import { syncApi } from './api/sync.js';
 
@@ -14,6 +15,7 @@ export const api = {
   ...notesApi,
   ...syncApi,
   ...agentsApi,
+  ...cleanupApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;

@@ -103,8 +103,16 @@ export const cleanupApi = {
         .max(6, 'a merge takes at most 6 notes'),
       scope: ScopeSchema.optional(),
       draft: DraftKindSchema.default('manual'),
+      /** Names this request so `cleanup.cancelDraft` can stop a model draft in progress. */
+      requestId: z.string().min(1).max(100).optional(),
     }),
     output: MergePlanSchema,
+  }),
+  'cleanup.cancelDraft': defineMethod({
+    summary:
+      'Cancel a model draft in progress (生成合并建议 → cancel); its plan falls back to the manual draft.',
+    input: z.object({ requestId: z.string().min(1) }),
+    output: z.object({ cancelled: z.boolean() }),
   }),
   'cleanup.mergeApply': defineMethod({
     summary:
