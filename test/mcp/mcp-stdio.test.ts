@@ -174,3 +174,44 @@ describe('memdesk mcp over stdio', () => {
     expect(stderr).not.toMatch(/Error:.*at /);
   });
 });
+
+describe('memdesk mcp process lifetime', () => {
+  it('exits by itself (code 0) when the client closes stdin', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(
+      process.execPath,
+      ['--import', tsxLoader, cliEntry, '--home', home, '--project', project, 'mcp'],
+      {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: tmp, OHARNESS_HOME: home },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    child.stdin.write(JSON.stringify(init) + '\n');
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (out.includes('"id":1')) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    expect(JSON.parse(out.split('\n')[0]!)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'memory-desk' } },
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('close', resolve);
+      child.stdin.end();
+    });
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,195 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryCore } from '../../electron/memory/core.js';
+import { createNotesService } from '../../electron/memory/notes-service.js';
+import { runMemdesk } from './run-cli.js';
+
+let tmp: string;
+let homeA: string;
+let homeB: string;
+let work: string;
+const userDir = (home: string) => path.join(home, 'memory', 'user');
+
+async function snapshot(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const name of (await fs.readdir(dir).catch(() => [] as string[])).sort()) {
+    if (name.endsWith('.md')) out.set(name, await fs.readFile(path.join(dir, name)));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-export-'));
+  homeA = path.join(tmp, 'home-a');
+  homeB = path.join(tmp, 'home-b');
+  work = path.join(tmp, 'work');
+  await fs.mkdir(work, { recursive: true });
+  const core = await createMemoryCore({ home: homeA, now: () => 1_780_000_000_000, env: {} });
+  const notes = createNotesService(core);
+  await notes.remember({
+    summary: 'Pricing cards use fills',
+    body: 'See [[pricing-layout-a91]].\n',
+    tags: ['design', 'ui'],
+    type: 'feedback',
+    scope: 'user',
+  });
+  await notes.remember({
+    summary: '部署流程',
+    body: '先跑测试，再部署。\n',
+    tags: '部署, deploy',
+    scope: 'user',
+  });
+  await core.close();
+  // Files as agents and editors leave them: BOM, CRLF, unknown keys, no timestamps, odd key order.
+  await fs.writeFile(
+    path.join(userDir(homeA), 'hand-edited-1.md'),
+    '\uFEFF---\r\n{"summary":"Edited by hand","id":"hand-edited-1","agentKey":{"x":1}}\r\n---\r\nCRLF body\r\n',
+  );
+  await fs.writeFile(
+    path.join(userDir(homeA), 'no-trailing-newline.md'),
+    '---\n{"id":"no-trailing-newline","summary":"x","tags":["a"]}\n---\nno newline at the end',
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('export / import through the CLI', () => {
+  it('round-trips every note file byte for byte', async () => {
+    const zip = path.join(work, 'user.zip');
+    const exp = await runMemdesk(['--json', 'export', '--scope', 'user', '--out', zip], {
+      cwd: work,
+      home: homeA,
+    });
+    expect(exp.stderr).toBe('');
+    expect(exp.code).toBe(0);
+    expect(JSON.parse(exp.stdout)).toMatchObject({ scope: 'user', notes: 4, path: zip });
+
+    const imp = await runMemdesk(['--json', 'import', zip, '--scope', 'user'], { cwd: work, home: homeB });
+    expect(imp.code).toBe(0);
+    const result = JSON.parse(imp.stdout) as { imported: unknown[]; skipped: unknown[]; refused: unknown[] };
+    expect(result.imported).toHaveLength(4);
+    expect(result.refused).toEqual([]);
+    const a = await snapshot(userDir(homeA));
+    const b = await snapshot(userDir(homeB));
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [name, bytes] of a) expect(Buffer.compare(b.get(name)!, bytes), name).toBe(0);
+
+    // The imported notes are real notes: the core loads all four without a warning.
+    const core = await createMemoryCore({ home: homeB, env: {} });
+    expect(core.store('user')?.list()).toHaveLength(4);
+    expect(core.store('user')?.warnings()).toEqual([]);
+    await core.close();
+
+    // Importing the same archive again: everything identical is skipped, nothing changes.
+    const again = await runMemdesk(['--json', 'import', zip, '--scope', 'user'], { cwd: work, home: homeB });
+    const second = JSON.parse(again.stdout) as { imported: unknown[]; skipped: Array<{ reason: string }> };
+    expect(second.imported).toEqual([]);
+    expect(second.skipped).toHaveLength(4);
+    expect(second.skipped[0]?.reason).toMatch(/identical/);
+  });
+
+  it('never replaces an existing output file', async () => {
+    const zip = path.join(work, 'exists.zip');
+    await fs.writeFile(zip, 'precious');
+    const exp = await runMemdesk(['export', '--scope', 'user', '--out', zip], { cwd: work, home: homeA });
+    expect(exp.code).toBe(1);
+    expect(exp.stderr).toMatch(/already exists/);
+    expect(await fs.readFile(zip, 'utf8')).toBe('precious');
+  });
+
+  it('collisions: skip leaves the existing note alone; keep-both imports under a new id', async () => {
+    const homeC = path.join(tmp, 'home-c');
+    const zip = path.join(work, 'collide.zip');
+    await runMemdesk(['export', '--scope', 'user', '--out', zip], { cwd: work, home: homeA });
+    await fs.mkdir(userDir(homeC), { recursive: true });
+    const mine =
+      '---\n{"id":"hand-edited-1","summary":"My own, different note","tags":[],"createdAt":5,"updatedAt":6}\n---\nmine\n';
+    await fs.writeFile(path.join(userDir(homeC), 'hand-edited-1.md'), mine);
+
+    const skip = await runMemdesk(['--json', 'import', zip, '--scope', 'user', '--on-collision', 'skip'], {
+      cwd: work,
+      home: homeC,
+    });
+    const s = JSON.parse(skip.stdout) as {
+      imported: Array<{ id: string }>;
+      skipped: Array<{ entry: string; reason: string }>;
+    };
+    expect(s.imported).toHaveLength(3);
+    expect(s.skipped).toEqual([
+      { entry: 'notes/hand-edited-1.md', reason: expect.stringMatching(/different note.*keep-both/) },
+    ]);
+    expect(await fs.readFile(path.join(userDir(homeC), 'hand-edited-1.md'), 'utf8')).toBe(mine);
+
+    const both = await runMemdesk(
+      ['--json', 'import', zip, '--scope', 'user', '--on-collision', 'keep-both'],
+      { cwd: work, home: homeC },
+    );
+    const k = JSON.parse(both.stdout) as { imported: Array<{ id: string; renamedFrom?: string }> };
+    expect(k.imported).toEqual([{ id: 'hand-edited-1-2', renamedFrom: 'hand-edited-1' }]);
+    expect(await fs.readFile(path.join(userDir(homeC), 'hand-edited-1.md'), 'utf8')).toBe(mine);
+    const kept = await fs.readFile(path.join(userDir(homeC), 'hand-edited-1-2.md'), 'utf8');
+    expect(kept).toContain('"id":"hand-edited-1-2"');
+    expect(kept).toContain('"agentKey":{"x":1}');
+    expect(kept).toContain('CRLF body');
+  });
+
+  it('hostile archives: traversal, non-notes, bombs and junk are refused with messages; nothing escapes', async () => {
+    const homeD = path.join(tmp, 'home-d');
+    const evil = path.join(work, 'evil.zip');
+    await fs.writeFile(
+      evil,
+      zipSync({
+        '../escaped.md': strToU8('---\n{"id":"escaped","summary":"x"}\n---\n'),
+        'notes/../../../escaped2.md': strToU8('x'),
+        'notes/ok-note-1.md': strToU8('---\n{"id":"ok-note-1","summary":"fine","tags":[]}\n---\nok\n'),
+        'notes/not-a-note.md': strToU8('just text, no frontmatter'),
+        'notes/wrong-id.md': strToU8('---\n{"id":"other-id","summary":"x"}\n---\n'),
+        'notes/bomb-1.md': new Uint8Array(5 * 1024 * 1024),
+        'install.sh': strToU8('echo hi'),
+      }),
+    );
+    const imp = await runMemdesk(['--json', 'import', evil, '--scope', 'user'], { cwd: work, home: homeD });
+    expect(imp.code).toBe(0);
+    const r = JSON.parse(imp.stdout) as {
+      imported: Array<{ id: string }>;
+      refused: Array<{ entry: string; reason: string }>;
+    };
+    expect(r.imported).toEqual([{ id: 'ok-note-1' }]);
+    const reasons = Object.fromEntries(r.refused.map((x) => [x.entry, x.reason]));
+    expect(reasons['../escaped.md']).toMatch(/leaves the archive/);
+    expect(reasons['notes/../../../escaped2.md']).toMatch(/leaves the archive/);
+    expect(reasons['notes/not-a-note.md']).toMatch(/not a note/);
+    expect(reasons['notes/wrong-id.md']).toMatch(/differs from the file name/);
+    expect(reasons['notes/bomb-1.md']).toMatch(/zip bomb/);
+    expect(reasons['install.sh']).toMatch(/not a note/);
+    expect(await fs.readdir(userDir(homeD))).toEqual(['ok-note-1.md']);
+    for (const where of [work, tmp, path.dirname(userDir(homeD)), homeD]) {
+      const names = await fs.readdir(where);
+      expect(names.filter((n) => n.startsWith('escaped'))).toEqual([]);
+    }
+
+    const junk = path.join(work, 'junk.zip');
+    await fs.writeFile(junk, 'this is not a zip');
+    const bad = await runMemdesk(['import', junk, '--scope', 'user'], { cwd: work, home: homeD });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/not a readable zip/);
+    expect(await fs.readdir(userDir(homeD))).toEqual(['ok-note-1.md']);
+  });
+
+  it('usage mistakes exit 2 with a message', async () => {
+    const noScope = await runMemdesk(['import', 'x.zip'], { cwd: work, home: homeA });
+    expect(noScope.code).toBe(2);
+    expect(noScope.stderr).toMatch(/--scope/);
+    const badCollision = await runMemdesk(
+      ['import', 'x.zip', '--scope', 'user', '--on-collision', 'overwrite'],
+      { cwd: work, home: homeA },
+    );
+    expect(badCollision.code).toBe(2);
+    expect(badCollision.stderr).toMatch(/skip.*keep-both/);
+  });
+});

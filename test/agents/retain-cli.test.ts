@@ -1,0 +1,68 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMemdesk } from './run-cli.js';
+
+let tmp: string;
+let home: string;
+let cwd: string;
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-retain-cli-'));
+  home = path.join(tmp, 'home');
+  cwd = path.join(tmp, 'Billing Service');
+  await fs.mkdir(cwd, { recursive: true });
+});
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+const userFiles = async () =>
+  (await fs.readdir(path.join(home, 'memory', 'user')).catch(() => [] as string[])).filter((n) =>
+    n.endsWith('.md'),
+  );
+
+describe('memdesk retain (JSON on stdin → receipts)', () => {
+  it('prints one receipt per item, in order', async () => {
+    const input = JSON.stringify({
+      items: [
+        { content: 'Invoices are generated on the 1st of each month.', context: 'billing runbook' },
+        { content: '' },
+        { content: 'api_key = "sk-abcdefghijklmnopqrstuvwx"' },
+      ],
+    });
+    const run = await runMemdesk(['retain'], { cwd, home, input });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as {
+      receipts: Array<{ index: number; status: string; id: string | null; reason?: string }>;
+      bankScope: string;
+    };
+    expect(out.bankScope).toBe('per-project-tagged');
+    expect(out.receipts.map((r) => [r.index, r.status])).toEqual([
+      [0, 'stored'],
+      [1, 'refused'],
+      [2, 'refused'],
+    ]);
+    expect(await userFiles()).toEqual([`${out.receipts[0]!.id}.md`]);
+    const text = await fs.readFile(path.join(home, 'memory', 'user', `${out.receipts[0]!.id}.md`), 'utf8');
+    expect(text).toContain('"project:billing-service"');
+  });
+
+  it('bad stdin and a bad --bank-scope are refused with a message and write nothing', async () => {
+    const before = await userFiles();
+    const notJson = await runMemdesk(['retain'], { cwd, home, input: '{"items": [' });
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/stdin is not valid JSON/);
+    const badScope = await runMemdesk(['--json', 'retain', '--bank-scope', 'per-team'], {
+      cwd,
+      home,
+      input: JSON.stringify({ items: [{ content: 'A fact.' }] }),
+    });
+    expect(badScope.code).toBe(1);
+    expect(JSON.parse(badScope.stdout)).toEqual({
+      error: { code: 'invalid_input', message: expect.stringMatching(/bankScope/) },
+    });
+    expect(await userFiles()).toEqual(before);
+  });
+});
