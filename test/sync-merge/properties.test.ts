@@ -4,7 +4,7 @@ import { normalizeNewlines } from '../../shared/note-format.js';
 import type { NoteMergeResult } from '../../electron/sync/merge/index.js';
 import { mergeNote, mergeText, sameContent } from '../../electron/sync/merge/index.js';
 import { diffLines } from '../../electron/sync/merge/line-diff.js';
-import { LineInterner, splitLines } from '../../electron/sync/merge/lines.js';
+import { LineInterner, splitLines, toLines } from '../../electron/sync/merge/lines.js';
 import { lineArb, relatedLinesArb, relatedNotesArb, relatedTextsArb } from './arbitraries.js';
 
 // Fixed seed: a failure replays exactly; fast-check prints the counterexample and the seed.
@@ -109,7 +109,11 @@ describe('line diff', () => {
       fc.property(relatedLinesArb, fc.array(lineArb, { maxLength: 10 }), ({ base, local }, other) => {
         for (const b of [local, other]) {
           const interner = new LineInterner();
-          const hunks = diffLines(interner.intern(base), interner.intern(b));
+          // Lines without '\n' are whole lines here: join them so each is one line of a text.
+          const hunks = diffLines(
+            interner.intern(toLines(base.map((x) => x + '\n').join(''))),
+            interner.intern(toLines(b.map((x) => x + '\n').join(''))),
+          );
           const rebuilt: string[] = [];
           let ai = 0;
           for (const h of hunks) {

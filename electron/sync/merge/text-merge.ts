@@ -1,5 +1,5 @@
 import { diffLines, type Hunk } from './line-diff.js';
-import { LineInterner, splitLines } from './lines.js';
+import { LineInterner, sliceLines, toLines, type LineText } from './lines.js';
 import { MARKER_BASE, MARKER_CLOUD, MARKER_LOCAL, MARKER_SEPARATOR } from './markers.js';
 import type { TextConflict, TextMergeResult } from './types.js';
 
@@ -22,9 +22,9 @@ interface SideHunk {
  * CRLF / CR are normalised to LF first. The final newline belongs to the last line (see docs/merge.md).
  */
 export function mergeText(base: string, local: string, cloud: string): TextMergeResult {
-  const baseLines = splitLines(base);
-  const localLines = splitLines(local);
-  const cloudLines = splitLines(cloud);
+  const baseLines = toLines(base);
+  const localLines = toLines(local);
+  const cloudLines = toLines(cloud);
   const interner = new LineInterner();
   const b = interner.intern(baseLines);
   const l = interner.intern(localLines);
@@ -34,8 +34,8 @@ export function mergeText(base: string, local: string, cloud: string): TextMerge
   const out: string[] = [];
   const hunks: TextConflict[] = [];
   let lineNo = 1; // the 1-based line number the next output line will have
-  const emit = (lines: readonly string[], from: number, to: number) => {
-    for (let i = from; i < to; i++) out.push(lines[i]!);
+  const emit = (lines: LineText, from: number, to: number) => {
+    if (from < to) out.push(sliceLines(lines, from, to));
     lineNo += to - from;
   };
 
@@ -78,14 +78,14 @@ export function mergeText(base: string, local: string, cloud: string): TextMerge
     }
     const conflict: TextConflict = {
       markerLine: lineNo,
-      local: localLines.slice(ls, le).join(''),
-      base: baseLines.slice(start, end).join(''),
-      cloud: cloudLines.slice(cs, ce).join(''),
+      local: sliceLines(localLines, ls, le),
+      base: sliceLines(baseLines, start, end),
+      cloud: sliceLines(cloudLines, cs, ce),
     };
     hunks.push(conflict);
     lineNo += pushConflict(out, conflict);
   }
-  emit(baseLines, basePos, baseLines.length);
+  emit(baseLines, basePos, baseLines.count);
 
   const text = out.join('');
   return hunks.length === 0 ? { clean: true, text } : { clean: false, text, hunks };
@@ -96,8 +96,8 @@ export function mergeText(base: string, local: string, cloud: string): TextMerge
  * they differ becomes a conflict (markers without the `|||||||` section, since there is no base).
  */
 export function mergeTextWithoutBase(local: string, cloud: string): TextMergeResult {
-  const localLines = splitLines(local);
-  const cloudLines = splitLines(cloud);
+  const localLines = toLines(local);
+  const cloudLines = toLines(cloud);
   const interner = new LineInterner();
   const l = interner.intern(localLines);
   const c = interner.intern(cloudLines);
@@ -106,19 +106,19 @@ export function mergeTextWithoutBase(local: string, cloud: string): TextMergeRes
   let lineNo = 1;
   let li = 0;
   for (const h of diffLines(l, c)) {
+    if (li < h.aStart) out.push(sliceLines(localLines, li, h.aStart));
     lineNo += h.aStart - li;
-    for (; li < h.aStart; li++) out.push(localLines[li]!);
     const conflict: TextConflict = {
       markerLine: lineNo,
-      local: localLines.slice(h.aStart, h.aEnd).join(''),
+      local: sliceLines(localLines, h.aStart, h.aEnd),
       base: null,
-      cloud: cloudLines.slice(h.bStart, h.bEnd).join(''),
+      cloud: sliceLines(cloudLines, h.bStart, h.bEnd),
     };
     hunks.push(conflict);
     lineNo += pushConflict(out, conflict);
     li = h.aEnd;
   }
-  for (; li < localLines.length; li++) out.push(localLines[li]!);
+  if (li < localLines.count) out.push(sliceLines(localLines, li, localLines.count));
   const text = out.join('');
   return hunks.length === 0 ? { clean: true, text } : { clean: false, text, hunks };
 }
