@@ -41,7 +41,8 @@ export function App() {
   const activeTab = useUi((s) => s.activeTab);
   const theme = useUi((s) => s.theme);
   const [connected, setConnected] = useState(true);
-  const status = useApiQuery('app.status', {});
+  // Warnings change without a note changing (a malformed file appears): also refetch now and then.
+  const status = useApiQuery('app.status', {}, { refetchInterval: 60_000 });
   useTheme(theme);
 
   useEffect(

@@ -44,7 +44,7 @@ export const zh: Messages = {
     whyTitle: '匹配原因',
   },
   why: { summary: '摘要', tags: '标签', body: '正文', usage: '使用' },
-  types: { user: '用户', feedback: '反馈', project: '项目', reference: '参考', none: '（无）' },
+  types: { user: '用户信息', feedback: '反馈', project: '项目', reference: '参考', none: '（无）' },
   note: {
     new: '新建笔记',
     create: '创建',

@@ -49,7 +49,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-describe('Memory page in Chromium', () => {
+describe('Memory page in Chromium', { timeout: 120_000 }, () => {
   it('lists every sample note, virtualised, with the secret traded for a cookie', async () => {
     await expect
       .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
@@ -184,6 +184,28 @@ describe('Memory page in Chromium', () => {
         timeout: WAIT,
       })
       .toContain('edited by an agent');
+  });
+
+  it("shows the core's warnings in the page: an unreadable file on disk", async () => {
+    await fs.writeFile(path.join(env.projectDir, 'broken-by-hand.md'), 'no frontmatter here\n');
+    // The core reports the file at its next load; the page shows the warning on its next status
+    // fetch (a reload here: the core does not push an event for warnings alone yet).
+    await expect
+      .poll(() => env.bridge.context.core.warnings().some((w) => w.path?.endsWith('broken-by-hand.md')), {
+        timeout: WAIT,
+      })
+      .toBe(true);
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId('warnings').textContent(), { timeout: WAIT })
+      .toContain('broken-by-hand');
+    expect(await page.getByTestId('warnings').textContent()).toContain('Unreadable note');
+    await screenshot(page, '07b-warning');
+    await fs.rm(path.join(env.projectDir, 'broken-by-hand.md'));
+    await expect.poll(() => env.bridge.context.core.warnings().length, { timeout: WAIT }).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('warnings').count(), { timeout: WAIT }).toBe(0);
+    await page.getByTestId('list-count').waitFor();
   });
 
   it('never overwrites an on-disk edit while the note is open and dirty: shows both and lets the person choose', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
@@ -9,10 +9,12 @@ import { filterAndSort, joinHits, tagCounts, type ListRow } from '../../state/no
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
 import { NewNoteForm } from './NewNoteForm.js';
-import { NoteEditor } from './NoteEditor.js';
 import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
 import { useDebounced } from './useDebounced.js';
+
+// The editor brings CodeMirror: loaded on first use so the list shows before it is parsed.
+const NoteEditor = lazy(() => import('./NoteEditor.js').then((m) => ({ default: m.NoteEditor })));
 
 export function MemoryPage() {
   const { t } = useTranslation();
@@ -115,7 +117,13 @@ export function MemoryPage() {
       </section>
       <section className="editor-pane" aria-label={t('note.body')}>
         {selection?.kind === 'note' ? (
-          <NoteEditor key={`${selection.scope}:${selection.id}`} id={selection.id} scope={selection.scope} />
+          <Suspense fallback={<p className="muted">{t('list.loading')}</p>}>
+            <NoteEditor
+              key={`${selection.scope}:${selection.id}`}
+              id={selection.id}
+              scope={selection.scope}
+            />
+          </Suspense>
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { rowKey, type ListRow } from '../../state/note-list.js';
@@ -6,6 +6,7 @@ import type { Selection } from '../../state/ui-store.js';
 import { formatTime } from './format.js';
 
 const ROW_HEIGHT = 58;
+const estimateSize = () => ROW_HEIGHT;
 
 /**
  * The note list, virtualised: only the rows in view (plus a few) are in the DOM, so 10,000 notes
@@ -19,12 +20,16 @@ export function NoteList(props: {
 }) {
   const { t, i18n } = useTranslation();
   const parent = useRef<HTMLDivElement>(null);
+  const { rows } = props;
+  // Stable callbacks: a new getItemKey would make the virtualizer re-measure all rows on every render.
+  const getItemKey = useCallback((i: number) => rowKey(rows[i]!), [rows]);
+  const getScrollElement = useCallback(() => parent.current, []);
   const virtualizer = useVirtualizer({
-    count: props.rows.length,
-    getScrollElement: () => parent.current,
-    estimateSize: () => ROW_HEIGHT,
+    count: rows.length,
+    getScrollElement,
+    estimateSize,
     overscan: 8,
-    getItemKey: (i) => rowKey(props.rows[i]!),
+    getItemKey,
   });
   const selectedKey = props.selection?.kind === 'note' ? rowKey(props.selection) : null;
   const selectedIndex = selectedKey ? props.rows.findIndex((r) => rowKey(r) === selectedKey) : -1;
