@@ -7,6 +7,7 @@ import { createBackupsHandlers } from './handlers/backups.js';
 import { createCleanupHandlers } from './handlers/cleanup.js';
 import { createNotesHandlers } from './handlers/notes.js';
 import { createProjectHandlers } from './handlers/project.js';
+import { createSyncHandlers } from './handlers/sync.js';
 
 /**
  * The handler table: each area contributes its methods from electron/api/handlers/<area>.ts.
@@ -19,6 +20,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     createProjectHandlers(ctx),
     createAgentsHandlers(ctx),
     createCleanupHandlers(ctx),
+    createSyncHandlers(ctx),
   ];
   const table: Partial<ApiHandlers> = Object.assign({}, ...areas);
   // Methods whose area is not wired yet answer with a clear error instead of crashing a transport.

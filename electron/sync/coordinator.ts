@@ -50,6 +50,11 @@ export interface CoordinatorOptions {
   inUseMs?: number;
   retryMs?: number;
   requestsPerMinute?: number;
+  /**
+   * Run rounds on the clock (the app, the web bridge). False for one-shot processes such as the
+   * CLI: nothing happens until syncNow() or start().
+   */
+  autoStart?: boolean;
   /** Called after every round (status pages, events). */
   onRound?: (key: string, result: RoundResult | { outcome: 'error'; error: unknown }) => void;
 }
@@ -76,6 +81,7 @@ export class SyncCoordinator {
   private timer: unknown = null;
   private timerAt: number | null = null;
   private stopped = false;
+  private started: boolean;
   /** A 429 pauses every directory until this time. */
   pausedUntil: number | null = null;
   readonly debounceMs: number;
@@ -100,6 +106,13 @@ export class SyncCoordinator {
     this.retryMs = opts.retryMs ?? 60_000;
     this.budget = new RequestBudget(this.clock, opts.requestsPerMinute ?? 20);
     this.onRound = opts.onRound;
+    this.started = opts.autoStart ?? true;
+  }
+
+  /** Starts scheduling rounds on the clock (see autoStart). */
+  start(): void {
+    this.started = true;
+    this.reschedule();
   }
 
   /** Registers a directory; a second registration of the same directory shares the first. */
@@ -193,7 +206,7 @@ export class SyncCoordinator {
   }
 
   private reschedule(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     const now = this.clock.now();
     let earliest: number | null = null;
     for (const entry of this.entries.values()) {

@@ -60,6 +60,7 @@ interface PullPlan {
 }
 
 export async function runRound(svc: SyncService, ctx: RoundContext): Promise<RoundResult> {
+  svc.lastRound = null;
   const gate = await svc.gate();
   if (!gate.ok) {
     svc.error =

@@ -1,0 +1,138 @@
+import { AppError } from '../../../shared/errors.js';
+import type { Scope } from '../../../shared/note.js';
+import type { SyncStatus } from '../../../shared/api/sync.js';
+import { syncEngineFor } from '../../sync/process-engine.js';
+import type { SyncEngine } from '../../sync/sync-engine.js';
+import type { SyncService } from '../../sync/sync-service.js';
+import type { HandlerContext } from '../context.js';
+import type { ApiHandlers } from '../dispatch.js';
+
+export type SyncHandlers = Pick<
+  ApiHandlers,
+  | 'sync.status'
+  | 'sync.now'
+  | 'sync.setEnabled'
+  | 'sync.login'
+  | 'sync.logout'
+  | 'sync.conflicts'
+  | 'sync.conflict'
+  | 'sync.resolve'
+>;
+
+/** Cloud sync for the page and the CLI: the process's sync engine, with this core's scopes. */
+export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
+  const engine = (): SyncEngine => syncEngineFor(core);
+  const services = (): SyncService[] => engine().servicesOf(core);
+
+  const status = async (): Promise<SyncStatus> => {
+    const e = engine();
+    const scopes = await Promise.all(services().map((s) => e.status(s)));
+    const synced = scopes.map((s) => s.lastSyncedAt);
+    return {
+      enabled: scopes.length > 0 && scopes.every((s) => s.enabled),
+      signedIn: scopes.some((s) => s.signedIn) || (await e.accounts.current().catch(() => null)) !== null,
+      origin: await e.accounts.origin().catch(() => null),
+      lastSyncedAt:
+        synced.length > 0 && synced.every((t) => t !== null) ? Math.min(...(synced as number[])) : null,
+      scopes,
+    };
+  };
+
+  const findConflict = async (id: string, scope?: Scope): Promise<SyncService> => {
+    for (const svc of services()) {
+      if (scope && svc.scope !== scope) continue;
+      if ((await svc.conflicts()).some((c) => c.id === id)) return svc;
+    }
+    throw new AppError(
+      'not_found',
+      `there is no sync conflict for "${id}"${scope ? ` in ${scope} notes` : ''}`,
+    );
+  };
+
+  return {
+    'sync.status': status,
+    'sync.now': async ({ deletes, scope }) => {
+      const e = engine();
+      const svcs = services().filter((s) => !scope || s.scope === scope);
+      if (deletes) for (const svc of svcs) if (svc.pendingDeletes) await svc.decidePendingDeletes(deletes);
+      const results = await e.syncNow(svcs);
+      const scopes: Record<string, unknown> = {};
+      for (const svc of svcs) {
+        const result = results.get(svc);
+        const conflicts = (await svc.conflicts()).map((c) => c.id);
+        const round = svc.lastRound;
+        let error = svc.error ? { code: svc.error.code, message: svc.error.message } : null;
+        if (!error && result?.outcome === 'blocked') {
+          const gate = await svc.gate();
+          if (!gate.ok)
+            error =
+              gate.reason === 'off'
+                ? {
+                    code: 'sync_off',
+                    message: `${svc.scope === 'user' ? 'Your own notes' : 'Project notes'}: cloud sync is off (关闭云同步); turn it on to sync`,
+                  }
+                : {
+                    code: 'signed_out',
+                    message: 'not signed in to a sync server (memdesk login --origin URL --token TOKEN)',
+                  };
+        }
+        scopes[svc.scope] = {
+          pulled: round?.pulled ?? { added: 0, changed: 0, deleted: 0 },
+          pushed: round?.pushed ?? 0,
+          conflicts,
+          error,
+        };
+      }
+      return { scopes };
+    },
+    'sync.setEnabled': async ({ enabled }) => {
+      await engine().setEnabled(services(), enabled);
+      return status();
+    },
+    'sync.login': async ({ origin, token }) => engine().login(origin, token),
+    'sync.logout': async () => {
+      await engine().logout();
+      return { ok: true as const };
+    },
+    'sync.conflicts': async () => {
+      const out = [];
+      for (const svc of services())
+        for (const c of await svc.conflicts())
+          out.push({
+            id: c.id,
+            kind: c.kind,
+            message: c.message,
+            detectedAt: c.detectedAt,
+            scope: svc.scope,
+          });
+      return { conflicts: out };
+    },
+    'sync.conflict': async ({ id, scope }) => {
+      const svc = await findConflict(id, scope);
+      const detail = await svc.conflict(id);
+      return {
+        id,
+        scope: svc.scope,
+        kind: detail.record.kind,
+        message: detail.record.message,
+        reasons: detail.reasons,
+        base: detail.base,
+        local: detail.local,
+        cloud: detail.cloud,
+        draft: {
+          summary: detail.draft.summary,
+          ...(detail.draft.type ? { type: detail.draft.type } : {}),
+          tags: detail.draft.tags,
+          body: detail.draft.body,
+        },
+      };
+    },
+    'sync.resolve': async ({ id, scope, keep, merged }) => {
+      const svc = await findConflict(id, scope);
+      const result = await svc.resolve(id, merged ? { merged } : { keep: keep! });
+      // The resolution reaches the cloud with the next round (a few seconds later in the app).
+      engine().coordinator.localWrite(svc.key);
+      return { id, scope: svc.scope, ...(result.newId ? { newId: result.newId } : {}) };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { MemoryCore } from '../memory/types.js';
+import { SyncEngine, type SyncEngineOptions } from './sync-engine.js';
+
+/**
+ * One sync engine (one coordinator) per process and home: every project a process opens attaches
+ * its directories to it, so user notes sync once however many projects are open.
+ *
+ * The desktop app calls `configureProcessSyncEngine(home, {tokens: safeStorageTokens, autoStart:
+ * true, emit})` once at startup; the CLI uses the default (a 0600 token file, no timers).
+ */
+const engines = new Map<string, SyncEngine>();
+const attached = new WeakMap<MemoryCore, { project: boolean }>();
+
+export function configureProcessSyncEngine(
+  home: string,
+  opts: Omit<SyncEngineOptions, 'home'> & { autoStart?: boolean } = {},
+): SyncEngine {
+  const key = path.resolve(home);
+  const existing = engines.get(key);
+  if (existing) return existing;
+  const { autoStart, ...rest } = opts;
+  const engine = new SyncEngine({
+    home: key,
+    ...rest,
+    scheduling: { ...rest.scheduling, autoStart: autoStart ?? false },
+  });
+  engines.set(key, engine);
+  return engine;
+}
+
+/** The process's engine for this core's home, with the core's directories attached (once). */
+export function syncEngineFor(core: MemoryCore): SyncEngine {
+  const engine = configureProcessSyncEngine(core.home);
+  let state = attached.get(core);
+  if (!state) {
+    state = { project: false };
+    attached.set(core, state);
+    engine.attachUser(core.user);
+  }
+  // A project registered after the core was opened (project init) joins when it has its id.
+  if (!state.project && engine.attachProject(core)) state.project = true;
+  return engine;
+}
+
+/** Stops every engine of this process (tests, shutdown). */
+export function stopProcessSyncEngines(): void {
+  for (const engine of engines.values()) engine.stop();
+  engines.clear();
+}

@@ -1,0 +1,191 @@
+import type { SyncStatus } from '../../../../shared/api/sync.js';
+import { parseNote } from '../../../../shared/note-format.js';
+import { scopeFlag, stringFlag } from '../args.js';
+import { UsageError, type CliCommand } from '../types.js';
+
+function when(t: number | null): string {
+  return t === null ? 'never' : new Date(t).toISOString();
+}
+
+function statusText(out: SyncStatus): string {
+  const lines = [
+    `cloud sync: ${out.enabled ? 'on' : 'off'}${out.signedIn ? `, signed in to ${out.origin}` : ', signed out'}; last synced ${when(out.lastSyncedAt)}`,
+  ];
+  for (const s of out.scopes) {
+    const pull = s.lastPull
+      ? `last pull +${s.lastPull.added} ~${s.lastPull.changed} -${s.lastPull.deleted} at ${when(s.lastPull.at)}`
+      : 'nothing pulled yet';
+    lines.push(`${s.label}: ${s.enabled ? 'on' : 'off'}; last synced ${when(s.lastSyncedAt)}; ${pull}`);
+    if (s.boundTo) lines.push(`  bound to ${s.boundTo.userId} on ${s.boundTo.origin}`);
+    if (s.pausedUntil) lines.push(`  paused until ${when(s.pausedUntil)}: sync ran too often and will retry`);
+    if (s.error) lines.push(`  error (${s.error.code}): ${s.error.message}`);
+    if (s.plan?.name === 'free')
+      lines.push(
+        `  free plan: up to ${s.plan.notesPerScope ?? '∞'} notes, ${s.plan.noteBytes ?? '∞'} bytes per note`,
+      );
+    for (const n of s.notices) lines.push(`  note: ${n}`);
+    if (s.conflicts.length)
+      lines.push(
+        `  ${s.conflicts.length} conflict(s): ${s.conflicts.map((c) => c.id).join(', ')} (memdesk conflicts)`,
+      );
+    if (s.pendingDeletes)
+      lines.push(
+        `  waiting for you: the cloud deleted ${s.pendingDeletes.count} of ${s.pendingDeletes.total} notes (memdesk sync --deletes delete|keep)`,
+      );
+  }
+  return lines.join('\n');
+}
+
+export const syncCommands: CliCommand[] = [
+  {
+    name: 'login',
+    usage: 'login --origin URL --token TOKEN',
+    summary:
+      'Sign in to a sync server (the URL goes to cloud.json, the token to a 0600 file). Sync turns on by default.',
+    flags: { origin: 'string', token: 'string' },
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io, args) {
+      const origin = stringFlag(args, 'origin');
+      const token = stringFlag(args, 'token');
+      if (!origin || !token) throw new UsageError('login needs --origin URL and --token TOKEN');
+      const out = await io.invoke('sync.login', { origin, token });
+      return { json: out, text: `signed in to ${out.origin}` };
+    },
+  },
+  {
+    name: 'logout',
+    usage: 'logout',
+    summary: 'Forget the sync token; notes and the sync setting stay.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.logout', {});
+      return { json: out, text: 'signed out' };
+    },
+  },
+  {
+    name: 'sync on',
+    usage: 'sync on',
+    summary: 'Turn cloud sync on again for both scopes.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.setEnabled', { enabled: true });
+      return { json: out, text: statusText(out) };
+    },
+  },
+  {
+    name: 'sync off',
+    usage: 'sync off',
+    summary: '关闭云同步: turn cloud sync off for both scopes (deletes nothing in the cloud).',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.setEnabled', { enabled: false });
+      return { json: out, text: statusText(out) };
+    },
+  },
+  {
+    name: 'sync status',
+    usage: 'sync status',
+    summary: 'Per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.status', {});
+      return { json: out, text: statusText(out) };
+    },
+  },
+  {
+    name: 'sync',
+    usage: 'sync [--scope project|user] [--deletes delete|keep]',
+    summary: '立即同步: one sync round now for both scopes. --deletes answers the mass-delete question.',
+    flags: { scope: 'string', deletes: 'string' },
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io, args) {
+      const deletes = stringFlag(args, 'deletes');
+      if (deletes !== undefined && deletes !== 'delete' && deletes !== 'keep')
+        throw new UsageError('--deletes must be "delete" or "keep"');
+      const scope = scopeFlag(args);
+      const out = await io.invoke('sync.now', {
+        ...(deletes ? { deletes } : {}),
+        ...(scope ? { scope } : {}),
+      });
+      const lines: string[] = [];
+      for (const [scope, r] of Object.entries(out.scopes)) {
+        if (!r) continue;
+        const label = scope === 'user' ? 'Your own notes' : 'Project notes';
+        lines.push(
+          `${label}: pulled +${r.pulled.added} ~${r.pulled.changed} -${r.pulled.deleted}, pushed ${r.pushed}${r.conflicts.length ? `, ${r.conflicts.length} conflict(s): ${r.conflicts.join(', ')}` : ''}`,
+        );
+        if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
+      }
+      return {
+        json: out,
+        text: lines.join('\n') || 'nothing to sync (no registered project and no user notes directory)',
+      };
+    },
+  },
+  {
+    name: 'conflicts',
+    usage: 'conflicts',
+    summary: 'Sync conflicts waiting for you (resolve them with memdesk resolve).',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.conflicts', {});
+      const text = out.conflicts.length
+        ? out.conflicts.map((c) => `${c.id} [${c.scope}] ${c.kind}: ${c.message}`).join('\n')
+        : 'no conflicts';
+      return { json: out, text };
+    },
+  },
+  {
+    name: 'resolve',
+    usage: 'resolve ID --keep local|cloud|both | --merged-file FILE [--scope project|user]',
+    summary:
+      'Resolve a conflict: keep this computer’s, take the cloud’s, keep both, or the merged note in FILE. What is set aside is backed up.',
+    flags: { keep: 'string', 'merged-file': 'string', scope: 'string' },
+    positionals: { min: 1, max: 1, names: 'ID' },
+    async run(io, args) {
+      const id = args.positionals[0]!;
+      const keep = stringFlag(args, 'keep');
+      const file = stringFlag(args, 'merged-file');
+      const scope = scopeFlag(args);
+      if ((keep === undefined) === (file === undefined))
+        throw new UsageError('resolve needs exactly one of --keep local|cloud|both or --merged-file FILE');
+      if (keep !== undefined && keep !== 'local' && keep !== 'cloud' && keep !== 'both')
+        throw new UsageError('--keep must be local, cloud or both');
+      let input;
+      if (file !== undefined) {
+        const text = await io.readFile(file);
+        const parsed = parseNote(text);
+        // A file with frontmatter sets every field; plain text replaces the body of the draft.
+        if (parsed.ok) {
+          input = {
+            id,
+            merged: {
+              summary: parsed.note.summary,
+              ...(parsed.note.type ? { type: parsed.note.type } : {}),
+              tags: parsed.note.tags,
+              body: parsed.note.body,
+            },
+            ...(scope ? { scope } : {}),
+          };
+        } else {
+          const detail = await io.invoke('sync.conflict', { id, ...(scope ? { scope } : {}) });
+          input = { id, merged: { ...detail.draft, body: text }, ...(scope ? { scope } : {}) };
+        }
+        if (/^(<<<<<<<|>>>>>>>) /m.test(input.merged.body))
+          throw new UsageError(`${file} still has conflict markers (<<<<<<< / >>>>>>>); edit them out first`);
+      } else {
+        input = { id, keep: keep as 'local' | 'cloud' | 'both', ...(scope ? { scope } : {}) };
+      }
+      const out = await io.invoke('sync.resolve', input);
+      return {
+        json: out,
+        text: `resolved ${out.id} [${out.scope}]${out.newId ? `; the cloud’s version is now ${out.newId}` : ''}; it syncs with the next round (memdesk sync)`,
+      };
+    },
+  },
+];
