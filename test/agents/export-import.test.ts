@@ -58,7 +58,8 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-describe('export / import through the CLI', () => {
+// Each case starts the CLI as child processes; on a loaded machine a start takes seconds.
+describe('export / import through the CLI', { timeout: 180_000 }, () => {
   it('round-trips every note file byte for byte', async () => {
     const zip = path.join(work, 'user.zip');
     const exp = await runMemdesk(['--json', 'export', '--scope', 'user', '--out', zip], {

@@ -56,7 +56,7 @@ async function buildDataDir(root: string): Promise<void> {
   ]);
 }
 
-describe('import mnemopi', () => {
+describe('import mnemopi', { timeout: 180_000 }, () => {
   it('a data directory: every bank reported; missing and corrupt ones skipped, not fatal; read-only', async () => {
     h = await makeHarness();
     const data = path.join(h.tmp, 'mnemopi-data');

@@ -22,7 +22,7 @@ const userFiles = async () =>
     n.endsWith('.md'),
   );
 
-describe('memdesk retain (JSON on stdin → receipts)', () => {
+describe('memdesk retain (JSON on stdin → receipts)', { timeout: 180_000 }, () => {
   it('prints one receipt per item, in order', async () => {
     const input = JSON.stringify({
       items: [

@@ -125,6 +125,20 @@ describe('retain: one receipt per item, after the note is on disk', () => {
     }
   });
 
+  it('an item over memory.maxNoteBytes is refused alone; its neighbours are stored', async () => {
+    h = await makeHarness({ env: { OHARNESS_MEMORY_MAX_NOTE_BYTES: '2000' } });
+    const out = await h.handlers['agents.retain']({
+      items: [
+        { content: 'Small fact one.' },
+        { content: `Huge fact. ${'x'.repeat(5000)}` },
+        { content: 'Small fact two.' },
+      ],
+    });
+    expect(out.receipts.map((r) => r.status)).toEqual(['stored', 'refused', 'stored']);
+    expect(out.receipts[1]?.reason).toMatch(/maxNoteBytes|2000/);
+    expect(await mdFiles(userDir(h))).toHaveLength(2);
+  });
+
   it('bank scopes: global → user, per-project → project, invalid config falls back with a warning', async () => {
     h = await makeHarness();
     const g = await h.handlers['agents.retain']({

@@ -59,14 +59,14 @@ beforeAll(async () => {
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   client = new Client({ name: 'memdesk-test', version: '1.0.0' });
   await client.connect(transport);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await client?.close();
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-describe('memdesk mcp over stdio', () => {
+describe('memdesk mcp over stdio', { timeout: 120_000 }, () => {
   it('lists the five tools with schemas from the API table and the seed guidance', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['forget', 'memory', 'recall', 'remember', 'retain']);
@@ -175,7 +175,7 @@ describe('memdesk mcp over stdio', () => {
   });
 });
 
-describe('memdesk mcp process lifetime', () => {
+describe('memdesk mcp process lifetime', { timeout: 180_000 }, () => {
   it('exits by itself (code 0) when the client closes stdin', async () => {
     const { spawn } = await import('node:child_process');
     const child = spawn(
