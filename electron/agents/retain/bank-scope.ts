@@ -37,7 +37,10 @@ function git(args: string[], cwd: string): Promise<string | null> {
  * `-` because tags are split at them.
  */
 export async function projectLabel(dir: string): Promise<string> {
-  const commonDir = await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], dir);
+  // --path-format needs git ≥ 2.31; older versions print the common dir relative to `dir`.
+  const commonDir =
+    (await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], dir)) ??
+    (await git(['rev-parse', '--git-common-dir'], dir).then((p) => (p ? path.resolve(dir, p) : null)));
   let base: string;
   if (commonDir) {
     const name = path.basename(commonDir);
