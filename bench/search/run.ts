@@ -78,3 +78,28 @@ const qb = quality(
   queries.map((q) => msBuild.value.search(q.query, 10)),
 );
 console.log(`ranking on the same labelled queries:\n  ours        ${fmt(qa)}\n  MiniSearch  ${fmt(qb)}`);
+
+// What else runs per message / per write: recall on a chat-sized message, remember's related check.
+const index = ourBuild.value.index;
+const messages = queries.map((q, i) => `${q.query}. ${notes[(i * 37) % notes.length]!.body}`);
+const long = notes
+  .slice(0, 50)
+  .map((n) => n.body)
+  .join('\n'); // a ~20 KB pasted log
+const timeEach = <T>(xs: T[], f: (x: T) => unknown): number =>
+  median(
+    xs.map((x) => {
+      const t = performance.now();
+      f(x);
+      return performance.now() - t;
+    }),
+  );
+console.log(
+  `recall, median per message (~${Math.round(messages.reduce((a, m) => a + m.length, 0) / messages.length)} chars): ${timeEach(messages, (m) => index.recall(m)).toFixed(3)} ms`,
+);
+console.log(
+  `recall on a ${Math.round(long.length / 1000)} KB message: ${timeEach([long, long, long], (m) => index.recall(m)).toFixed(3)} ms`,
+);
+console.log(
+  `related (remember), median per note: ${timeEach(notes.slice(0, 200), (n) => index.related(n)).toFixed(3)} ms`,
+);

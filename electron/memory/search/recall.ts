@@ -46,7 +46,7 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
     usage: options.usage,
     requireSummaryOrTags: true,
     minTextScore: minScore,
-    skip: isAttached,
+    ...(attached.size > 0 ? { skip: isAttached } : {}),
   });
 
   const notes: SearchHit[] = [];

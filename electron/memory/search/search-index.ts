@@ -88,6 +88,8 @@ export class SearchIndex {
   private postings = new Map<string, Posting>();
   /** CJK character → the indexed bigrams containing it (lets a one-character query find longer words). */
   private bigramsByChar = new Map<string, Set<string>>();
+  /** term → slots of the notes with the term in their summary or tags (recall's candidates). */
+  private headPostings = new Map<string, number[]>();
   private scopeCode = new Uint8Array(64);
   private lenS: number[] = [];
   private lenT: number[] = [];
@@ -136,6 +138,7 @@ export class SearchIndex {
     this.byIdKey.clear();
     this.postings.clear();
     this.bigramsByChar.clear();
+    this.headPostings.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -176,6 +179,11 @@ export class SearchIndex {
       }
       p.docs.push(slot);
       p.tfs.push(tf);
+      if ((tf & 0xffff) !== 0) {
+        const head = this.headPostings.get(term);
+        if (head) head.push(slot);
+        else this.headPostings.set(term, [slot]);
+      }
     }
     this.entries[slot] = { doc: { ...doc, tags: [...doc.tags] }, key, terms };
     this.byKey.set(key, slot);
@@ -200,7 +208,14 @@ export class SearchIndex {
     const slot = this.byKey.get(key);
     if (slot === undefined) return false;
     const entry = this.entries[slot]!;
-    for (const term of entry.terms.keys()) {
+    for (const [term, tf] of entry.terms) {
+      if ((tf & 0xffff) !== 0) {
+        const head = this.headPostings.get(term)!;
+        const h = head.indexOf(slot);
+        head[h] = head[head.length - 1]!;
+        head.pop();
+        if (head.length === 0) this.headPostings.delete(term);
+      }
       const p = this.postings.get(term)!;
       const i = p.docs.indexOf(slot);
       const last = p.docs.length - 1;
@@ -345,28 +360,9 @@ export class SearchIndex {
     const mask = SELECTION_MASK[o.scope];
     const acc = this.acc;
     const stHit = this.stHit;
-    const normS = this.normS;
-    const normT = this.normT;
-    const normB = this.normB;
-    const scopeCode = this.scopeCode;
-    const touched: number[] = [];
-    for (let qi = 0; qi < q.terms.length; qi++) {
-      const p = this.postings.get(q.terms[qi]!);
-      if (!p) continue;
-      const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
-      const docs = p.docs;
-      const tfs = p.tfs;
-      for (let i = 0; i < docs.length; i++) {
-        const d = docs[i]!;
-        if ((scopeCode[d]! & mask) === 0) continue;
-        const tf = tfs[i]!;
-        const st = tf & 0xffff;
-        const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
-        if (acc[d] === 0) touched.push(d);
-        acc[d] = acc[d]! + (idf * x) / (K1 + x);
-        if (st !== 0) stHit[d] = 1;
-      }
-    }
+    const touched = o.requireSummaryOrTags
+      ? this.accumulateHeadMatches(q, mask)
+      : this.accumulateAll(q, mask);
 
     // Filter, add the usage nudge, and reset the accumulators for the next query.
     const n = touched.length;
@@ -397,6 +393,101 @@ export class SearchIndex {
       }
     }
     return selectTop(slots, scores, m, o.limit, this.tieBreak).map((d) => this.explain(d, q, o.usage));
+  }
+
+  /** BM25F over every posting of every query term; returns the slots touched (acc / stHit set). */
+  private accumulateAll(q: WeightedQuery, mask: number): number[] {
+    const acc = this.acc;
+    const stHit = this.stHit;
+    const normS = this.normS;
+    const normT = this.normT;
+    const normB = this.normB;
+    const scopeCode = this.scopeCode;
+    const touched: number[] = [];
+    for (let qi = 0; qi < q.terms.length; qi++) {
+      const p = this.postings.get(q.terms[qi]!);
+      if (!p) continue;
+      const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
+      const docs = p.docs;
+      const tfs = p.tfs;
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        if ((scopeCode[d]! & mask) === 0) continue;
+        const tf = tfs[i]!;
+        const st = tf & 0xffff;
+        const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
+        if (acc[d] === 0) touched.push(d);
+        acc[d] = acc[d]! + (idf * x) / (K1 + x);
+        if (st !== 0) stHit[d] = 1;
+      }
+    }
+    return touched;
+  }
+
+  /**
+   * Recall's path: only notes with a query term in their summary or tags can be attached, so the
+   * candidates come from the (short) summary/tag postings. They are then scored over all fields,
+   * whichever way is cheaper: from each candidate's own term table (few candidates), or by one
+   * pass over the query terms' postings that skips non-candidates (many candidates).
+   */
+  private accumulateHeadMatches(q: WeightedQuery, mask: number): number[] {
+    const qTerms: string[] = [];
+    const qIdf: number[] = [];
+    let postingsTotal = 0;
+    for (let qi = 0; qi < q.terms.length; qi++) {
+      const p = this.postings.get(q.terms[qi]!);
+      if (!p) continue;
+      qTerms.push(q.terms[qi]!);
+      qIdf.push(bm25Idf(p.docs.length, this.count) * q.weights[qi]!);
+      postingsTotal += p.docs.length;
+    }
+    const stHit = this.stHit;
+    const scopeCode = this.scopeCode;
+    const touched: number[] = [];
+    for (const term of qTerms) {
+      const head = this.headPostings.get(term);
+      if (!head) continue;
+      for (const d of head) {
+        if (stHit[d] === 1 || (scopeCode[d]! & mask) === 0) continue;
+        stHit[d] = 1;
+        touched.push(d);
+      }
+    }
+    if (touched.length === 0) return touched;
+    const acc = this.acc;
+    const normS = this.normS;
+    const normT = this.normT;
+    const normB = this.normB;
+
+    if (touched.length * qTerms.length <= postingsTotal) {
+      for (const d of touched) {
+        const terms = this.entries[d]!.terms;
+        let sum = 0;
+        for (let i = 0; i < qTerms.length; i++) {
+          const tf = terms.get(qTerms[i]!);
+          if (tf === undefined) continue;
+          const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
+          sum += (qIdf[i]! * x) / (K1 + x);
+        }
+        acc[d] = sum;
+      }
+      return touched;
+    }
+
+    for (let i = 0; i < qTerms.length; i++) {
+      const p = this.postings.get(qTerms[i]!)!;
+      const idf = qIdf[i]!;
+      const docs = p.docs;
+      const tfs = p.tfs;
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        if (stHit[d] !== 1) continue;
+        const tf = tfs[j]!;
+        const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
+        acc[d] = acc[d]! + (idf * x) / (K1 + x);
+      }
+    }
+    return touched;
   }
 
   /** Equal scores: the more recently updated note first, then project before user, then by id. */
