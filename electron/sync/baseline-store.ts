@@ -160,6 +160,18 @@ export class BaselineStore {
     }
   }
 
+  /** Stores many objects, several at a time (their fsyncs overlap instead of queueing). */
+  async putObjects(items: ReadonlyArray<{ hash: string; content: string }>, concurrency = 16): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        await this.putObject(item.hash, item.content);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  }
+
   async getObject(hash: string): Promise<string | null> {
     if (!/^[0-9a-f]{64}$/.test(hash)) return null;
     return readFileOrNull(path.join(this.objectsDir, hash));

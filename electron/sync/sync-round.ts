@@ -593,8 +593,11 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   let versionTracked: number | null = version;
   let rerun = false;
   if (accepted.length > 0) {
-    for (const p of accepted)
-      if (p.hash !== null && p.content !== null) await svc.baselines.putObject(p.hash, p.content);
+    await svc.baselines.putObjects(
+      accepted.flatMap((p) =>
+        p.hash !== null && p.content !== null ? [{ hash: p.hash, content: p.content }] : [],
+      ),
+    );
     const j: Journal = {
       startedAt: t,
       version,
@@ -672,6 +675,7 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     // Changed here meanwhile: the version the merge started from is the common ancestor now.
     if (!written) state.base[w.id] = w.localBefore!;
   }
+  const pulledObjects: Array<{ hash: string; content: string }> = [];
   for (const p of pulls) {
     if (p.note && p.content !== null && p.cloudHash !== null) {
       const written = await writeLocal(
@@ -681,7 +685,7 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
         p.localHash === null ? null : 'sync: an automatic pull replaced it with the cloud’s version',
       );
       if (!written) continue;
-      await svc.baselines.putObject(p.cloudHash, p.content);
+      pulledObjects.push({ hash: p.cloudHash, content: p.content });
       setBase(state.base, p.id, p.cloudHash);
       if (p.localHash === null) counts.added++;
       else counts.changed++;
@@ -698,6 +702,9 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
       setBase(state.base, p.id, null);
     }
   }
+
+  // Baseline copies first, then the state that names them.
+  await svc.baselines.putObjects(pulledObjects);
 
   // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
   const anything = counts.added + counts.changed + counts.deleted > 0;
