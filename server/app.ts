@@ -247,10 +247,10 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     const started = now();
     handle(req, res)
       .then(({ status, who }) =>
-        log(`${req.method} ${req.url} ${status} ${Math.max(0, now() - started)}ms account=${who}`),
+        log(`${req.method} ${pathOf(req)} ${status} ${Math.max(0, now() - started)}ms account=${who}`),
       )
       .catch((err: unknown) => {
-        log(`${req.method} ${req.url} failed: ${(err as Error).message}`);
+        log(`${req.method} ${pathOf(req)} failed: ${(err as Error).message}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
   });
@@ -276,6 +276,11 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
         server.closeAllConnections();
       }),
   };
+}
+
+/** The path only: a query string could carry something that must not reach the log. */
+function pathOf(req: http.IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!.slice(0, 200);
 }
 
 function checkProtocol(

@@ -32,14 +32,14 @@ describe.each<AdapterKind>(['fs', 's3'])('50 commits racing on one scope over %s
     running.push(first);
     urls.push(first.url);
     if (kind === 'fs') {
-      for (let i = 0; i < 2; i++) {
-        const child = spawnTs('server/main.ts', ['--port', '0', '--data', made.dir!], {
+      const children = [0, 1].map(() =>
+        spawnTs('server/main.ts', ['--port', '0', '--data', made.dir!], {
           OHARNESS_SYNC_JWT_SECRET: SECRET,
           OHARNESS_SYNC_RATE_LIMIT: '0',
-        });
-        cleanups.push(() => killHard(child.child));
-        urls.push(await child.waitFor(/^http:/, 30_000));
-      }
+        }),
+      );
+      for (const child of children) cleanups.push(() => killHard(child.child));
+      urls.push(...(await Promise.all(children.map((child) => child.waitFor(/^http:/, 30_000)))));
     } else {
       for (let i = 0; i < 2; i++) {
         const server = await startTestServer({ storage: made.make(), now: Date.now });
