@@ -66,7 +66,7 @@ export interface RankOptions {
 const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
 /** remember's related check reads at most this many of the new note's terms (the rarest first). */
-const RELATED_MAX_TERMS = 48;
+const RELATED_MAX_TERMS = 24;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
 
