@@ -42,9 +42,12 @@ function checkBackupId(id: string): void {
 
 export function createBackupStore(home: string, now: () => number): BackupStore {
   const dir = backupsDir(home);
+  let lastAt = 0;
 
   async function backup(input: BackupInput): Promise<BackupEntry> {
-    const at = now();
+    // Strictly increasing within a process, so two backups in one millisecond list in write order.
+    const at = Math.max(now(), lastAt + 1);
+    lastAt = at;
     const id = newBackupId(at, input.noteId);
     const file = path.join(dir, `${id}.md`);
     const sidecar: z.infer<typeof BackupSidecarSchema> = {

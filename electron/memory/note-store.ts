@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
 import type { Note, Scope } from '../../shared/note.js';
 import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { fastParseNote } from './fast-parse.js';
 import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
 import { syncDir, writeFileAtomic } from './atomic-write.js';
 import { withDirLock } from './dir-lock.js';
@@ -214,7 +215,15 @@ class FileNoteStore implements NoteStore {
       if (size > this.opts.maxNoteBytes + FRONTMATTER_ALLOWANCE) {
         return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, size) } };
       }
-      text = await handle.readFile('utf8');
+      // One read of the size fstat reported (FileHandle.readFile would fstat again).
+      const buffer = Buffer.allocUnsafe(size);
+      let filled = 0;
+      while (filled < size) {
+        const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      text = buffer.toString('utf8', 0, filled);
     } finally {
       await handle.close();
     }
@@ -235,11 +244,14 @@ class FileNoteStore implements NoteStore {
     const fileId = name.slice(0, -3);
     const idProblem = noteIdProblem(fileId);
     if (idProblem) return fail(`the file name is not a valid note id (${idProblem})`);
-    const parsed = parseNote(text);
+    const parsed = fastParseNote(text);
     if (!parsed.ok) return fail(parsed.reason);
-    const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
-    if (bodyBytes > this.opts.maxNoteBytes) {
-      return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, bodyBytes) } };
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only count bytes when the body might be too large.
+    if (parsed.note.body.length * 3 > this.opts.maxNoteBytes) {
+      const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
+      if (bodyBytes > this.opts.maxNoteBytes) {
+        return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, bodyBytes) } };
+      }
     }
     let warning: Warning | null = null;
     if (parsed.note.id !== fileId) {
@@ -250,12 +262,10 @@ class FileNoteStore implements NoteStore {
         path: file,
       };
     }
-    const note: Note = {
-      ...parsed.note,
-      id: fileId,
-      createdAt: parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs),
-      updatedAt: parsed.note.updatedAt ?? Math.round(mtimeMs),
-    };
+    const note = parsed.note as Note;
+    note.id = fileId;
+    note.createdAt = parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs);
+    note.updatedAt = parsed.note.updatedAt ?? Math.round(mtimeMs);
     return { entry: { name, mtimeMs, size, note: this.stored(note, file, mtimeMs), warning } };
   }
 
@@ -640,4 +650,28 @@ async function forEachLimited<T>(
     }
   });
   await Promise.all(workers);
+}
+
+/**
+ * A StoredNote whose `hash` and `links` are computed on first use (then kept): loading 10,000
+ * notes should not pay for hashes nobody asked for. Both are enumerable, so spreading or
+ * serialising the note includes them like plain fields.
+ */
+export function storedNote(note: Note, scope: Scope, file: string, mtimeMs: number): StoredNote {
+  const stored = { ...note, scope, path: file, mtimeMs } as StoredNote;
+  let hash: string | undefined;
+  let links: string[] | undefined;
+  Object.defineProperty(stored, 'hash', {
+    enumerable: true,
+    configurable: true,
+    get: () => (hash ??= fastContentHash(note)),
+    set: (value: string) => (hash = value),
+  });
+  Object.defineProperty(stored, 'links', {
+    enumerable: true,
+    configurable: true,
+    get: () => (links ??= extractLinks(note.body)),
+    set: (value: string[]) => (links = value),
+  });
+  return stored;
 }

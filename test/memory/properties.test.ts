@@ -5,6 +5,8 @@ import { parseNote, serializeNote } from '../../shared/note-format.js';
 import { NOTE_TYPES, type Note } from '../../shared/note.js';
 import { normalizeTags } from '../../shared/tags.js';
 import { extractLinks } from '../../electron/memory/links.js';
+import { fastParseNote } from '../../electron/memory/fast-parse.js';
+import { fastContentHash } from '../../electron/memory/hash.js';
 
 const idArb = fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,30}[a-z0-9_-]$/);
 const textArb = fc.string({ unit: 'grapheme', maxLength: 200 });
@@ -96,6 +98,38 @@ describe('properties', () => {
           expect(extractLinks(body)).toEqual([...new Set(ids)]);
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('fast paths agree with the shared reference', () => {
+  it('fastParseNote gives exactly what parseNote gives, on valid and broken input', () => {
+    const broken = fc.oneof(
+      noteArb.map((n) => serializeNote(n)),
+      noteArb.map((n) => serializeNote(n).replace('"summary":', '"summary":1,"x":')),
+      noteArb.map((n) => serializeNote(n).replace(/"tags":\[/, '"tags":[1,')),
+      noteArb.map((n) => serializeNote(n).replace(/\n---\n/, '\n--- \n')),
+      noteArb.map((n) => '\uFEFF' + serializeNote(n).replace(/\n/g, '\r\n')),
+      fc.string({ maxLength: 80 }).map((s) => `---\n${s}\n---\n`),
+      fc.string({ maxLength: 80 }),
+    );
+    fc.assert(
+      fc.property(broken, (text) => {
+        expect(fastParseNote(text)).toEqual(parseNote(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('fastContentHash equals contentHash', () => {
+    fc.assert(
+      fc.property(noteArb, fc.boolean(), (n, crlf) => {
+        const content = { ...n, body: crlf ? n.body.replace(/\n/g, '\r\n') : n.body };
+        expect(fastContentHash(content)).toBe(contentHash(content));
+        const { type: _t, ...untyped } = content;
+        expect(fastContentHash(untyped)).toBe(contentHash(untyped));
+      }),
       { numRuns: 300 },
     );
   });

@@ -23,7 +23,7 @@ async function makeStore(opts: { maxNotes?: number; maxNoteBytes?: number } = {}
     backups,
     now: clock.now,
   });
-  return { base, dir, store, backups };
+  return { base, dir, store, backups, clock };
 }
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
@@ -249,10 +249,11 @@ describe('note store: writing', () => {
   });
 
   it('backs up the replaced version when asked (backupReason), and on delete', async () => {
-    const { dir, store, backups } = await makeStore();
+    const { dir, store, backups, clock } = await makeStore();
     await store.write(note('r1', { summary: 'v1' }));
     const v1 = await fs.readFile(path.join(dir, 'r1.md'), 'utf8');
     await store.write(note('r1', { summary: 'v2' }), { backupReason: 'sync: took the cloud side' });
+    clock.advance(1000);
     const { backupId } = await store.delete('r1', { backupReason: 'forget' });
     const list = await backups.list();
     expect(list.map((b) => b.reason)).toEqual(['forget', 'sync: took the cloud side']);

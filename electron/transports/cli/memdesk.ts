@@ -8,6 +8,7 @@ const code = await runCli({
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  cwd: process.cwd(),
+  // `npm run memdesk` runs in the package root; the directory it was started from is INIT_CWD.
+  cwd: process.env.npm_lifecycle_event === 'memdesk' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd(),
 });
 process.exitCode = code;
