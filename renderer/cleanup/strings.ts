@@ -1,0 +1,92 @@
+import { useTranslation } from 'react-i18next';
+
+/** The 待整理 page's strings (kept with the page; English and Chinese like the rest of the app). */
+const en = {
+  title: 'Cleanup (待整理)',
+  intro:
+    'A review run on this machine, without a model. Dismissing a finding hides it until one of its notes changes.',
+  empty: 'Nothing to clean up.',
+  kinds: {
+    same_topic: 'Same topic',
+    broken_link: 'Broken links',
+    missing_file: 'Missing files',
+    unused: 'Unused',
+    too_long: 'Too long',
+  },
+  merge: 'Merge…',
+  open: 'Open',
+  dismiss: 'Dismiss',
+  scope: { project: 'project', user: 'mine' },
+  mergeTitle: 'Merge {{count}} notes',
+  originals: 'Notes being merged',
+  oldest: 'oldest — kept',
+  draft: 'Merged note',
+  summary: 'Summary',
+  type: 'Type',
+  noType: '(none)',
+  tags: 'Tags',
+  body: 'Body',
+  modelDraft: '生成合并建议',
+  manualDraft: '手动合并',
+  drafting: 'Asking the model…',
+  cancel: 'Cancel',
+  close: 'Close',
+  apply: 'Apply merge',
+  applying: 'Merging…',
+  preview: 'Keeps {{keep}}; deletes {{deleted}}.',
+  repointNone: 'No other note links to the deleted ones.',
+  repoint: 'Links repointed to {{keep}} in: {{ids}}.',
+  fallback: 'Model draft not used: {{reason}}',
+  remarks: 'Model draft cleaned: {{remarks}}',
+  fromModel: 'Draft by the model — review it before applying.',
+};
+
+const zh: typeof en = {
+  title: '待整理',
+  intro: '在本机运行的检查，不使用模型。忽略某项后，直到相关笔记被修改才会再次出现。',
+  empty: '没有需要整理的内容。',
+  kinds: {
+    same_topic: '相同主题',
+    broken_link: '失效链接',
+    missing_file: '文件缺失',
+    unused: '未使用',
+    too_long: '过长',
+  },
+  merge: '合并…',
+  open: '打开',
+  dismiss: '忽略',
+  scope: { project: '项目', user: '我的' },
+  mergeTitle: '合并 {{count}} 条笔记',
+  originals: '要合并的笔记',
+  oldest: '最早 — 保留',
+  draft: '合并后的笔记',
+  summary: '摘要',
+  type: '类型',
+  noType: '（无）',
+  tags: '标签',
+  body: '正文',
+  modelDraft: '生成合并建议',
+  manualDraft: '手动合并',
+  drafting: '正在询问模型…',
+  cancel: '取消',
+  close: '关闭',
+  apply: '执行合并',
+  applying: '正在合并…',
+  preview: '保留 {{keep}}；删除 {{deleted}}。',
+  repointNone: '没有其他笔记链接到被删除的笔记。',
+  repoint: '以下笔记中的链接将改为指向 {{keep}}：{{ids}}。',
+  fallback: '未使用模型草稿：{{reason}}',
+  remarks: '已清理模型草稿：{{remarks}}',
+  fromModel: '草稿由模型生成 — 请在执行前检查。',
+};
+
+export type CleanupStrings = typeof en;
+
+function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
+}
+
+export function useCleanupStrings(): { s: CleanupStrings; f: typeof fill } {
+  const { i18n } = useTranslation();
+  return { s: i18n.language?.startsWith('zh') ? zh : en, f: fill };
+}
