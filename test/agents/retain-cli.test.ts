@@ -49,6 +49,39 @@ describe('memdesk retain (JSON on stdin → receipts)', { timeout: 180_000 }, ()
     expect(text).toContain('"project:billing-service"');
   });
 
+  it('two processes retaining at once: every item stored once, the later identical one updated, none failed', async () => {
+    const shared = [
+      'Shared fact alpha about billing.',
+      'Shared fact beta about invoices.',
+      'Shared fact gamma about refunds.',
+    ];
+    const inputA = JSON.stringify({
+      items: [...shared, 'Only A: taxes are computed per country.', 'Only A: VAT ids are validated.'].map(
+        (content) => ({ content }),
+      ),
+    });
+    const inputB = JSON.stringify({
+      items: [...shared, 'Only B: credit notes need approval.', 'Only B: currency is EUR.'].map(
+        (content) => ({ content }),
+      ),
+    });
+    const before = (await userFiles()).length;
+    const [a, b] = await Promise.all([
+      runMemdesk(['retain'], { cwd, home, input: inputA }),
+      runMemdesk(['retain'], { cwd, home, input: inputB }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    type Out = { receipts: Array<{ status: string; id: string }> };
+    const ra = (JSON.parse(a.stdout) as Out).receipts;
+    const rb = (JSON.parse(b.stdout) as Out).receipts;
+    expect([...ra, ...rb].filter((r) => r.status !== 'stored' && r.status !== 'updated')).toEqual([]);
+    for (let i = 0; i < shared.length; i++) {
+      expect(ra[i]!.id).toBe(rb[i]!.id);
+      expect([ra[i]!.status, rb[i]!.status].sort()).toEqual(['stored', 'updated']);
+    }
+    expect((await userFiles()).length - before).toBe(7);
+  });
+
   it('bad stdin and a bad --bank-scope are refused with a message and write nothing', async () => {
     const before = await userFiles();
     const notJson = await runMemdesk(['retain'], { cwd, home, input: '{"items": [' });

@@ -2,6 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noteIdFor } from '../../electron/agents/note-id-for.js';
+import { createAgentsHandlers } from '../../electron/api/handlers/agents.js';
+import { createMemoryCore } from '../../electron/memory/core.js';
+import { createNotesService } from '../../electron/memory/notes-service.js';
 import { deriveSummary } from '../../electron/agents/retain/derive.js';
 import { invokeApi, type ApiHandlers } from '../../electron/api/dispatch.js';
 import { parseNote } from '../../shared/note-format.js';
@@ -83,6 +86,38 @@ describe('retain: one receipt per item, after the note is on disk', () => {
     const parsed = parseNote(await fs.readFile(path.join(userDir(h), `${id}.md`), 'utf8'));
     expect(parsed.ok && parsed.note.updatedAt).toBe(h.clock.now);
     expect(parsed.ok && parsed.note.createdAt).toBe(h.clock.now - 60_000);
+  });
+
+  it('a note written meanwhile by another process (stale view): re-read once, then updated, not failed', async () => {
+    h = await makeHarness();
+    // A second core on the same home stands for another process; h.core has already loaded the directory.
+    const other = await createMemoryCore({
+      home: h.home,
+      projectRoot: h.projectRoot,
+      env: {},
+      now: () => h!.clock.now,
+    });
+    const otherHandlers = createAgentsHandlers({
+      core: other,
+      notes: createNotesService(other),
+      cwd: h.projectRoot,
+      env: {},
+    });
+    try {
+      expect(h.core.store('user')?.list()).toEqual([]);
+      const first = await otherHandlers['agents.retain']({
+        items: [{ content: 'Written by the other process first.' }],
+      });
+      expect(first.receipts[0]?.status).toBe('stored');
+      h.clock.now += 1000;
+      const second = await h.handlers['agents.retain']({
+        items: [{ content: 'Written by the other process first.' }],
+      });
+      expect(second.receipts[0]).toMatchObject({ status: 'updated', id: first.receipts[0]!.id });
+      expect(await mdFiles(userDir(h))).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a probable duplicate (not identical) is stored and reported', async () => {

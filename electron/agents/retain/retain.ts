@@ -2,7 +2,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { BankScope, RetainItem, RetainReceipt } from '../../../shared/api/agents.js';
 import type { Warning } from '../../../shared/api/notes.js';
 import { credentialMessage, findCredential } from '../../memory/credentials.js';
-import type { MemoryCore, NotesService, StoredNote } from '../../memory/types.js';
+import type { MemoryCore, NoteStore, NotesService, StoredNote } from '../../memory/types.js';
 import { freeNoteIdFor } from '../note-id-for.js';
 import { deriveRetainDraft, retainedContentOf } from './derive.js';
 import { resolveBankScope, retainTarget } from './bank-scope.js';
@@ -43,6 +43,45 @@ function refusedReason(item: RetainItem): string | null {
   const inContext = item.context ? findCredential(item.context) : null;
   if (inContext) return credentialMessage(inContext, 'the context');
   return null;
+}
+
+/** Stores (or refreshes) one item; throws on failure. `attempt.id` is the id being written, for the receipt. */
+async function retainOne(
+  deps: RetainDeps,
+  store: NoteStore,
+  item: { index: number; content: string; context: string | undefined; tags: string[] },
+  attempt: { id: string | null },
+): Promise<RetainReceipt> {
+  const { index, content } = item;
+  const identical = findIdentical(store.list(), content, item.tags);
+  if (identical) {
+    attempt.id = identical.id;
+    const { scope: _s, hash, path: _p, mtimeMs: _m, links: _l, ...note } = identical;
+    await store.write({ ...note, updatedAt: deps.core.now() }, { expectedHash: hash });
+    return {
+      index,
+      id: identical.id,
+      status: 'updated',
+      scope: store.scope,
+      reason: 'identical content was already stored; its updatedAt was refreshed',
+    };
+  }
+  const draft = deriveRetainDraft({ content, context: item.context, extraTags: item.tags });
+  attempt.id = freeNoteIdFor(draft.summary, content, (candidate) => store.get(candidate) !== undefined);
+  // remember runs the search engine's related/duplicate check before it writes.
+  const { note, duplicateOf } = await deps.notes.remember({ ...draft, scope: store.scope, id: attempt.id });
+  return {
+    index,
+    id: note.id,
+    status: 'stored',
+    scope: store.scope,
+    ...(duplicateOf
+      ? {
+          probableDuplicate: duplicateOf,
+          reason: `probably duplicates "${duplicateOf.summary}" (${duplicateOf.id})`,
+        }
+      : {}),
+  };
 }
 
 /**
@@ -89,47 +128,26 @@ export async function retain(
       continue;
     }
     const content = item.content.trim();
-    let id: string | null = null;
+    const attempt: { id: string | null } = { id: null };
     try {
-      const identical = findIdentical(store.list(), content, target.tags);
-      if (identical) {
-        id = identical.id;
-        const { scope: _s, hash, path: _p, mtimeMs: _m, links: _l, ...note } = identical;
-        await store.write({ ...note, updatedAt: deps.core.now() }, { expectedHash: hash });
-        receipts.push({
-          index,
-          id,
-          status: 'updated',
-          scope: target.scope,
-          reason: 'identical content was already stored; its updatedAt was refreshed',
-        });
-        continue;
+      try {
+        receipts.push(
+          await retainOne(deps, store, { index, content, context: item.context, tags: target.tags }, attempt),
+        );
+      } catch (err) {
+        // Another process (another agent, the app) wrote into the directory since it was loaded:
+        // the id is taken or the note changed. Re-read it once and decide again.
+        if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+        await store.load();
+        receipts.push(
+          await retainOne(deps, store, { index, content, context: item.context, tags: target.tags }, attempt),
+        );
       }
-      const draft = deriveRetainDraft({ content, context: item.context, extraTags: target.tags });
-      id = freeNoteIdFor(draft.summary, content, (candidate) => store.get(candidate) !== undefined);
-      // remember runs the search engine's related/duplicate check before it writes.
-      const { note, duplicateOf: duplicate } = await deps.notes.remember({
-        ...draft,
-        scope: target.scope,
-        id,
-      });
-      receipts.push({
-        index,
-        id: note.id,
-        status: 'stored',
-        scope: target.scope,
-        ...(duplicate
-          ? {
-              probableDuplicate: duplicate,
-              reason: `probably duplicates "${duplicate.summary}" (${duplicate.id})`,
-            }
-          : {}),
-      });
     } catch (err) {
       const refusal = err instanceof AppError && (err.code === 'refused' || err.code === 'limit_exceeded');
       receipts.push({
         index,
-        id,
+        id: attempt.id,
         status: refusal ? 'refused' : 'failed',
         scope: target.scope,
         reason: err instanceof Error ? err.message : String(err),
