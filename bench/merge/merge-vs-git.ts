@@ -5,6 +5,11 @@
  * Ours runs in-process (per-merge time). git runs as a child process per merge, its input files
  * written beforehand; to be fair we also subtract the cost of spawning git at all, measured with
  * `git merge-file` on three empty files, and print both that net ratio and the raw one.
+ *
+ * On a shared, loaded machine wall-clock times swing with other people's work, so the same
+ * comparison is also made in CPU time: ours from process.cpuUsage() over all reps, git's from the
+ * `times` builtin of a bash loop running the same merges (children's user + system time), minus the
+ * same loop over empty files.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,6 +65,24 @@ function gitMerge(files: [string, string, string]): number {
   return t1 - t0;
 }
 
+/** CPU ms per merge of ours (user + system over `REPS` merges). */
+function cpuOurs(c: Case): number {
+  const before = process.cpuUsage();
+  for (let i = 0; i < REPS; i++) mergeText(c.base, c.local, c.cloud);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / REPS;
+}
+
+/** CPU ms per `git merge-file` run (children's user + system, from bash's `times`), over `REPS` runs. */
+function cpuGit(files: [string, string, string]): number {
+  const script = `for ((i=0;i<${REPS};i++)); do git merge-file -p --diff3 "$1" "$2" "$3" >/dev/null; done; times`;
+  const run = spawnSync('bash', ['-c', script, 'bench', ...files], { encoding: 'utf8' });
+  const children = run.stdout.trim().split('\n')[1] ?? '';
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  if (secs.length !== 2) throw new Error(`could not read bash times output: ${run.stdout}${run.stderr}`);
+  return ((secs[0]! + secs[1]!) * 1000) / REPS;
+}
+
 function timeOurs(c: Case): number {
   for (let i = 0; i < 3; i++) mergeText(c.base, c.local, c.cloud); // warm up the JIT
   const samples: number[] = [];
@@ -75,7 +98,11 @@ function timeOurs(c: Case): number {
  * git's median time for this case, and the median spawn overhead measured interleaved with it
  * (one empty-file merge before each real one), so load changes on a shared machine hit both alike.
  */
-function timeGit(dir: string, c: Case, empty: [string, string, string]): { raw: number; spawn: number } {
+function timeGit(
+  dir: string,
+  c: Case,
+  empty: [string, string, string],
+): { raw: number; spawn: number; cpu: number; cpuSpawn: number } {
   const files: [string, string, string] = [path.join(dir, 'l'), path.join(dir, 'b'), path.join(dir, 'c')];
   fs.writeFileSync(files[0], c.local);
   fs.writeFileSync(files[1], c.base);
@@ -87,7 +114,12 @@ function timeGit(dir: string, c: Case, empty: [string, string, string]): { raw: 
     spawn.push(gitMerge(empty));
     raw.push(gitMerge(files));
   }
-  return { raw: stat(raw), spawn: stat(spawn) };
+  return { raw: stat(raw), spawn: stat(spawn), cpu: cpuGit(files), cpuSpawn: cpuGit(empty) };
+}
+
+/** ours / git's net time; "n/a" when git's own work is lost in the noise of spawning it. */
+function netRatio(ours: number, net: number): string {
+  return net > 0.05 ? (ours / net).toFixed(2) : 'n/a';
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memdesk-bench-merge-'));
@@ -99,6 +131,8 @@ try {
   console.log(
     `${gitVersion}; node ${process.version}; ${REPS} reps per case, ${CASES_PER_SIZE} cases per size, statistic: ${STAT}`,
   );
+  const cpuRows: string[] = [];
+  console.log('wall clock:');
   console.log(
     'size     conflicts  ours ms  git ms (raw)  spawn ms  git ms (net)  ours/git net  ours/git raw',
   );
@@ -107,22 +141,45 @@ try {
     let git = 0;
     let spawn = 0;
     let conflicts = 0;
+    let oursCpu = 0;
+    let gitCpu = 0;
+    let spawnCpu = 0;
     for (let k = 0; k < CASES_PER_SIZE; k++) {
       const c = makeCase(kib * 1000 + k, kib);
       if (!mergeText(c.base, c.local, c.cloud).clean) conflicts++;
       ours += timeOurs(c);
+      oursCpu += cpuOurs(c);
       const g = timeGit(dir, c, empty);
       git += g.raw;
       spawn += g.spawn;
+      gitCpu += g.cpu;
+      spawnCpu += g.cpuSpawn;
     }
     ours /= CASES_PER_SIZE;
     git /= CASES_PER_SIZE;
     spawn /= CASES_PER_SIZE;
-    const net = Math.max(git - spawn, 0.001);
+    oursCpu /= CASES_PER_SIZE;
+    gitCpu /= CASES_PER_SIZE;
+    spawnCpu /= CASES_PER_SIZE;
+    cpuRows.push(
+      `${String(kib).padStart(3)} KiB  ${oursCpu.toFixed(3).padStart(7)}  ${gitCpu.toFixed(3).padStart(11)}  ${spawnCpu
+        .toFixed(3)
+        .padStart(
+          8,
+        )}  ${(gitCpu - spawnCpu).toFixed(3).padStart(11)}  ${netRatio(oursCpu, gitCpu - spawnCpu).padStart(11)}  ${(
+        oursCpu / gitCpu
+      )
+        .toFixed(3)
+        .padStart(11)}`,
+    );
+    const net = git - spawn;
     console.log(
-      `${String(kib).padStart(3)} KiB  ${`${conflicts}/${CASES_PER_SIZE}`.padStart(9)}  ${ours.toFixed(3).padStart(7)}  ${git.toFixed(3).padStart(12)}  ${spawn.toFixed(3).padStart(8)}  ${net.toFixed(3).padStart(12)}  ${(ours / net).toFixed(2).padStart(12)}  ${(ours / git).toFixed(3).padStart(12)}`,
+      `${String(kib).padStart(3)} KiB  ${`${conflicts}/${CASES_PER_SIZE}`.padStart(9)}  ${ours.toFixed(3).padStart(7)}  ${git.toFixed(3).padStart(12)}  ${spawn.toFixed(3).padStart(8)}  ${net.toFixed(3).padStart(12)}  ${netRatio(ours, net).padStart(12)}  ${(ours / git).toFixed(3).padStart(12)}`,
     );
   }
+  console.log('CPU time (user + system):');
+  console.log('size     ours ms  git ms (raw)  spawn ms  git ms (net)  ours/git net  ours/git raw');
+  for (const row of cpuRows) console.log(row);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
