@@ -186,6 +186,28 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
       .toBe('Works in CET; no meetings after 18:00');
     await page.getByTestId('tab-memory').click();
     await row(page, 'timezone-cet-1f2').waitFor();
+
+    // Undo straight from the toast.
+    await openNote('editor-vim-keys-5d6');
+    await page.getByTestId('delete').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect
+      .poll(
+        () =>
+          fs.stat(path.join(env.userDir, 'editor-vim-keys-5d6.md')).then(
+            () => 'present',
+            () => 'gone',
+          ),
+        { timeout: WAIT },
+      )
+      .toBe('gone');
+    await page.getByRole('status').getByRole('button', { name: 'Undo' }).last().click();
+    await expect
+      .poll(() => readNote(env.userDir, 'editor-vim-keys-5d6').then((n) => n.summary), { timeout: WAIT })
+      .toBe('Uses Vim keybindings in every editor');
+    await expect
+      .poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT })
+      .toBe('editor-vim-keys-5d6');
   });
 
   it('shows an edit made on disk without a reload', async () => {

@@ -5,7 +5,7 @@ import { useApiClient } from '../../api/context.js';
 import { isApiError } from '../../api/errors.js';
 import { apiKey, invalidateForEvent } from '../../api/queries.js';
 import { editorStore, isDirty } from '../../state/editor-store.js';
-import { showToast } from '../../state/toast-store.js';
+import { showToast, toastStore } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 
 let inflight: Promise<boolean> | null = null;
@@ -78,6 +78,9 @@ export function useNoteActions() {
   async function restore(backupId: string, select = true): Promise<void> {
     try {
       const r = await client.call('backups.restore', { backupId });
+      // An undo offer for a note that is back would only confuse.
+      for (const toast of toastStore.getState().toasts)
+        if (toast.action) toastStore.getState().dismiss(toast.id);
       refresh();
       showToast({ tone: 'info', message: t('note.restored', { id: r.id }) });
       if (select && r.scope) uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
