@@ -167,19 +167,21 @@ export async function commitFirst(
 
   // 3. Only now, this computer.
   await applyLocally(svc, batch);
-  const after = await svc.state();
-  for (const a of response.applied) {
-    if (a.entry) after.manifest.entries[a.id] = a.entry;
-    const put = puts.find((p) => p.id === a.id);
-    if (put) {
-      await svc.baselines.putObject(put.hash, put.content);
-      after.base[a.id] = put.hash;
-    } else {
-      delete after.base[a.id];
+  await svc.withBaselineLock(async () => {
+    const after = await svc.state();
+    for (const a of response.applied) {
+      if (a.entry) after.manifest.entries[a.id] = a.entry;
+      const put = puts.find((p) => p.id === a.id);
+      if (put) {
+        await svc.baselines.putObject(put.hash, put.content);
+        after.base[a.id] = put.hash;
+      } else {
+        delete after.base[a.id];
+      }
     }
-  }
-  if (after.manifest.version === version) after.manifest.version = response.version;
-  await svc.baselines.saveState(after);
+    if (after.manifest.version === version) after.manifest.version = response.version;
+    await svc.baselines.saveState(after);
+  });
   return {
     cloud: 'committed',
     written: batch.puts.map((p) => p.note.id),

@@ -142,6 +142,16 @@ export class SyncEngine {
     return [...this.services.values()].map((e) => e.svc);
   }
 
+  /** The project is in use (a message sent in it, the Memory page open): check it for 30 more minutes. */
+  markInUse(core: MemoryCore): void {
+    for (const svc of this.servicesOf(core)) if (svc.scope === 'project') this.coordinator.markInUse(svc.key);
+  }
+
+  /** Starts scheduling rounds on the clock (the app and the web bridge; the CLI never does). */
+  start(): void {
+    this.coordinator.start();
+  }
+
   /** 立即同步: one round now for the given services (all by default). */
   async syncNow(services: SyncService[] = this.all()): Promise<Map<SyncService, RoundResult>> {
     const results = await this.coordinator.syncNow(services.map((s) => s.key));
@@ -206,7 +216,7 @@ export class SyncEngine {
       scope: svc.scope,
       label: scopeLabel(svc.scope),
       dir: svc.store.dir,
-      enabled: target ? target.enabled : true,
+      enabled: await svc.enabled().catch(() => target?.enabled ?? true),
       signedIn,
       boundTo: target?.userId && target.origin ? { userId: target.userId, origin: target.origin } : null,
       lastSyncedAt: state.lastSyncedAt,

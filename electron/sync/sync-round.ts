@@ -80,7 +80,7 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
   const identity = await account.identity(signal, ctx.beforeRequest);
   svc.limits = identity.limits;
   const target = await svc.targets.get(svc.keyHash);
-  if (target && !target.enabled) return { outcome: 'blocked' };
+  if (!(await svc.enabled())) return { outcome: 'blocked' };
   if (
     target?.userId &&
     target.origin &&

@@ -18,7 +18,10 @@ import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
 import { scoped } from './scope-labels.js';
 import type { SyncTargetsStore } from './sync-targets.js';
 import { mergeNote } from './merge/index.js';
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { withDirLock } from '../memory/dir-lock.js';
 
 /** A problem the page shows, naming the scope it concerns. */
 export interface ScopeError {
@@ -92,7 +95,11 @@ export class SyncService implements ScheduledDirectory {
     this.stableKey = stableScopeKey(opts.ref);
     this.keyHash = scopeKeyHash(opts.ref);
     this.backups = opts.backups;
-    this.baselines = new BaselineStore(path.join(opts.baselinesDir, this.keyHash), this.stableKey);
+    // Two clones of one repository share a project id (one cloud scope) but are two directories
+    // here, each with its own baseline; the user directory is one per home.
+    const dirTag =
+      this.scope === 'project' ? `-${createHash('sha256').update(this.key).digest('hex').slice(0, 12)}` : '';
+    this.baselines = new BaselineStore(path.join(opts.baselinesDir, this.keyHash + dirTag), this.stableKey);
     this.accounts = opts.accounts;
     this.targets = opts.targets;
     this.now = opts.now;
@@ -130,7 +137,8 @@ export class SyncService implements ScheduledDirectory {
   async round(ctx: RoundContext): Promise<RoundResult> {
     let result: RoundResult;
     try {
-      result = await runRound(this, ctx);
+      // One round per scope at a time, across processes too (the app and a CLI on one home).
+      result = await this.withBaselineLock(() => runRound(this, ctx));
     } catch (err) {
       result = this.failed(err);
     }
@@ -227,10 +235,29 @@ export class SyncService implements ScheduledDirectory {
     return { outcome: 'transient' };
   }
 
+  /**
+   * Whether cloud sync is on for this scope. A project scope without its own entry follows the
+   * user scope's: after 关闭云同步, a project opened for the first time does not start syncing.
+   */
+  async enabled(): Promise<boolean> {
+    const target = await this.targets.get(this.keyHash);
+    if (target) return target.enabled;
+    if (this.scope === 'project') {
+      const user = await this.targets.get(scopeKeyHash({ scope: 'user' }));
+      if (user) return user.enabled;
+    }
+    return true;
+  }
+
+  /** Runs fn holding the baseline directory's lock (in-process queue + cross-process lock file). */
+  async withBaselineLock<T>(fn: () => Promise<T>): Promise<T> {
+    await fs.mkdir(this.baselines.dir, { recursive: true });
+    return withDirLock(this.baselines.dir, fn, { timeoutMs: 120_000, staleMs: 15 * 60_000 });
+  }
+
   /** The scope's toggle, binding and whether this process can sync it right now. */
   async gate(): Promise<{ ok: true; account: SyncAccount } | { ok: false; reason: 'off' | 'signed_out' }> {
-    const target = await this.targets.get(this.keyHash);
-    if (target && !target.enabled) return { ok: false, reason: 'off' };
+    if (!(await this.enabled())) return { ok: false, reason: 'off' };
     const account = await this.accounts.current();
     if (!account) return { ok: false, reason: 'signed_out' };
     return { ok: true, account };
@@ -292,6 +319,10 @@ export class SyncService implements ScheduledDirectory {
    * The outcome reaches the cloud with the next round (which the caller should ask for).
    */
   async resolve(id: string, resolution: Resolution): Promise<{ id: string; newId?: string }> {
+    return this.withBaselineLock(() => this.resolveLocked(id, resolution));
+  }
+
+  private async resolveLocked(id: string, resolution: Resolution): Promise<{ id: string; newId?: string }> {
     const conflicts = await this.baselines.loadConflicts();
     const record = conflicts[id];
     if (!record) throw new AppError('not_found', scoped(this.scope, `there is no sync conflict for "${id}"`));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeKeyHash } from '../../electron/sync/scope-key.js';
 import { UnavailableStorage } from '../../server/index.js';
 import { startFaultProxy } from './fault-proxy.js';
-import { startDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
+import { startDevice, startProjectDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
 
 let server: TestServer;
 let n = 0;
@@ -66,6 +66,21 @@ describe('关闭云同步 (the toggle)', () => {
     await again.engine.setEnabled([again.svc], true);
     expect((await again.sync()).outcome).toBe('ok');
     expect(server.requests.length).toBeGreaterThan(before);
+  });
+
+  it('a project opened for the first time after sync was turned off does not start syncing', async () => {
+    const token = await server.token(`user-${++n}`);
+    const root = await tempDir('proj-off');
+    const dev = await startProjectDevice('p', server, token, root);
+    const user = dev.engine.attachUser(dev.core.user)!.service;
+    await dev.engine.setEnabled([user], false);
+    const project = dev.engine.attachProject(dev.core)!.service;
+    await project.store.write({ id: 'private', summary: 'p', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
+    const before = server.requests.length;
+    expect((await dev.engine.syncNow([project])).get(project)?.outcome).toBe('blocked');
+    expect(server.requests.length).toBe(before);
+    expect((await dev.engine.status(project)).enabled).toBe(false);
+    dev.engine.stop();
   });
 
   it('off aborts a request in flight', async () => {
