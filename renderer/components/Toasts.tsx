@@ -5,7 +5,7 @@ export function Toasts() {
   const toasts = useToasts();
   const { t } = useTranslation();
   return (
-    <div className="toasts" role="status" aria-live="polite">
+    <div className="toasts" role="status" aria-live="polite" data-testid="toasts">
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`}>
           <span>{toast.message}</span>

@@ -172,7 +172,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
         { timeout: WAIT },
       )
       .toBe('gone');
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Deleted');
+    await expect.poll(() => page.getByTestId('toasts').textContent()).toContain('Deleted');
     await screenshot(page, '06-deleted-undo');
 
     await page.getByTestId('tab-backups').click();
@@ -201,7 +201,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
         { timeout: WAIT },
       )
       .toBe('gone');
-    await page.getByRole('status').getByRole('button', { name: 'Undo' }).last().click();
+    await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).last().click();
     await expect
       .poll(() => readNote(env.userDir, 'editor-vim-keys-5d6').then((n) => n.summary), { timeout: WAIT })
       .toBe('Uses Vim keybindings in every editor');
