@@ -71,6 +71,7 @@ describe('search properties', () => {
         const fresh = new SearchIndex(truth.values());
         const a = live.search(query, { limit: 50 });
         expect(a).toEqual(fresh.search(query, { limit: 50 }));
+        expect(live.recall(query, { minScore: 0.5 })).toEqual(fresh.recall(query, { minScore: 0.5 }));
         for (const hit of a) expect(removed.has(`${hit.scope}:${hit.id}`)).toBe(false);
         expect(live.size).toBe(truth.size);
       }),
@@ -92,6 +93,31 @@ describe('search properties', () => {
             expect(hit.why.matched.summary.length + hit.why.matched.tags.length).toBeGreaterThan(0);
             expect(hit.score - hit.why.parts.usage).toBeGreaterThanOrEqual(minScore);
           }
+        },
+      ),
+    );
+  });
+
+  it('recall attaches exactly the search hits that match in summary or tags and reach minScore (both scoring paths)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(noteArb, { minLength: 1, maxLength: 40 }),
+        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
+        (notes, msg) => {
+          // Distinct ids so every note stays in the index.
+          const index = new SearchIndex(notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
+          const minScore = 0.8;
+          const expected = index
+            .search(msg, { limit: 1000 })
+            .filter(
+              (h) => h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= minScore,
+            );
+          const got = index.recall(msg, { minScore, perTurn: 1000, budgetChars: 1e9 }).notes;
+          expect(got.map((h) => `${h.scope}:${h.id}`).sort()).toEqual(
+            expected.map((h) => `${h.scope}:${h.id}`).sort(),
+          );
+          for (const h of got)
+            expect(h.score).toBeCloseTo(expected.find((e) => e.id === h.id && e.scope === h.scope)!.score, 9);
         },
       ),
     );
