@@ -279,14 +279,7 @@ class FileNoteStore implements NoteStore {
   }
 
   private stored(note: Note, file: string, mtimeMs: number): StoredNote {
-    return {
-      ...note,
-      scope: this.scope,
-      hash: fastContentHash(note),
-      path: file,
-      mtimeMs,
-      links: extractLinks(note.body),
-    };
+    return storedNote(note, this.scope, file, mtimeMs);
   }
 
   private rebuildIndex(): void {
@@ -658,20 +651,24 @@ async function forEachLimited<T>(
  * serialising the note includes them like plain fields.
  */
 export function storedNote(note: Note, scope: Scope, file: string, mtimeMs: number): StoredNote {
-  const stored = { ...note, scope, path: file, mtimeMs } as StoredNote;
   let hash: string | undefined;
   let links: string[] | undefined;
-  Object.defineProperty(stored, 'hash', {
-    enumerable: true,
-    configurable: true,
-    get: () => (hash ??= fastContentHash(note)),
-    set: (value: string) => (hash = value),
-  });
-  Object.defineProperty(stored, 'links', {
-    enumerable: true,
-    configurable: true,
-    get: () => (links ??= extractLinks(note.body)),
-    set: (value: string[]) => (links = value),
-  });
-  return stored;
+  return {
+    ...note,
+    scope,
+    path: file,
+    mtimeMs,
+    get hash(): string {
+      return (hash ??= fastContentHash(note));
+    },
+    set hash(value: string) {
+      hash = value;
+    },
+    get links(): string[] {
+      return (links ??= extractLinks(note.body));
+    },
+    set links(value: string[]) {
+      links = value;
+    },
+  };
 }
