@@ -58,6 +58,13 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       if (err instanceof joseErrors.JWTExpired) {
         throw new SyncError('token_expired', 'The access token has expired: sign in again.');
       }
+      // The identity provider's keys could not be fetched: not the token's fault, so not a 401.
+      if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) {
+        throw new SyncError(
+          'auth_unavailable',
+          'The sync server cannot reach its identity provider to check the access token; try again later.',
+        );
+      }
       throw new SyncError('unauthorized', 'The access token is not valid for this sync server.');
     }
   };

@@ -140,6 +140,7 @@ export const SYNC_ERROR_STATUS = {
   internal: 500,
   storage_unavailable: 503, // storage missing, misconfigured or failing: nothing was stored
   busy: 503, // too much contention on one manifest; retry shortly (Retry-After)
+  auth_unavailable: 503, // the identity provider's keys (JWKS) cannot be fetched; retry later
 } as const;
 export type SyncErrorCode = keyof typeof SYNC_ERROR_STATUS;
 export const SyncErrorCodeSchema = z.enum(

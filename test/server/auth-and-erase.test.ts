@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -8,6 +9,7 @@ import { eraseMarkerKey } from '../../server/storage-keys.js';
 import {
   ADMIN_KEY,
   makeStorage,
+  tempDir,
   PROJECT,
   put,
   startTestServer,
@@ -161,6 +163,24 @@ describe('authentication: every way in without a valid token is refused', () => 
       ).identity();
       expect(wrongAud.status).toBe(401);
       // An HS256 token made with the public key as secret (algorithm confusion) is refused.
+      // The identity provider is unreachable: a 503 to retry later, not a 401 that would sign people out.
+      const closed = http.createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const deadPort = (closed.address() as AddressInfo).port;
+      await new Promise((r) => closed.close(r));
+      const offlineDir = await tempDir();
+      cleanups.push(() => rm(offlineDir, { recursive: true, force: true }));
+      const offline = await startTestServer({
+        storage: { kind: 'fs', dir: offlineDir },
+        jwtSecret: undefined,
+        jwksUrl: `http://127.0.0.1:${deadPort}/jwks.json`,
+      });
+      running.push(offline);
+      const down = await new TestClient(
+        offline.url,
+        await sign({ iss: 'https://id.example', aud: 'memory-sync' }),
+      ).identity();
+      expect([down.status, down.body.error.code]).toEqual([503, 'auth_unavailable']);
       const hs = await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject('x')
