@@ -48,3 +48,18 @@ export function stopProcessSyncEngines(): void {
   for (const engine of engines.values()) engine.stop();
   engines.clear();
 }
+
+/**
+ * Stops this home's engine for good (app quit, web bridge closed): requests in flight are
+ * aborted, then running rounds are awaited — they stop at the abort and every write they made is
+ * atomic, so nothing is left half-written.
+ */
+export async function stopProcessSyncEngine(home: string): Promise<void> {
+  const key = path.resolve(home);
+  const engine = engines.get(key);
+  if (!engine) return;
+  engines.delete(key);
+  engine.coordinator.stop();
+  await engine.coordinator.idle();
+  engine.stop();
+}

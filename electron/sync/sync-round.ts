@@ -601,7 +601,11 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     const j: Journal = {
       startedAt: t,
       version,
-      pushes: accepted.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
+      pushes: [
+        ...accepted.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
+        // A previous journal's entries stay until this round's state is saved (recovery is idempotent).
+        ...(journal?.pushes.filter((old) => !accepted.some((p) => p.id === old.id)) ?? []),
+      ],
     };
     await svc.baselines.saveJournal(j);
     let chunkSize = svc.limits?.quota.changesPerCommit ?? 500;
