@@ -247,3 +247,40 @@ describe('merge apply with commitFirst (sync on)', () => {
     expect(committer.applied).toEqual([]);
   });
 });
+
+describe('merge apply failing midway', () => {
+  it('loses nothing: a note edited by an agent during the merge stops it, everything touched is in backups, nothing is deleted', async () => {
+    sb = await seed2();
+    const svc = service(sb);
+    const plan = await svc.planMerge({ ids: ['a', 'b', 'c'] });
+    const originalB = await sb.raw('project', 'b');
+    // An agent edits `layout` after the merge was checked and before it is written (the commit
+    // step is the last moment before local writes, so the race is staged there).
+    const racing: MergeCommitter = {
+      enabled: () => true,
+      syncScope: async () => undefined,
+      commitBatch: async () => {
+        await fs.writeFile(
+          `${sb.memoryDir}/layout.md`,
+          ((await sb.raw('project', 'layout')) ?? '').replace('Unrelated', 'Edited by an agent.'),
+        );
+      },
+    };
+    const err = (await service(sb, racing)
+      .applyMerge(plan)
+      .catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.message).toMatch(/merge stopped at repointing links in layout/);
+    expect(err.message).toMatch(/Already done: writing the merged note b/);
+    expect(err.message).toMatch(/Nothing is lost/);
+
+    // The agent's edit is intact, the merged-away notes were not deleted, b's old version is backed up.
+    expect(await sb.raw('project', 'layout')).toContain('Edited by an agent.');
+    expect(await sb.raw('project', 'a')).not.toBeNull();
+    expect(await sb.raw('project', 'c')).not.toBeNull();
+    const backups = await sb.core.user.backups.list(50);
+    const bBackup = backups.find((b) => b.noteId === 'b')!;
+    expect((await sb.core.user.backups.get(bBackup.id)).content).toBe(originalB);
+    expect(backups.find((b) => b.noteId === 'layout')).toBeDefined();
+  });
+});
