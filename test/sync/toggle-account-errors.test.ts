@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeKeyHash } from '../../electron/sync/scope-key.js';
 import { UnavailableStorage } from '../../server/index.js';
 import { startFaultProxy } from './fault-proxy.js';
-import { startDevice, startProjectDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
+import {
+  startDevice,
+  startProjectDevice,
+  startTestServer,
+  tempDir,
+  type Device,
+  type TestServer,
+} from './harness.js';
 
 let server: TestServer;
 let n = 0;
@@ -75,7 +82,14 @@ describe('关闭云同步 (the toggle)', () => {
     const user = dev.engine.attachUser(dev.core.user)!.service;
     await dev.engine.setEnabled([user], false);
     const project = dev.engine.attachProject(dev.core)!.service;
-    await project.store.write({ id: 'private', summary: 'p', tags: [], body: 'x\n', createdAt: 1, updatedAt: 1 });
+    await project.store.write({
+      id: 'private',
+      summary: 'p',
+      tags: [],
+      body: 'x\n',
+      createdAt: 1,
+      updatedAt: 1,
+    });
     const before = server.requests.length;
     expect((await dev.engine.syncNow([project])).get(project)?.outcome).toBe('blocked');
     expect(server.requests.length).toBe(before);
