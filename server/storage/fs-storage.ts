@@ -67,7 +67,9 @@ export class FsStorage implements StorageAdapter {
       const body = await fs.readFile(file);
       return { body, etag: etagOf(body) };
     } catch (err) {
-      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return null;
+      // Only a missing file is "no object": a file where a directory should be (ENOTDIR) means the
+      // data directory is damaged, and must not read as an empty scope.
+      if (isCode(err, 'ENOENT')) return null;
       throw wrap(err);
     }
   }
@@ -133,7 +135,7 @@ export class FsStorage implements StorageAdapter {
       try {
         names = await fs.readdir(dir, { withFileTypes: true });
       } catch (err) {
-        if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return;
+        if (isCode(err, 'ENOENT')) return;
         throw wrap(err);
       }
       for (const entry of names) {

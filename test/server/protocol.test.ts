@@ -514,6 +514,9 @@ describe('protocol versions, errors and limits in every response', () => {
     expect(reply.status).toBe(503);
     expect(reply.body.error.code).toBe('storage_unavailable');
     expect(reply.body.error.message).toMatch(/storage/);
+    // Reading must not mistake the damage for an empty scope (a client would think notes were deleted).
+    const read = await alice.snapshot({ scope: PROJECT, sinceVersion: null });
+    expect([read.status, read.body.error.code]).toEqual([503, 'storage_unavailable']);
     await fs.rm(path.join(dir, 'users'));
     await fs.rename(path.join(dir, 'users-moved'), path.join(dir, 'users'));
     const list = (await alice.snapshot({ scope: PROJECT, sinceVersion: null })).body;
