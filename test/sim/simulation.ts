@@ -197,11 +197,25 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     await d.user.store!.load();
     const before = snapshotOf(d);
     const crash = allowCrash && chance(crashRate);
+    // Or: the person (an agent, an editor) writes a note while the round is between its commit
+    // and its local writes; sync must not overwrite that edit.
+    const interleave = allowCrash && !crash && chance(crashRate);
+    const editedMeanwhile = new Set<string>();
     d.svc.hooks.afterCommit = crash
       ? () => {
           throw new SimulatedCrash('crash between the cloud commit and the local write');
         }
-      : undefined;
+      : interleave
+        ? async () => {
+            const notes = d.user.store!.list();
+            if (notes.length === 0) return;
+            const note = pick(notes);
+            const line = newLine();
+            editedMeanwhile.add(note.id);
+            log.push(`  device ${d.index} edits ${note.id} during the round (${line})`);
+            await d.user.store!.write({ ...note, body: `${note.body}${line}\n`, updatedAt: d.clock.now() });
+          }
+        : undefined;
     const result = (await d.engine.syncNow([d.svc])).get(d.svc)!;
     rounds++;
     let current = d;
@@ -217,7 +231,7 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     }
     await current.user.store!.load();
     const after = snapshotOf(current);
-    const changed = [...before].filter(([id, hash]) => after.get(id) !== hash);
+    const changed = [...before].filter(([id, hash]) => after.get(id) !== hash && !editedMeanwhile.has(id));
     if (changed.length > 0) {
       const backed = await backupHashes(current);
       for (const [id, hash] of changed) {
