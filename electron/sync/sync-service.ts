@@ -140,7 +140,9 @@ export class SyncService implements ScheduledDirectory {
       // One round per scope at a time, across processes too (the app and a CLI on one home).
       result = await this.withBaselineLock(() => runRound(this, ctx));
     } catch (err) {
-      result = this.failed(err);
+      // Switched off mid-round: the request was cancelled on purpose, not an error.
+      result = ctx.signal.aborted ? { outcome: 'blocked' } : this.failed(err);
+      if (ctx.signal.aborted) this.error = null;
     }
     this.lastResult = result;
     return result;
