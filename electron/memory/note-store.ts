@@ -77,6 +77,7 @@ class FileNoteStore implements NoteStore {
   private rescanning: Promise<void> | null = null;
   private rescanAgain = false;
   private closed = false;
+  private wantWatch = false;
 
   constructor(private readonly opts: NoteStoreOptions) {
     this.scope = opts.scope;
@@ -341,6 +342,7 @@ class FileNoteStore implements NoteStore {
     }
     try {
       await fs.mkdir(this.dir, { recursive: true });
+      if (this.wantWatch) this.watch();
     } catch (err) {
       throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
     }
@@ -437,6 +439,7 @@ class FileNoteStore implements NoteStore {
     if (problem) throw new AppError('invalid_input', `invalid note id "${id}": ${problem}`);
     try {
       await fs.mkdir(this.dir, { recursive: true });
+      if (this.wantWatch) this.watch();
     } catch (err) {
       throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
     }
@@ -572,6 +575,7 @@ class FileNoteStore implements NoteStore {
   }
 
   watch(): void {
+    this.wantWatch = true;
     if (this.watcher || this.closed) return;
     try {
       this.watcher = watchDir(this.dir, () => this.schedule());
@@ -580,7 +584,8 @@ class FileNoteStore implements NoteStore {
         this.watcher = null;
       });
     } catch {
-      // The directory does not exist yet (unregistered project): nothing to watch.
+      // The directory does not exist yet (unregistered project): the first write creates it and
+      // starts the watcher then.
     }
   }
 

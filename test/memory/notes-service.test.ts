@@ -239,6 +239,15 @@ describe('remember / edit / forget', () => {
     await core.close();
   });
 
+  it('starts watching a project directory created by the first write', async () => {
+    const fx = await fixture();
+    const { core, notes } = await fx.open({ watch: true });
+    await notes.remember({ id: 'first', summary: 'creates MEMORY/', body: '' });
+    await writeNoteFile(fx.memoryDir, note('external'));
+    await until(() => core.store('project')!.get('external') !== undefined);
+    await core.close();
+  });
+
   it('own writes emit notes.changed too (the UI refreshes after a CLI-less edit)', async () => {
     const fx = await fixture();
     const { notes } = await fx.open();
