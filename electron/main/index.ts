@@ -6,6 +6,9 @@ import { CoreHost } from '../transports/ipc/core-host.js';
 import { buildMenu } from './menu.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
 import { hardenSession, hardenWebContents } from './security.js';
+import { createSecretStore } from './secret-store.js';
+import { startDesktopSync } from './sync-lifecycle.js';
+import { secretTokenStore } from './sync-token-store.js';
 import { createMainWindow, rendererLocation } from './window.js';
 
 /**
@@ -27,7 +30,27 @@ if (!app.requestSingleInstanceLock()) {
 
 async function run(): Promise<void> {
   const broadcaster = new EventBroadcaster();
-  const host = new CoreHost(defaultHome(process.env), (event) => broadcaster.event(event));
+  const home = defaultHome(process.env);
+  // Cloud sync: one coordinator for the process, started with the app (sync-lifecycle.ts).
+  const sync = startDesktopSync({
+    home,
+    tokens: secretTokenStore(createSecretStore(app.getPath('userData'))),
+    handlers: () => host.handlers(),
+    window: () => win,
+    emit: (event) => broadcaster.event(event),
+    openConflicts: () => {
+      if (win) {
+        if (win.isMinimized()) win.restore();
+        win.show();
+        win.focus();
+      }
+      broadcaster.command('conflicts.open');
+    },
+  });
+  const host = new CoreHost(home, (event) => {
+    sync.onEvent(event);
+    broadcaster.event(event);
+  });
   const recentFile = path.join(app.getPath('userData'), 'recent-projects.json');
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');
   let recent = loadRecentProjects(recentFile);
@@ -56,6 +79,7 @@ async function run(): Promise<void> {
       void saveRecentProjects(recentFile, recent).catch(() => undefined);
     }
     refreshMenu();
+    sync.coreOpened();
     if (win) win.setTitle(root ? `Memory Desk — ${path.basename(root)}` : 'Memory Desk');
     broadcaster.command('project.changed');
   }
@@ -102,6 +126,7 @@ async function run(): Promise<void> {
     isTrustedSender: makeSenderCheck(renderer.isRendererUrl),
   });
   refreshMenu();
+  sync.coreOpened();
 
   const createWindow = () => {
     win = createMainWindow({ mainDir, stateFile, url: renderer.url });
@@ -137,6 +162,11 @@ async function run(): Promise<void> {
     // Close the core cleanly (watchers, locks) before the process goes.
     event.preventDefault();
     quitting = true;
-    void host.close().finally(() => app.quit());
+    // Sync first: requests in flight aborted, running rounds finish their atomic writes.
+    void sync
+      .stop()
+      .catch(() => undefined)
+      .then(() => host.close())
+      .finally(() => app.quit());
   });
 }

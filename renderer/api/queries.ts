@@ -45,6 +45,7 @@ export function useApiMutation<M extends ApiMethodName>(method: M) {
 export const EVENT_INVALIDATIONS: Record<string, readonly string[]> = {
   'notes.changed': ['notes.list', 'notes.search', 'notes.get', 'notes.index', 'app.status', 'backups.list'],
   'warnings.changed': ['app.status', 'notes.list'],
+  'sync.status': ['sync.status', 'sync.conflicts', 'sync.conflict', 'backups.list'],
 };
 
 export function invalidateForEvent(qc: QueryClient, event: AppEvent | { type: string }): void {

@@ -1,3 +1,4 @@
+import { syncUiEn } from '../sync/strings.js';
 /** English labels. Keys are shared with zh.ts; the seed's Chinese terms appear verbatim there. */
 export const en = {
   app: {
@@ -128,6 +129,9 @@ export const en = {
     sync: 'Cloud sync (关闭云同步, 立即同步) will be set up here. Sync is not end-to-end encrypted.',
   },
   sync: { notConfigured: 'Sync is not set up yet.' },
+  // ── sync panel + conflict view (issue 6; strings in renderer/sync/strings.ts) ──
+  syncUi: syncUiEn,
+  // ── end sync ──
   errors: { generic: 'Something went wrong: {{message}}' },
   confirm: { ok: 'OK', cancel: 'Cancel' },
 };

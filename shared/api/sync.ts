@@ -110,7 +110,13 @@ export const syncApi = {
     summary:
       'Sign in to a sync server: its URL goes to cloud.json, the token to the token store (never plugins.json).',
     input: z.object({ origin: z.string().min(1), token: z.string().min(1) }),
-    output: z.object({ origin: z.string() }),
+    /** userId: the account the server verified (identity); absent when sync is off (no request then). */
+    output: z.object({ origin: z.string(), userId: z.string().optional() }),
+  }),
+  'sync.markInUse': defineMethod({
+    summary: 'The Memory page is open for this project: keep its notes checked for 30 more minutes.',
+    input: z.object({}),
+    output: z.object({ ok: z.literal(true) }),
   }),
   'sync.logout': defineMethod({
     summary: 'Sign out: forget the token; notes and the sync setting stay.',

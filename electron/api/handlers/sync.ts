@@ -14,6 +14,7 @@ export type SyncHandlers = Pick<
   | 'sync.setEnabled'
   | 'sync.login'
   | 'sync.logout'
+  | 'sync.markInUse'
   | 'sync.conflicts'
   | 'sync.conflict'
   | 'sync.resolve'
@@ -89,7 +90,26 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
       await engine().setEnabled(services(), enabled);
       return status();
     },
-    'sync.login': async ({ origin, token }) => engine().login(origin, token),
+    'sync.login': async ({ origin, token }) => {
+      const e = engine();
+      const result = await e.login(origin, token);
+      // Verify the token against the server's identity, unless sync is off (then no request goes out).
+      const svcs = services();
+      if (svcs.length > 0 && !(await Promise.all(svcs.map((s) => s.enabled()))).some(Boolean)) return result;
+      try {
+        const account = await e.accounts.current();
+        if (!account) throw new Error('the token was not kept');
+        const who = await account.identity(AbortSignal.timeout(20_000), async () => undefined);
+        return { ...result, userId: who.userId };
+      } catch (err) {
+        await e.logout();
+        throw new AppError('refused', `Could not sign in to ${result.origin}: ${(err as Error).message}`);
+      }
+    },
+    'sync.markInUse': async () => {
+      engine().markInUse(core);
+      return { ok: true as const };
+    },
     'sync.logout': async () => {
       await engine().logout();
       return { ok: true as const };

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../../shared/events.js';
 import { createApiContext, type HandlerContext } from '../../api/context.js';
 import { createHandlers } from '../../api/handlers.js';
+import { startAppSync, type AppSync } from '../../sync/app-sync.js';
 import { startHttpBridge } from './server.js';
 
 /** Where `npm run build:renderer` puts the page (relative to the repository root). */
@@ -30,6 +31,8 @@ export interface WebBridgeOptions {
   watch?: boolean;
   now?: () => number;
   env?: Record<string, string | undefined>;
+  /** Cloud sync like the app's (one coordinator, polling, stop on close); `false` turns it off. */
+  sync?: false | { autoStart?: boolean; fetch?: typeof fetch };
 }
 
 export interface WebBridge {
@@ -39,14 +42,28 @@ export interface WebBridge {
   secret: string;
   /** The core the bridge serves (tests and two-device setups reach in here). */
   context: HandlerContext;
+  /** The process's sync lifecycle for this home (null with `sync: false`). */
+  sync: AppSync | null;
   close(): Promise<void>;
 }
 
 /** The memory core + handler table + HTTP bridge, in one call: what `npm run demo` and the e2e tests start. */
 export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge> {
   const listeners = new Set<(event: AppEvent) => void>();
-  const emit = (event: AppEvent) => listeners.forEach((l) => l(event));
-  const context = await createApiContext({
+  let sync: AppSync | null = null;
+  let context!: HandlerContext;
+  const emit = (event: AppEvent) => {
+    listeners.forEach((l) => l(event));
+    if (context) sync?.observe(context.core, event);
+  };
+  if (opts.sync !== false)
+    sync = startAppSync({
+      home: opts.home,
+      emit,
+      ...(opts.sync?.autoStart !== undefined ? { autoStart: opts.sync.autoStart } : {}),
+      ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
+    });
+  context = await createApiContext({
     home: opts.home,
     ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
     emit,
@@ -55,6 +72,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     env: opts.env ?? { OHARNESS_HOME: opts.home },
     ...(opts.now ? { now: opts.now } : {}),
   });
+  sync?.attach(context.core);
   const handlers = createHandlers(context);
   const secret = opts.secret ?? randomBytes(32).toString('base64url');
   let http;
@@ -70,6 +88,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       port: opts.port,
     });
   } catch (err) {
+    await sync?.stop();
     await context.core.close();
     throw err;
   }
@@ -78,8 +97,10 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     port: http.port,
     secret,
     context,
+    sync,
     async close() {
       await http.close();
+      await sync?.stop();
       await context.core.close();
     },
   };

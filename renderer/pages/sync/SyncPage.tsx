@@ -1,28 +1,312 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ScopeSyncStatus, SyncNowOutput, SyncStatus } from '../../../shared/api/sync.js';
 import { registerCommand } from '../../app/commands.js';
 import { showToast } from '../../state/toast-store.js';
+import { uiStore } from '../../state/ui-store.js';
+import { formatBytes, formatClock, formatTime } from '../../sync/format.js';
+import { useProjectActivity, useSyncMutation, useSyncRunning, useSyncStatus } from '../../sync/hooks.js';
+import { SignInForm } from '../../sync/SignInForm.js';
+import '../../sync/sync.css';
 
-/** The sync panel — filled by the sync UI issue (关闭云同步, 立即同步, last synced, errors). Replace this; keep the exports. */
+/**
+ * The sync panel (R-SYNC-UI): 关闭云同步, 立即同步, "last synced" (the older of the two scopes),
+ * errors naming their scope, the last pull, plan limits on a free plan, the 429 message, sign in /
+ * sign out, and the line that sync is not end-to-end encrypted.
+ */
 export function SyncPage() {
   const { t } = useTranslation();
+  const status = useSyncStatus();
+  const s = status.data;
   return (
-    <div className="page placeholder" data-testid="sync-placeholder">
-      <h2>{t('tabs.sync')}</h2>
-      <p className="muted">{t('placeholders.sync')}</p>
+    <div className="page sync-page" data-testid="sync-page">
+      <h2>{t('syncUi.title')}</h2>
+      <p className="sync-e2e" role="note" data-testid="sync-e2e">
+        <span aria-hidden="true">⚠ </span>
+        {t('syncUi.e2e')}
+      </p>
+      {status.error ? (
+        <p className="error" role="alert">
+          {t('errors.generic', { message: status.error.message })}
+        </p>
+      ) : null}
+      {s ? (
+        <>
+          <AccountSection status={s} />
+          <ToggleSection status={s} />
+          <SummarySection status={s} />
+          <ScopesSection status={s} />
+        </>
+      ) : null}
     </div>
   );
 }
 
+function AccountSection({ status }: { status: SyncStatus }) {
+  const { t } = useTranslation();
+  const logout = useSyncMutation('sync.logout');
+  return (
+    <section className="sync-card" aria-labelledby="sync-account-h">
+      <h3 id="sync-account-h">{t('syncUi.account')}</h3>
+      {status.signedIn ? (
+        <div className="sync-row">
+          <span data-testid="sync-signed-in">{t('syncUi.signedInAs', { origin: status.origin ?? '' })}</span>
+          <button
+            type="button"
+            onClick={() =>
+              logout.mutate(
+                {},
+                { onSuccess: () => showToast({ tone: 'info', message: t('syncUi.signedOutToast') }) },
+              )
+            }
+            disabled={logout.isPending}
+            data-testid="sync-signout"
+          >
+            {t('syncUi.signOut')}
+          </button>
+        </div>
+      ) : (
+        <>
+          <p className="muted" data-testid="sync-signed-out">
+            {t('syncUi.signedOut')}
+          </p>
+          <SignInForm />
+        </>
+      )}
+    </section>
+  );
+}
+
+function ToggleSection({ status }: { status: SyncStatus }) {
+  const { t } = useTranslation();
+  const setEnabled = useSyncMutation('sync.setEnabled');
+  const running = useSyncRunning();
+  const syncNow = useSyncNowAction();
+  const on = status.enabled;
+  return (
+    <section className="sync-card" aria-labelledby="sync-toggle-h">
+      <h3 id="sync-toggle-h" className="sr-only">
+        {t('syncUi.title')}
+      </h3>
+      <div className="sync-row">
+        <button
+          type="button"
+          role="switch"
+          aria-checked={on}
+          className={on ? 'sync-switch on' : 'sync-switch'}
+          disabled={setEnabled.isPending}
+          onClick={() => setEnabled.mutate({ enabled: !on })}
+          data-testid="sync-toggle"
+        >
+          <span className="sync-switch-knob" aria-hidden="true" />
+          <span>{on ? t('syncUi.turnOff') : t('syncUi.turnOn')}</span>
+        </button>
+        <strong data-testid="sync-state">{on ? t('syncUi.on') : t('syncUi.off')}</strong>
+        <button
+          type="button"
+          className="primary"
+          onClick={syncNow}
+          disabled={running || !on || !status.signedIn}
+          data-testid="sync-now"
+        >
+          {t('syncUi.syncNow')}
+        </button>
+      </div>
+      {!on ? <p className="muted">{t('syncUi.offHint')}</p> : null}
+      {running ? (
+        <div className="sync-progress" role="status" data-testid="sync-progress">
+          <div className="sync-progress-bar" role="progressbar" aria-label={t('syncUi.syncing')} />
+          <span>{t('syncUi.syncing')}</span>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function SummarySection({ status }: { status: SyncStatus }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const limited = status.scopes.find((sc) => sc.error?.code === 'rate_limited');
+  const paused = status.scopes.map((sc) => sc.pausedUntil).find((p) => p !== null) ?? null;
+  const free = status.scopes.find((sc) => sc.plan?.name === 'free')?.plan;
+  const paid = status.scopes.some((sc) => sc.plan?.name === 'paid');
+  const conflicts = status.scopes.reduce((n, sc) => n + sc.conflicts.length, 0);
+  const errors = status.scopes.filter((sc) => sc.error && sc.error.code !== 'rate_limited');
+  return (
+    <section className="sync-card" aria-labelledby="sync-summary-h">
+      <h3 id="sync-summary-h" className="sr-only">
+        {t('syncUi.lastSynced')}
+      </h3>
+      <dl className="sync-facts">
+        <dt>{t('syncUi.lastSynced')}</dt>
+        <dd data-testid="sync-last-synced">
+          {formatTime(status.lastSyncedAt, lang) ?? t('syncUi.never')}{' '}
+          <span className="muted">({t('syncUi.lastSyncedHint')})</span>
+        </dd>
+      </dl>
+      {limited || paused ? (
+        <p className="sync-banner sync-banner-warn" role="status" data-testid="sync-rate-limited">
+          {t('syncUi.rateLimited', {
+            when: paused ? t('syncUi.retryAt', { time: formatClock(paused, lang) }) : '',
+          })}
+        </p>
+      ) : null}
+      {errors.map((sc) => (
+        <p
+          key={sc.scope}
+          className="sync-banner sync-banner-error"
+          role="alert"
+          data-testid={`sync-error-${sc.scope}`}
+        >
+          {sc.error!.message}
+        </p>
+      ))}
+      {free ? (
+        <p className="sync-plan" data-testid="sync-plan-free">
+          {t('syncUi.freePlan', {
+            notes: free.notesPerScope ?? t('syncUi.unlimited'),
+            size: free.noteBytes !== null ? formatBytes(free.noteBytes) : t('syncUi.unlimited'),
+          })}
+        </p>
+      ) : paid ? (
+        <p className="sync-plan muted" data-testid="sync-plan-paid">
+          {t('syncUi.paidPlan')}
+        </p>
+      ) : null}
+      {conflicts > 0 ? (
+        <p>
+          <button
+            type="button"
+            className="link"
+            onClick={() => uiStore.getState().setActiveTab('conflicts')}
+            data-testid="sync-conflicts-link"
+          >
+            {t('syncUi.conflictsLink', { count: conflicts })}
+          </button>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function ScopesSection({ status }: { status: SyncStatus }) {
+  const { t } = useTranslation();
+  return (
+    <section className="sync-card" aria-labelledby="sync-scopes-h">
+      <h3 id="sync-scopes-h">{t('syncUi.scopes')}</h3>
+      <ul className="sync-scopes">
+        {status.scopes.map((sc) => (
+          <ScopeRow key={sc.scope} scope={sc} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const decide = useSyncMutation('sync.now');
+  const pull = sc.lastPull;
+  return (
+    <li className="sync-scope" data-testid={`sync-scope-${sc.scope}`}>
+      <div className="sync-row">
+        <strong>{t(`syncUi.scopeName.${sc.scope}`)}</strong>
+        <span className={sc.enabled ? 'sync-pill on' : 'sync-pill'}>
+          {sc.enabled ? t('syncUi.scopeOn') : t('syncUi.scopeOff')}
+        </span>
+        <span className="muted">
+          {t('syncUi.lastSynced')}: {formatTime(sc.lastSyncedAt, lang) ?? t('syncUi.never')}
+        </span>
+      </div>
+      {sc.boundTo ? (
+        <div className="muted">
+          {t('syncUi.boundTo', { user: sc.boundTo.userId, origin: sc.boundTo.origin })}
+        </div>
+      ) : null}
+      <div data-testid={`sync-last-pull-${sc.scope}`}>
+        {t('syncUi.lastPull')}:{' '}
+        {pull
+          ? t('syncUi.lastPullValue', {
+              added: pull.added,
+              changed: pull.changed,
+              deleted: pull.deleted,
+              when: formatTime(pull.at, lang),
+            })
+          : t('syncUi.nothingPulled')}
+      </div>
+      {sc.notices.length > 0 ? (
+        <details>
+          <summary>
+            {t('syncUi.notices')} ({sc.notices.length})
+          </summary>
+          <ul>
+            {sc.notices.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {sc.pendingDeletes ? (
+        <div className="sync-banner sync-banner-warn" role="alert">
+          {t('syncUi.pendingDeletes', { count: sc.pendingDeletes.count, total: sc.pendingDeletes.total })}{' '}
+          <button type="button" onClick={() => decide.mutate({ scope: sc.scope, deletes: 'delete' })}>
+            {t('syncUi.deleteThem')}
+          </button>{' '}
+          <button type="button" onClick={() => decide.mutate({ scope: sc.scope, deletes: 'keep' })}>
+            {t('syncUi.keepThem')}
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** 立即同步 from the panel, the header or the menu: one shared mutation, a toast with the result. */
+function useSyncNowAction(): () => void {
+  const { t } = useTranslation();
+  const syncNow = useSyncMutation('sync.now');
+  return () =>
+    syncNow.mutate(
+      {},
+      {
+        onSuccess: (out: SyncNowOutput) => {
+          const rounds = Object.values(out.scopes).filter((r) => r !== undefined);
+          const failed = rounds.find((r) => r.error);
+          if (failed?.error) {
+            showToast({ tone: 'error', message: failed.error.message, timeoutMs: 8_000 });
+            return;
+          }
+          const sum = (k: 'added' | 'changed' | 'deleted') => rounds.reduce((n, r) => n + r.pulled[k], 0);
+          showToast({
+            tone: 'info',
+            message: t('syncUi.syncDone', {
+              added: sum('added'),
+              changed: sum('changed'),
+              deleted: sum('deleted'),
+              pushed: rounds.reduce((n, r) => n + r.pushed, 0),
+            }),
+          });
+        },
+        onError: (err) => showToast({ tone: 'error', message: err.message, timeoutMs: 8_000 }),
+      },
+    );
+}
+
 /**
- * Always mounted (in the header): handles the menu's "Sync now" (立即同步). Until sync exists it
- * says so instead of doing nothing.
+ * Always mounted (in the header): the menu's 立即同步 (⌘/Ctrl+Shift+Y), the "Memory page open"
+ * activity signal, the notification's "open the conflicts", and a small progress mark.
  */
 export function SyncHeaderSlot() {
   const { t } = useTranslation();
-  useEffect(
-    () => registerCommand('sync.now', () => showToast({ tone: 'info', message: t('sync.notConfigured') })),
-    [t],
-  );
-  return null;
+  const run = useSyncNowAction();
+  const running = useSyncRunning();
+  useProjectActivity();
+  useEffect(() => registerCommand('sync.now', run), [run]);
+  useEffect(() => registerCommand('conflicts.open', () => uiStore.getState().setActiveTab('conflicts')), []);
+  return running ? (
+    <span className="sync-header-progress" role="status" data-testid="sync-header-progress">
+      {t('syncUi.syncing')}
+    </span>
+  ) : null;
 }

@@ -1,0 +1,42 @@
+import { Notification } from 'electron';
+
+/**
+ * Tells the person when sync conflicts arrive: compares each conflict list with the ids seen
+ * before and shows one OS notification for the new ones; clicking it opens the conflict view.
+ * The first list (what was already waiting at start) sets the baseline without a notification.
+ */
+export class ConflictNotifier {
+  private seen: Set<string> | null = null;
+
+  constructor(
+    private readonly opts: {
+      locale: () => string;
+      onClick: () => void;
+    },
+  ) {}
+
+  /** Returns the ids that are new since the last list (and notifies about them). */
+  update(conflicts: ReadonlyArray<{ id: string; scope: string }>): string[] {
+    const ids = conflicts.map((c) => `${c.scope}:${c.id}`);
+    const fresh = this.seen ? conflicts.filter((_, i) => !this.seen!.has(ids[i]!)) : [];
+    this.seen = new Set(ids);
+    if (fresh.length > 0 && Notification.isSupported()) {
+      const zh = this.opts.locale().toLowerCase().startsWith('zh');
+      const names = fresh
+        .slice(0, 3)
+        .map((c) => c.id)
+        .join(', ');
+      const n = new Notification({
+        title: zh
+          ? `同步冲突：${fresh.length} 条`
+          : `${fresh.length} new sync conflict${fresh.length === 1 ? '' : 's'}`,
+        body: zh
+          ? `${names}${fresh.length > 3 ? ' …' : ''} — 点击查看并解决。`
+          : `${names}${fresh.length > 3 ? ' …' : ''} — click to review and resolve them.`,
+      });
+      n.on('click', () => this.opts.onClick());
+      n.show();
+    }
+    return fresh.map((c) => c.id);
+  }
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showToast } from '../state/toast-store.js';
+import { useSyncMutation } from './hooks.js';
+
+/** Sign in with the sync server's URL and an access token; the server's identity answer verifies it. */
+export function SignInForm() {
+  const { t } = useTranslation();
+  const login = useSyncMutation('sync.login');
+  const [origin, setOrigin] = useState('');
+  const [token, setToken] = useState('');
+  return (
+    <form
+      className="sync-signin"
+      aria-label={t('syncUi.signIn')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        login.mutate(
+          { origin: origin.trim(), token: token.trim() },
+          {
+            onSuccess: (r) => {
+              setToken('');
+              showToast({
+                tone: 'info',
+                message: r.userId
+                  ? t('syncUi.signedInToast', { origin: r.origin, user: r.userId })
+                  : t('syncUi.signedInUnverified', { origin: r.origin }),
+              });
+            },
+          },
+        );
+      }}
+    >
+      <label>
+        <span>{t('syncUi.origin')}</span>
+        <input
+          type="url"
+          required
+          placeholder="https://sync.example.com"
+          value={origin}
+          onChange={(e) => setOrigin(e.target.value)}
+          data-testid="sync-origin"
+        />
+      </label>
+      <label>
+        <span>{t('syncUi.token')}</span>
+        <input
+          type="password"
+          required
+          autoComplete="off"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          data-testid="sync-token"
+        />
+      </label>
+      <button type="submit" className="primary" disabled={login.isPending} data-testid="sync-signin">
+        {login.isPending ? t('syncUi.signingIn') : t('syncUi.signIn')}
+      </button>
+      {login.error ? (
+        <p className="error" role="alert" data-testid="sync-signin-error">
+          {login.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

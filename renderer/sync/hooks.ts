@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
+import { useApiClient } from '../api/context.js';
+import type { ApiError } from '../api/errors.js';
+import { useApiQuery } from '../api/queries.js';
+import { useUi } from '../state/ui-store.js';
+
+/** Sync methods whose results the page shows; every sync write makes them stale. */
+const SYNC_QUERIES = [
+  'sync.status',
+  'sync.conflicts',
+  'sync.conflict',
+  'notes.list',
+  'notes.get',
+  'backups.list',
+];
+
+export function useSyncStatus() {
+  // Events refetch it after every round; the interval only keeps "paused until" and times fresh.
+  return useApiQuery('sync.status', {}, { refetchInterval: 30_000, staleTime: 5_000 });
+}
+
+export function useConflictList() {
+  return useApiQuery('sync.conflicts', {}, { staleTime: 5_000 });
+}
+
+/** A sync write (sync.now, setEnabled, login, logout, resolve) keyed by its method so progress is shared. */
+export function useSyncMutation<M extends ApiMethodName>(method: M) {
+  const client = useApiClient();
+  const qc = useQueryClient();
+  return useMutation<ApiOutput<M>, ApiError, ApiInput<M>>({
+    mutationKey: [method],
+    mutationFn: (input) => client.call(method, input),
+    onSettled: () => {
+      for (const m of SYNC_QUERIES) void qc.invalidateQueries({ queryKey: [m] });
+    },
+  });
+}
+
+/** True while a 立即同步 round runs (from the panel, the header or the menu). */
+export function useSyncRunning(): boolean {
+  return useIsMutating({ mutationKey: ['sync.now'] }) > 0;
+}
+
+/**
+ * The Memory page open for a registered project counts as using it: the core keeps its notes
+ * checked for 30 minutes after (R-SYNC-SCHED). Renewed every 10 minutes while it stays open.
+ */
+export function useProjectActivity(): void {
+  const client = useApiClient();
+  const tab = useUi((s) => s.activeTab);
+  useEffect(() => {
+    if (tab !== 'memory') return;
+    const touch = () => void client.call('sync.markInUse', {}).catch(() => undefined);
+    touch();
+    const timer = setInterval(touch, 10 * 60_000);
+    return () => clearInterval(timer);
+  }, [client, tab]);
+}
