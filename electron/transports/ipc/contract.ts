@@ -10,7 +10,14 @@ export const INVOKE_CHANNEL = 'memory-desk:invoke';
 export const EVENT_CHANNEL = 'memory-desk:event';
 
 /** Menu items whose work happens in the page (the shortcuts live in the native menu). */
-export const MENU_COMMANDS = ['note.new', 'note.save', 'find', 'sync.now', 'project.changed', 'conflicts.open'] as const;
+export const MENU_COMMANDS = [
+  'note.new',
+  'note.save',
+  'find',
+  'sync.now',
+  'project.changed',
+  'conflicts.open',
+] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /** What travels on EVENT_CHANNEL. */
