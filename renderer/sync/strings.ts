@@ -50,6 +50,7 @@ export const syncUiEn = {
   conflictsTitle: 'Sync conflicts',
   noConflicts: 'No conflicts. Everything that changed on both sides was merged.',
   conflictList: 'Conflicts',
+  reasons: 'Could not combine: {{fields}}',
   kinds: {
     both_changed: 'changed on both sides',
     too_big: 'merge too big for the plan',
@@ -131,6 +132,7 @@ export const syncUiZh: typeof syncUiEn = {
   conflictsTitle: '同步冲突',
   noConflicts: '没有冲突。两边都修改过的内容都已合并。',
   conflictList: '冲突',
+  reasons: '无法自动合并：{{fields}}',
   kinds: {
     both_changed: '两边都修改了',
     too_big: '合并结果超出计划限制',

@@ -138,11 +138,9 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
         <>
           <p data-testid="conflict-message">{d.message}</p>
           {d.reasons.length > 0 ? (
-            <ul className="muted">
-              {d.reasons.map((r, i) => (
-                <li key={i}>{r}</li>
-              ))}
-            </ul>
+            <p className="muted" data-testid="conflict-reasons">
+              {t('syncUi.reasons', { fields: d.reasons.join(', ') })}
+            </p>
           ) : null}
           <div className="conflict-actions" role="toolbar" aria-label={t('syncUi.conflictsTitle')}>
             <button

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
-import { MarkdownEditor } from '../../components/MarkdownEditor.js';
+import { MergeTextEditor } from '../../sync/MergeTextEditor.js';
 import { CONFLICT_MARKER } from '../../sync/diff.js';
 
 export interface MergedFields {
@@ -74,16 +74,12 @@ export function HandMerge(props: {
           data-testid="merge-tags"
         />
       </div>
-      <MarkdownEditor
+      <MergeTextEditor
         docKey={props.conflictKey}
         value={body}
         onChange={setBody}
         onSave={save}
-        resolveLink={() => true}
-        onOpenLink={() => undefined}
         ariaLabel={t('syncUi.body')}
-        openHint=""
-        linksVersion=""
       />
       {markers ? (
         <p className="error" role="status" data-testid="merge-markers-left">

@@ -131,7 +131,11 @@ function SummarySection({ status }: { status: SyncStatus }) {
   const free = status.scopes.find((sc) => sc.plan?.name === 'free')?.plan;
   const paid = status.scopes.some((sc) => sc.plan?.name === 'paid');
   const conflicts = status.scopes.reduce((n, sc) => n + sc.conflicts.length, 0);
-  const errors = status.scopes.filter((sc) => sc.error && sc.error.code !== 'rate_limited');
+  // Signed out is said once, in the account section; a 429 has its own line below.
+  const errors = status.scopes.filter(
+    (sc) =>
+      sc.error && sc.error.code !== 'rate_limited' && !(sc.error.code === 'signed_out' && !status.signedIn),
+  );
   return (
     <section className="sync-card" aria-labelledby="sync-summary-h">
       <h3 id="sync-summary-h" className="sr-only">
@@ -274,7 +278,9 @@ function useSyncNowAction(): () => void {
           const rounds = Object.values(out.scopes).filter((r) => r !== undefined);
           const failed = rounds.find((r) => r.error);
           if (failed?.error) {
-            showToast({ tone: 'error', message: failed.error.message, timeoutMs: 8_000 });
+            // The panel shows a 429 and "sync is off" itself: a quiet toast for those.
+            const quiet = failed.error.code === 'rate_limited' || failed.error.code === 'sync_off';
+            showToast({ tone: quiet ? 'info' : 'error', message: failed.error.message, timeoutMs: 8_000 });
             return;
           }
           const sum = (k: 'added' | 'changed' | 'deleted') => rounds.reduce((n, r) => n + r.pulled[k], 0);
