@@ -304,7 +304,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByTestId('list-count').textContent()).toMatch(/条笔记$/);
     await screenshot(page, '09-zh');
     await page.getByTestId('tab-sync').click();
-    expect(await page.getByTestId('sync-placeholder').textContent()).toContain('关闭云同步');
+    expect(await page.getByTestId('sync-toggle').textContent()).toContain('关闭云同步');
     await page.getByTestId('tab-memory').click();
     await page.getByTestId('theme').selectOption('dark');
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
