@@ -54,10 +54,8 @@ export function startDesktopSync(opts: {
   const touch = (): void => {
     if (stopped) return;
     try {
-      void opts
-        .handlers()
-        ['sync.markInUse']({})
-        .catch(() => undefined);
+      const markInUse = opts.handlers()['sync.markInUse'];
+      void markInUse({}).catch(() => undefined);
     } catch {
       // No core open yet (or closing): the next open attaches it.
     }

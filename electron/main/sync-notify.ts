@@ -1,4 +1,5 @@
 import { Notification } from 'electron';
+import { ConflictTracker } from './sync-conflict-tracker.js';
 
 /**
  * Tells the person when sync conflicts arrive: compares each conflict list with the ids seen
@@ -6,7 +7,7 @@ import { Notification } from 'electron';
  * The first list (what was already waiting at start) sets the baseline without a notification.
  */
 export class ConflictNotifier {
-  private seen: Set<string> | null = null;
+  private readonly tracker = new ConflictTracker();
 
   constructor(
     private readonly opts: {
@@ -17,9 +18,7 @@ export class ConflictNotifier {
 
   /** Returns the ids that are new since the last list (and notifies about them). */
   update(conflicts: ReadonlyArray<{ id: string; scope: string }>): string[] {
-    const ids = conflicts.map((c) => `${c.scope}:${c.id}`);
-    const fresh = this.seen ? conflicts.filter((_, i) => !this.seen!.has(ids[i]!)) : [];
-    this.seen = new Set(ids);
+    const fresh = this.tracker.update(conflicts);
     if (fresh.length > 0 && Notification.isSupported()) {
       const zh = this.opts.locale().toLowerCase().startsWith('zh');
       const names = fresh

@@ -48,7 +48,7 @@ export const syncUiEn = {
   scopeName: { project: 'Project notes', user: 'Your own notes' },
   // ── conflicts ──
   conflictsTitle: 'Sync conflicts',
-  noConflicts: 'No conflicts. Everything that changed on both sides was merged.',
+  noConflicts: 'No sync conflicts wait for you.',
   conflictList: 'Conflicts',
   reasons: 'Could not combine: {{fields}}',
   kinds: {
@@ -130,7 +130,7 @@ export const syncUiZh: typeof syncUiEn = {
   scopes: '范围',
   scopeName: { project: '项目笔记', user: '我的笔记' },
   conflictsTitle: '同步冲突',
-  noConflicts: '没有冲突。两边都修改过的内容都已合并。',
+  noConflicts: '没有等待处理的同步冲突。',
   conflictList: '冲突',
   reasons: '无法自动合并：{{fields}}',
   kinds: {
