@@ -27,6 +27,8 @@ interface Device {
   root: string;
   home: string;
   userDir: string;
+  projectRoot: string | null;
+  autoStart: boolean;
   bridge: WebBridge;
   page: Page;
 }
@@ -81,7 +83,29 @@ async function startDevice(
   if (opts.project) await bridge.context.core.registerProject();
   const page = await newPage(browser);
   await page.goto(bridge.url);
-  return { name, root, home, userDir: dirs.userMemoryDir, bridge, page };
+  return {
+    name,
+    root,
+    home,
+    userDir: dirs.userMemoryDir,
+    projectRoot: opts.project ? projectRoot : null,
+    autoStart: opts.autoStart,
+    bridge,
+    page,
+  };
+}
+
+/** Quits the device's process (the bridge and its sync) and starts it again over the same home. */
+async function restartDevice(d: Device): Promise<void> {
+  await d.bridge.close();
+  d.bridge = await startWebBridge({
+    home: d.home,
+    ...(d.projectRoot ? { projectRoot: d.projectRoot } : {}),
+    port: 0,
+    staticDir: RENDERER_DIR,
+    sync: { autoStart: d.autoStart },
+  });
+  await d.page.goto(d.bridge.url);
 }
 
 function note(id: string, body: string): Note {
@@ -211,7 +235,11 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await syncNow(A);
     await syncNow(B);
 
-    // The badge counts the conflicts; the three panes show them side by side.
+    // The badge counts the conflicts, and they survive a restart of the app.
+    await expect
+      .poll(() => B.page.getByTestId('tab-conflicts').textContent(), { timeout: WAIT })
+      .toContain('4');
+    await restartDevice(B);
     await expect
       .poll(() => B.page.getByTestId('tab-conflicts').textContent(), { timeout: WAIT })
       .toContain('4');
@@ -328,6 +356,7 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await screenshot(C.page, 'sync-08-rate-limited');
     await C.page.getByTestId('locale').selectOption('zh');
     await expect.poll(() => banner.textContent()).toContain('同步过于频繁');
-    await screenshot(C.page, 'sync-09-rate-limited-zh');
+    await C.page.getByTestId('theme').selectOption('dark');
+    await screenshot(C.page, 'sync-09-rate-limited-zh-dark');
   });
 });
