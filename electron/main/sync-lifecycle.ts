@@ -73,7 +73,16 @@ export function startDesktopSync(opts: {
     async stop() {
       stopped = true;
       showConflictBadge(0, opts.window());
-      await sync.stop();
+      // Rounds stop at the abort; should one not (a lock held elsewhere), quit anyway after 5 s —
+      // every write is atomic, so a round cut short leaves nothing half-written.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        sync.stop(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }

@@ -51,10 +51,11 @@ export interface WebBridge {
 export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge> {
   const listeners = new Set<(event: AppEvent) => void>();
   let sync: AppSync | null = null;
-  let context!: HandlerContext;
+  // Events can arrive while the core is still opening: the core is known once it is open.
+  const opened: { context: HandlerContext | null } = { context: null };
   const emit = (event: AppEvent) => {
     listeners.forEach((l) => l(event));
-    if (context) sync?.observe(context.core, event);
+    if (opened.context) sync?.observe(opened.context.core, event);
   };
   if (opts.sync !== false)
     sync = startAppSync({
@@ -63,7 +64,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       ...(opts.sync?.autoStart !== undefined ? { autoStart: opts.sync.autoStart } : {}),
       ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
     });
-  context = await createApiContext({
+  const context = await createApiContext({
     home: opts.home,
     ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
     emit,
@@ -72,6 +73,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     env: opts.env ?? { OHARNESS_HOME: opts.home },
     ...(opts.now ? { now: opts.now } : {}),
   });
+  opened.context = context;
   sync?.attach(context.core);
   const handlers = createHandlers(context);
   const secret = opts.secret ?? randomBytes(32).toString('base64url');
