@@ -358,5 +358,11 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await expect.poll(() => banner.textContent()).toContain('同步过于频繁');
     await C.page.getByTestId('theme').selectOption('dark');
     await screenshot(C.page, 'sync-09-rate-limited-zh-dark');
+
+    // Sign out: the token goes, the notes and the sync setting stay.
+    await C.page.getByTestId('sync-signout').click();
+    await C.page.getByTestId('sync-signed-out').waitFor();
+    expect(await readBody(C.userDir, 'c-limited')).toBe(BODY('A note to upload.'));
+    expect(await C.page.getByTestId('sync-toggle').getAttribute('aria-checked')).toBe('true');
   });
 });
