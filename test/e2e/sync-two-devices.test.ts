@@ -232,6 +232,17 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
       await writeNote(A.userDir, note(id, BODY(`Middle line edited on A (${id}).`)));
       await writeNote(B.userDir, note(id, BODY(`Middle line edited on B (${id}).`)));
     }
+    // Both cores see their edits before anything syncs (on a loaded machine the watcher may lag).
+    for (const d of [A, B])
+      for (const id of ids)
+        await expect
+          .poll(
+            async () => (await createHandlers(d.bridge.context)['notes.get']({ id, scope: 'user' })).body,
+            {
+              timeout: WAIT,
+            },
+          )
+          .toContain(`edited on ${d.name.toUpperCase()}`);
     await syncNow(A);
     await syncNow(B);
 
