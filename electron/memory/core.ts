@@ -174,7 +174,11 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     };
     opts.emit?.(event);
   };
-  const unsubscribe = stores().map((s) => s.onChange(onStoreChange));
+  const onWarningsChange = (): void => opts.emit?.({ type: 'warnings.changed' });
+  const unsubscribe = stores().flatMap((s) => [
+    s.onChange(onStoreChange),
+    s.onWarningsChange(onWarningsChange),
+  ]);
 
   const resolveLink = (id: string): StoredNote | null => projectStore?.get(id) ?? user.store?.get(id) ?? null;
 

@@ -78,6 +78,11 @@ class FileNoteStore implements NoteStore {
   private rescanAgain = false;
   private closed = false;
   private wantWatch = false;
+  /** Bumped by every own write/delete: a scan that overlapped one is stale and is run again. */
+  private writeGeneration = 0;
+  private watchWarning: Warning | null = null;
+  private warningsKey = '';
+  private warningListeners = new Set<() => void>();
 
   constructor(private readonly opts: NoteStoreOptions) {
     this.scope = opts.scope;
@@ -93,6 +98,13 @@ class FileNoteStore implements NoteStore {
 
   /** Re-reads the directory, reusing entries whose mtime and size did not change; returns what changed. */
   private async scan(): Promise<Omit<NoteStoreChange, 'external'> | null> {
+    const change = await this.scanOnce();
+    this.warningsMayHaveChanged();
+    return change;
+  }
+
+  private async scanOnce(): Promise<Omit<NoteStoreChange, 'external'> | null> {
+    const generation = this.writeGeneration;
     let names: string[];
     try {
       const dirents = await fs.readdir(this.dir, { withFileTypes: true });
@@ -115,6 +127,7 @@ class FileNoteStore implements NoteStore {
       } else {
         this.loadWarnings = [];
       }
+      if (generation !== this.writeGeneration) return this.scanOnce();
       const removed = [...this.byKey.values()].map((n) => n.id);
       this.files.clear();
       this.loaded.clear();
@@ -123,7 +136,7 @@ class FileNoteStore implements NoteStore {
       return removed.length > 0 ? { scope: this.scope, dir: this.dir, changed: [], removed } : null;
     }
     names.sort();
-    this.mdFileCount = names.length;
+    const mdCount = names.length;
     const warnings: Warning[] = [];
 
     // Known files need a stat to tell whether they changed; on a first load the read itself stats.
@@ -184,6 +197,10 @@ class FileNoteStore implements NoteStore {
       loaded.set(name, entry.note);
     }
 
+    // An own write or delete finished while this scan read the directory: its listing may predate
+    // that write, and applying it would drop the written note from memory. Scan again instead.
+    if (generation !== this.writeGeneration) return this.scanOnce();
+    this.mdFileCount = mdCount;
     const before = this.loaded;
     this.files = next;
     this.loaded = loaded;
@@ -301,7 +318,28 @@ class FileNoteStore implements NoteStore {
   }
 
   warnings(): Warning[] {
-    return [...this.loadWarnings];
+    return this.watchWarning ? [...this.loadWarnings, this.watchWarning] : [...this.loadWarnings];
+  }
+
+  onWarningsChange(listener: () => void): () => void {
+    this.warningListeners.add(listener);
+    return () => this.warningListeners.delete(listener);
+  }
+
+  /** Tells listeners when the set of warnings differs from the last one they heard about. */
+  private warningsMayHaveChanged(): void {
+    const key = this.warnings()
+      .map((w) => `${w.code}\u0000${w.path ?? ''}\u0000${w.message}`)
+      .join('\u0001');
+    if (key === this.warningsKey) return;
+    this.warningsKey = key;
+    for (const listener of this.warningListeners) {
+      try {
+        listener();
+      } catch {
+        // A failing listener must not break the store.
+      }
+    }
   }
 
   fileCount(): number {
@@ -341,8 +379,7 @@ class FileNoteStore implements NoteStore {
       );
     }
     try {
-      await fs.mkdir(this.dir, { recursive: true });
-      if (this.wantWatch) this.watch();
+      await this.ensureDir();
     } catch (err) {
       throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
     }
@@ -423,9 +460,11 @@ class FileNoteStore implements NoteStore {
       this.loaded.set(name, entry.note!);
       this.mdFileCount = exists ? Math.max(this.mdFileCount, names.length) : names.length + 1;
       this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.writeGeneration++;
       this.rebuildIndex();
       return entry.note!;
     });
+    this.warningsMayHaveChanged();
     this.notify({ scope: this.scope, dir: this.dir, changed: [stored.id], removed: [], external: false });
     return stored;
   }
@@ -438,8 +477,7 @@ class FileNoteStore implements NoteStore {
     const problem = noteIdProblem(id);
     if (problem) throw new AppError('invalid_input', `invalid note id "${id}": ${problem}`);
     try {
-      await fs.mkdir(this.dir, { recursive: true });
-      if (this.wantWatch) this.watch();
+      await this.ensureDir();
     } catch (err) {
       throw new AppError('io_error', `cannot create ${this.dir}: ${(err as Error).message}`);
     }
@@ -484,9 +522,11 @@ class FileNoteStore implements NoteStore {
         if (read.entry.warning) this.loadWarnings.push(read.entry.warning);
       }
       this.mdFileCount = names.includes(name) ? names.length : names.length + 1;
+      this.writeGeneration++;
       this.rebuildIndex();
       return { note: this.loaded.get(name) ?? null, replacedBackupId };
     });
+    this.warningsMayHaveChanged();
     this.notify({ scope: this.scope, dir: this.dir, changed: [id], removed: [], external: false });
     return result;
   }
@@ -533,11 +573,26 @@ class FileNoteStore implements NoteStore {
       this.loaded.delete(name);
       this.mdFileCount = Math.max(0, this.mdFileCount - 1);
       this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.writeGeneration++;
       this.rebuildIndex();
       return { backupId: entry.id, id: name.slice(0, -3) };
     });
+    this.warningsMayHaveChanged();
     this.notify({ scope: this.scope, dir: this.dir, changed: [], removed: [result.id], external: false });
     return { backupId: result.backupId };
+  }
+
+  /**
+   * Creates the directory for a first write. When a watcher was wanted but the directory did not
+   * exist, it starts now — and a rescan picks up files another process put there between our
+   * load (which found no directory) and this moment, which no watcher event will ever report.
+   */
+  private async ensureDir(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    if (this.wantWatch && !this.watcher) {
+      this.watch();
+      if (this.watcher) this.schedule();
+    }
   }
 
   private requireBackups(): BackupStore {
@@ -579,14 +634,31 @@ class FileNoteStore implements NoteStore {
     if (this.watcher || this.closed) return;
     try {
       this.watcher = watchDir(this.dir, () => this.schedule());
-      this.watcher.on('error', () => {
+      this.watcher.on('error', (err) => {
         this.watcher?.close();
         this.watcher = null;
+        this.watchFailed(err);
       });
-    } catch {
-      // The directory does not exist yet (unregistered project): the first write creates it and
-      // starts the watcher then.
+      if (this.watchWarning) {
+        this.watchWarning = null;
+        this.warningsMayHaveChanged();
+      }
+    } catch (err) {
+      // ENOENT: the directory does not exist yet (unregistered project): the first write creates it
+      // and starts the watcher then. Anything else (the system's watch limit reached, EMFILE or
+      // ENOSPC under load) is reported, never swallowed: edits by others would go unseen.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.watchFailed(err as Error);
     }
+  }
+
+  private watchFailed(err: Error): void {
+    this.watchWarning = {
+      code: 'watch_unavailable',
+      message: `cannot watch ${this.dir} for changes (${err.message}); edits made outside this app appear only after a restart`,
+      scope: this.scope,
+      path: this.dir,
+    };
+    this.warningsMayHaveChanged();
   }
 
   private schedule(): void {

@@ -101,6 +101,8 @@ export interface NoteStore {
   /** The raw bytes of a note's file as on disk (for sync baselines and backups). */
   readRaw(id: string): Promise<string | null>;
   onChange(listener: (change: NoteStoreChange) => void): () => void;
+  /** Called when warnings() changes (a malformed file appears or is fixed, the watcher fails). */
+  onWarningsChange(listener: () => void): () => void;
   /** Starts watching the directory for external edits (debounced); idempotent. */
   watch(): void;
   close(): Promise<void>;

@@ -97,7 +97,8 @@ export async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/** Waits for a condition; generous because CI runs the suite on two loaded cores. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

@@ -248,6 +248,35 @@ describe('remember / edit / forget', () => {
     await core.close();
   });
 
+  it('a file another process put in the directory before our first write is picked up when the watcher starts', async () => {
+    const fx = await fixture();
+    const { core, notes } = await fx.open({ watch: true });
+    // MEMORY/ did not exist at load, so no watcher runs: this file raises no event anyone hears.
+    await writeNoteFile(fx.memoryDir, note('early'));
+    await notes.remember({ id: 'first', summary: 'starts the watcher', body: '' });
+    await until(() => core.store('project')!.get('early') !== undefined);
+    expect(core.store('project')!.get('first')).toBeDefined();
+    await core.close();
+  });
+
+  it('emits warnings.changed when a malformed file appears and again when it is fixed', async () => {
+    const fx = await fixture();
+    await writeNoteFile(fx.memoryDir, note('good'));
+    const { core } = await fx.open({ watch: true });
+    const bad = path.join(fx.memoryDir, 'bad.md');
+    await fs.writeFile(bad, 'no frontmatter here\n');
+    await until(() => fx.events.some((e) => e.type === 'warnings.changed'));
+    expect(core.warnings().map((w) => [w.code, w.path])).toContainEqual(['unreadable_note', bad]);
+    // Only warnings changed: no note was added or removed.
+    expect(fx.events.filter((e) => e.type === 'notes.changed')).toEqual([]);
+    const count = fx.events.filter((e) => e.type === 'warnings.changed').length;
+    await writeNoteFile(fx.memoryDir, note('bad'));
+    await until(() => core.store('project')!.get('bad') !== undefined);
+    await until(() => fx.events.filter((e) => e.type === 'warnings.changed').length > count);
+    expect(core.warnings().filter((w) => w.path === bad)).toEqual([]);
+    await core.close();
+  });
+
   it('own writes emit notes.changed too (the UI refreshes after a CLI-less edit)', async () => {
     const fx = await fixture();
     const { notes } = await fx.open();
