@@ -3,6 +3,7 @@ import type { Scope } from '../../../shared/note.js';
 import { buildIndexText } from '../../memory/search/index.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
+import { logRecallError } from '../recall-error.js';
 import type { ApiHandlers } from '../dispatch.js';
 
 export type NotesHandlers = Pick<
@@ -103,6 +104,7 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
         alreadyAttached,
         usage: usageCount,
       });
+      if (result.error !== undefined) logRecallError(result.error);
       return { notes: result.notes, linked: result.linked, text: result.text };
     },
     'notes.index': async () => buildIndexText(selected(core, 'both'), core.config.indexChars),
