@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BankScopeSchema, DEFAULT_BANK_SCOPE } from '../../shared/api/agents.js';
 
 /**
  * Every `memory.*` setting of the seed, with its default. Each leaf is validated on its own so one
@@ -44,6 +45,12 @@ export const MemoryConfigSchema = z.object({
       unusedDays: z.number().nonnegative().default(90),
     })
     .prefault({}),
+  /** How `retain` files facts by default (docs/agents.md): global | per-project | per-project-tagged. */
+  retain: z
+    .object({
+      scoping: BankScopeSchema.default(DEFAULT_BANK_SCOPE),
+    })
+    .prefault({}),
 });
 export type MemoryConfig = z.infer<typeof MemoryConfigSchema>;
 
@@ -65,4 +72,6 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
   { key: 'memory.consolidate.cooldownHours', schema: z.number().nonnegative() },
   { key: 'memory.consolidate.maxMerges', schema: z.number().int().nonnegative() },
   { key: 'memory.consolidate.unusedDays', schema: z.number().nonnegative() },
+  // Case and surrounding spaces do not matter (`GLOBAL`, ` per-project `).
+  { key: 'memory.retain.scoping', schema: z.string().trim().toLowerCase().pipe(BankScopeSchema) },
 ];

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectLabel, resolveBankScope, retainTarget } from '../../electron/agents/retain/bank-scope.js';
+import { projectLabel, retainTarget } from '../../electron/agents/retain/bank-scope.js';
 
 let tmp: string;
 beforeAll(async () => {
@@ -21,16 +21,6 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 describe('bank scope', () => {
-  it('invalid configured values fall back to per-project-tagged with a warning', () => {
-    expect(resolveBankScope(undefined)).toEqual({ bankScope: 'per-project-tagged', warning: null });
-    expect(resolveBankScope('GLOBAL').bankScope).toBe('global');
-    const bad = resolveBankScope('per-team');
-    expect(bad.bankScope).toBe('per-project-tagged');
-    expect(bad.warning?.code).toBe('invalid_config');
-    expect(bad.warning?.message).toContain('memory.retain.scoping');
-    expect(resolveBankScope(42).warning).not.toBeNull();
-  });
-
   it('label: lower-cased basename of the git root, of the main worktree for linked worktrees', async () => {
     const main = path.join(tmp, 'General Repo');
     await fs.mkdir(path.join(main, 'src', 'deep'), { recursive: true });

@@ -195,9 +195,17 @@ describe('retain: one receipt per item, after the note is on disk', () => {
       path.join(h.home, 'config.json'),
       JSON.stringify({ memory: { retain: { scoping: 'per-galaxy' } } }),
     );
-    const bad = await h.handlers['agents.retain']({
+    // memory.retain.scoping is part of the core's config: read when the core opens.
+    const reopened = async () => {
+      const core = await createMemoryCore({ home: h!.home, projectRoot: h!.projectRoot, env: {} });
+      const handlers = createAgentsHandlers({ core, notes: createNotesService(core), cwd: h!.projectRoot });
+      return { core, handlers };
+    };
+    const badCtx = await reopened();
+    const bad = await badCtx.handlers['agents.retain']({
       items: [{ content: 'Tabs are four spaces wide here.' }],
     });
+    await badCtx.core.close();
     expect(bad.bankScope).toBe('per-project-tagged');
     expect(bad.warnings.some((w) => w.message.includes('memory.retain.scoping'))).toBe(true);
 
@@ -205,7 +213,9 @@ describe('retain: one receipt per item, after the note is on disk', () => {
       path.join(h.home, 'config.json'),
       JSON.stringify({ memory: { retain: { scoping: 'global' } } }),
     );
-    const cfg = await h.handlers['agents.retain']({ items: [{ content: 'Lunch is at noon.' }] });
+    const cfgCtx = await reopened();
+    const cfg = await cfgCtx.handlers['agents.retain']({ items: [{ content: 'Lunch is at noon.' }] });
+    await cfgCtx.core.close();
     expect(cfg.bankScope).toBe('global');
     expect(cfg.warnings).toEqual([]);
   });

@@ -20,6 +20,7 @@ describe('memory config', () => {
       recall: { enabled: true, perTurn: 3, budgetChars: 2000, minScore: 1.2 },
       autoExtract: { onCompaction: false, onStop: false, minUserTurns: 3 },
       consolidate: { auto: 'subscribers', cooldownHours: 24, maxMerges: 3, unusedDays: 90 },
+      retain: { scoping: 'per-project-tagged' },
     });
   });
 
@@ -63,6 +64,26 @@ describe('memory config', () => {
     expect(messages.some((m) => m.startsWith('memory.indexChars in'))).toBe(true);
     expect(messages.some((m) => m.startsWith('memory.maxNoteBytes in the environment'))).toBe(true);
     expect(warnings.every((w) => w.code === 'invalid_config')).toBe(true);
+  });
+
+  it('memory.retain.scoping: default per-project-tagged, any case, invalid → default + warning naming the key, env wins', async () => {
+    const fx = await fixture();
+    expect(DEFAULT_MEMORY_CONFIG.retain.scoping).toBe('per-project-tagged');
+    await writeJson(path.join(fx.home, 'config.json'), { memory: { retain: { scoping: 'per-galaxy' } } });
+    const bad = await loadMemoryConfig({ home: fx.home, env: {} });
+    expect(bad.config.retain.scoping).toBe('per-project-tagged');
+    expect(bad.warnings).toHaveLength(1);
+    expect(bad.warnings[0]!.code).toBe('invalid_config');
+    expect(bad.warnings[0]!.message).toMatch(
+      /^memory\.retain\.scoping in .*"per-galaxy".*per-project-tagged/,
+    );
+    await writeJson(path.join(fx.home, 'config.json'), { memory: { retain: { scoping: ' GLOBAL ' } } });
+    expect((await loadMemoryConfig({ home: fx.home, env: {} })).config.retain.scoping).toBe('global');
+    const env = { [envNameForKey('memory.retain.scoping')]: 'per-project' };
+    expect(Object.keys(env)).toEqual(['OHARNESS_MEMORY_RETAIN_SCOPING']);
+    const fromEnv = await loadMemoryConfig({ home: fx.home, env });
+    expect(fromEnv.config.retain.scoping).toBe('per-project');
+    expect(fromEnv.warnings).toEqual([]);
   });
 
   it('reports a config file that is not JSON and uses the defaults', async () => {

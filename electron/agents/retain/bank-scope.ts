@@ -1,25 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { BankScopeSchema, DEFAULT_BANK_SCOPE, type BankScope } from '../../../shared/api/agents.js';
+import type { BankScope } from '../../../shared/api/agents.js';
 import type { Warning } from '../../../shared/api/notes.js';
 import type { Scope } from '../../../shared/note.js';
 
 /** The config key that sets the default bank scope of retain (docs/agents.md). */
 export const RETAIN_SCOPING_KEY = 'memory.retain.scoping';
-
-/** A configured value, validated: anything but the three names falls back to the default with a warning. */
-export function resolveBankScope(value: unknown): { bankScope: BankScope; warning: Warning | null } {
-  if (value === undefined || value === null) return { bankScope: DEFAULT_BANK_SCOPE, warning: null };
-  const parsed = BankScopeSchema.safeParse(typeof value === 'string' ? value.trim().toLowerCase() : value);
-  if (parsed.success) return { bankScope: parsed.data, warning: null };
-  return {
-    bankScope: DEFAULT_BANK_SCOPE,
-    warning: {
-      code: 'invalid_config',
-      message: `${RETAIN_SCOPING_KEY} is ${JSON.stringify(value)}; expected global, per-project or per-project-tagged — using ${DEFAULT_BANK_SCOPE}`,
-    },
-  };
-}
 
 function git(args: string[], cwd: string): Promise<string | null> {
   return new Promise((resolve) => {

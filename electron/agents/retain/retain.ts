@@ -5,15 +5,13 @@ import { credentialMessage, findCredential } from '../../memory/credentials.js';
 import type { MemoryCore, NoteStore, NotesService, StoredNote } from '../../memory/types.js';
 import { freeNoteIdFor } from '../note-id-for.js';
 import { deriveRetainDraft, retainedContentOf } from './derive.js';
-import { resolveBankScope, retainTarget } from './bank-scope.js';
+import { RETAIN_SCOPING_KEY, retainTarget } from './bank-scope.js';
 
 export interface RetainDeps {
   core: MemoryCore;
   notes: NotesService;
   /** The directory retain runs in (the project label comes from it when no project is open). */
   cwd: string;
-  /** The configured `memory.retain.scoping` value, unvalidated (invalid → default + warning). */
-  configuredScoping?: unknown;
 }
 
 export interface RetainResult {
@@ -99,9 +97,9 @@ export async function retain(
   if (input.bankScope) {
     bankScope = input.bankScope;
   } else {
-    const resolved = resolveBankScope(deps.configuredScoping);
-    bankScope = resolved.bankScope;
-    if (resolved.warning) warnings.push(resolved.warning);
+    // memory.retain.scoping from the core's config (validated there: invalid → default + warning).
+    bankScope = deps.core.config.retain.scoping;
+    warnings.push(...deps.core.warnings().filter((w) => w.message.startsWith(RETAIN_SCOPING_KEY)));
   }
   const target = await retainTarget(bankScope, {
     projectRoot: deps.core.project?.root ?? null,

@@ -2,7 +2,6 @@ import type { MemoryCore, NotesService } from '../../memory/types.js';
 import { exportScope, importArchive } from '../../agents/archive/export-import.js';
 import { importMnemopi } from '../../agents/mnemopi/import-mnemopi.js';
 import { retain } from '../../agents/retain/retain.js';
-import { configuredRetainScoping } from '../../agents/retain/scoping-config.js';
 import type { ApiHandlers } from '../dispatch.js';
 
 /** What the agents handlers need; the handler table's context provides it. */
@@ -27,7 +26,6 @@ export function createAgentsHandlers(ctx: AgentsHandlerContext): AgentsHandlers 
           core: ctx.core,
           notes: ctx.notes,
           cwd: ctx.cwd ?? process.cwd(),
-          configuredScoping: await configuredRetainScoping(ctx.core, ctx.env),
         },
         input,
       ),
