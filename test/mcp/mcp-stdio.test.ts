@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNote } from '../../shared/note-format.js';
+import { parseNote, serializeNote } from '../../shared/note-format.js';
 
 /**
  * The MCP server over the real protocol: the SDK's own Client talks to `memdesk mcp` running as a
@@ -84,6 +84,28 @@ describe('memdesk mcp over stdio', { timeout: 120_000 }, () => {
     }
     const remember = tools.find((t) => t.name === 'remember')!;
     expect(remember.inputSchema.required).toEqual(expect.arrayContaining(['summary', 'body']));
+  });
+
+  it('a note written on disk after the server started is found by the memory tool (the server watches)', async () => {
+    const text = serializeNote({
+      id: 'written-by-another-agent',
+      summary: 'Invoices are numbered per calendar year',
+      tags: ['invoices'],
+      createdAt: 1_780_000_000_000,
+      updatedAt: 1_780_000_000_000,
+      body: 'The counter restarts at 1 every January.\n',
+    });
+    await fs.writeFile(path.join(projectDir(), 'written-by-another-agent.md'), text);
+    let hits: Array<{ id: string }> = [];
+    const start = Date.now();
+    while (Date.now() - start < 20_000) {
+      const search = await call('memory', { query: 'invoices numbered calendar year' });
+      hits = (JSON.parse(search.text) as { notes: Array<{ id: string }> }).notes;
+      if (hits.some((h) => h.id === 'written-by-another-agent')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(hits.map((h) => h.id)).toContain('written-by-another-agent');
+    await fs.rm(path.join(projectDir(), 'written-by-another-agent.md'));
   });
 
   it('remember, then memory search and read in full (never clipped), recall, forget with a backup', async () => {

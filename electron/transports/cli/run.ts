@@ -161,6 +161,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       projectRoot: projectRoot(globals, env.cwd),
       env: env.env,
       cwd: env.cwd,
+      ...(command.longRunning ? { watch: true } : {}),
     });
     const handlers = createHandlers(ctx);
     const io: CliIo = {

@@ -40,6 +40,11 @@ export interface CliCommand {
   flags: FlagSpec;
   /** Positional arguments: exact count or a range. */
   positionals: { min: number; max: number; names: string };
+  /**
+   * The command keeps running (a server): its notes directories are watched, so edits by the app
+   * or other agents are seen without a restart.
+   */
+  longRunning?: boolean;
   run(io: CliIo, args: ParsedArgs): Promise<CliResult>;
 }
 

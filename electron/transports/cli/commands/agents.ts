@@ -61,6 +61,7 @@ export const agentsCommands: CliCommand[] = [
       'Serve the memory tools (remember, memory, forget, recall, retain) to an agent over MCP on stdin/stdout.',
     flags: {},
     positionals: { min: 0, max: 0, names: '' },
+    longRunning: true,
     async run(io) {
       await serveMcpStdio((method, input) => io.invoke(method, input));
       return { json: null, text: '', streamed: true };
