@@ -9,9 +9,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { serializeNote } from '../../shared/note-format.js';
-import { NOTE_TYPES } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
+import { bareRead, generate, median, rng } from './corpus.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,69 +19,6 @@ function arg(name: string, fallback: number): number {
 
 const NOTES = arg('notes', 5000);
 const ROUNDS = arg('rounds', 7);
-
-/** A deterministic generator so every run loads the same corpus. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const WORDS =
-  'pricing card layout border fill design token cache build deploy review test merge branch release user prefers terse answers database index query latency memory sync conflict backup restore note agent model recall search stem bigram 設計 記憶 同步'.split(
-    ' ',
-  );
-
-async function generate(dir: string, scope: string, count: number, random: () => number): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  const pick = (): string => WORDS[Math.floor(random() * WORDS.length)]!;
-  const writes: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = `${scope}-${i.toString(36)}-${pick()}`.replace(/[^\p{L}\p{N}._-]/gu, '');
-    const sentences = Array.from(
-      { length: 3 + Math.floor(random() * 12) },
-      () => Array.from({ length: 8 + Math.floor(random() * 10) }, pick).join(' ') + '.',
-    );
-    if (random() < 0.3) sentences.push(`See [[${scope}-${Math.floor(random() * count).toString(36)}-x]].`);
-    const note = {
-      id,
-      summary: Array.from({ length: 4 + Math.floor(random() * 6) }, pick).join(' '),
-      ...(random() < 0.8 ? { type: NOTE_TYPES[Math.floor(random() * NOTE_TYPES.length)]! } : {}),
-      tags: Array.from({ length: Math.floor(random() * 4) }, pick),
-      createdAt: 1_780_000_000_000 + i,
-      updatedAt: 1_780_000_000_000 + i * 7,
-      body: sentences.join('\n') + '\n',
-    };
-    writes.push(fs.writeFile(path.join(dir, `${id}.md`), serializeNote(note)));
-    if (writes.length >= 256) await Promise.all(writes.splice(0));
-  }
-  await Promise.all(writes);
-}
-
-/** The baseline: what any reader of these files must do at least. */
-async function bareRead(dirs: string[]): Promise<number> {
-  let bytes = 0;
-  for (const dir of dirs) {
-    const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.md'));
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (next < names.length) {
-          const text = await fs.readFile(path.join(dir, names[next++]!), 'utf8');
-          bytes += text.length;
-        }
-      }),
-    );
-  }
-  return bytes;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function main(): Promise<void> {
   const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-load-'));

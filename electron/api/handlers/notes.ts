@@ -20,13 +20,41 @@ export type NotesHandlers = Pick<
 
 type Selection = Scope | 'both';
 
+const NO_NOTES: StoredNote[] = [];
+
+/**
+ * Both scopes merged, most recently updated first. Each store keeps its sorted list until it
+ * changes (the same array), so the merge is remembered for that pair of arrays: listing 10,000
+ * notes again is a lookup, not a sort (bench/load/list.ts).
+ */
+const mergedCache = new WeakMap<StoredNote[], WeakMap<StoredNote[], StoredNote[]>>();
+
 function selected(core: MemoryCore, scope: Selection): StoredNote[] {
-  const scopes: Scope[] = scope === 'both' ? ['project', 'user'] : [scope];
-  const notes = scopes.flatMap((s) => core.store(s)?.list() ?? []);
-  return scope === 'both' ? notes.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1)) : notes;
+  if (scope !== 'both') return core.store(scope)?.list() ?? NO_NOTES;
+  const project = core.store('project')?.list() ?? NO_NOTES;
+  const user = core.store('user')?.list() ?? NO_NOTES;
+  let byUser = mergedCache.get(project);
+  if (!byUser) mergedCache.set(project, (byUser = new WeakMap()));
+  let merged = byUser.get(user);
+  if (!merged) {
+    merged = [...project, ...user].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
+    byUser.set(user, merged);
+  }
+  return merged;
 }
 
-export function summaryOf(n: StoredNote): ApiOutput<'notes.list'>['notes'][number] {
+type NoteSummary = ApiOutput<'notes.list'>['notes'][number];
+
+/** A stored note is never mutated (a change loads a new object), so its summary is kept with it. */
+const summaries = new WeakMap<StoredNote, NoteSummary>();
+
+export function summaryOf(n: StoredNote): NoteSummary {
+  let summary = summaries.get(n);
+  if (!summary) summaries.set(n, (summary = buildSummary(n)));
+  return summary;
+}
+
+function buildSummary(n: StoredNote): NoteSummary {
   return {
     id: n.id,
     scope: n.scope,
