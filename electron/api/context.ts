@@ -1,4 +1,5 @@
 import type { AppEvent } from '../../shared/events.js';
+import type { CleanupDeps } from './handlers/cleanup.js';
 import { createMemoryCore } from '../memory/core.js';
 import { createNotesService } from '../memory/notes-service.js';
 import type { MemoryCore, NotesService } from '../memory/types.js';
@@ -13,6 +14,8 @@ export interface HandlerContext {
   /** The directory the process works in. */
   cwd: string;
   env: Record<string, string | undefined>;
+  /** 待整理's key store and sync link (the desktop app passes a safeStorage key store). */
+  cleanup?: CleanupDeps;
 }
 
 export interface ApiContextOptions {

@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/note.js';
 import { projectUsageKey } from '../memory/usage.js';
 import type { MemoryCore } from '../memory/types.js';
 import { analyseScope, type AnalysedFinding } from './analyze-scope.js';
-import type { MergeCommitter } from './commit-first.js';
+import type { MergeSync } from './commit-first.js';
 import { DismissalStore } from './dismissals.js';
 import { applyMerge, planManualMerge, resolveMergeNotes } from './merge.js';
 import type { KeyStore } from './model/key-store.js';
@@ -15,8 +15,8 @@ export interface CleanupServiceOptions {
   core: MemoryCore;
   /** Where the model's API key lives (the CLI's 0600 file, safeStorage in the desktop app). */
   keyStore: KeyStore;
-  /** The sync engine's commitFirst step, when sync is available. */
-  committer?: MergeCommitter | null;
+  /** The link to the sync engine (commitFirst with sync on), when this process syncs. */
+  sync?: MergeSync | null;
 }
 
 /** The one-line reason 生成合并建议 is disabled when no model is configured. */
@@ -174,7 +174,7 @@ export class CleanupService {
 
   async applyMerge(plan: MergePlan, reason?: string): Promise<MergeResult> {
     return applyMerge(this.core, plan, {
-      committer: this.opts.committer ?? null,
+      sync: this.opts.sync ?? null,
       ...(reason ? { reason } : {}),
     });
   }

@@ -5,7 +5,7 @@ import type { Note, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
 import type { NoteStore, StoredNote } from '../memory/types.js';
-import type { MergeBatch, MergeCommitter } from './commit-first.js';
+import type { MergeSync } from './commit-first.js';
 import { repointLinks } from './link-rewrite.js';
 import { manualDraft, oldestFirst } from './manual-draft.js';
 
@@ -63,8 +63,8 @@ export function planManualMerge(scope: Scope, notes: readonly StoredNote[]): Mer
 }
 
 export interface ApplyMergeOptions {
-  /** The sync engine's commitFirst step; omitted (or disabled for the scope) → a plain local merge. */
-  committer?: MergeCommitter | null;
+  /** The link to the sync engine; omitted (or sync off for the scope) → a plain local merge. */
+  sync?: MergeSync | null;
   /** Reason recorded with every backup. */
   reason?: string;
 }
@@ -98,8 +98,7 @@ export async function applyMerge(
   const store = core.store(plan.scope);
   if (!store) throw new AppError('unavailable', `the ${plan.scope} notes are not available`);
 
-  const committer = opts.committer?.enabled(plan.scope) ? opts.committer : null;
-  if (committer) await committer.syncScope(plan.scope);
+  const sync = opts.sync && (await opts.sync.enabled(plan.scope)) ? opts.sync : null;
   await store.load();
 
   // Refused if anything changed since planning: say which.
@@ -164,13 +163,27 @@ export async function applyMerge(
     });
   }
 
-  const batch: MergeBatch = {
+  const result = (backupIds: string[], committedFirst: boolean): MergeResult => ({
     scope: plan.scope,
-    writes: [keptNote, ...repoints.map((r) => r.after)],
-    deletes: deleteIds,
-    basis: Object.fromEntries([...ordered, ...repoints.map((r) => r.before)].map((n) => [n.id, n.hash])),
-  };
-  if (committer) await committer.commitBatch(batch);
+    keptId: kept.id,
+    deletedIds: deleteIds,
+    repointed: repoints.map((r) => ({ id: r.before.id, links: r.links })),
+    backupIds,
+    committedFirst,
+  });
+
+  if (sync) {
+    // Sync on: the engine syncs the scope, commits the whole batch strictly, then writes it here.
+    const committed = await sync.commitFirst(plan.scope, {
+      puts: [
+        { note: keptNote, expectedHash: kept.hash },
+        ...repoints.map((r) => ({ note: r.after, expectedHash: r.before.hash })),
+      ],
+      deletes: deleteIds.map((id) => ({ id, expectedHash: plan.basis[id]! })),
+      backupReason: reason,
+    });
+    return result(committed.backupIds, committed.cloud === 'committed');
+  }
 
   // Backups first: every note that is about to be rewritten (deletes back up on their own, later).
   const backupIds: string[] = [];
@@ -206,16 +219,7 @@ export async function applyMerge(
       backupIds.push(result.backupId);
     });
   }
-  if (committer?.appliedLocally) await committer.appliedLocally(batch);
-
-  return {
-    scope: plan.scope,
-    keptId: kept.id,
-    deletedIds: deleteIds,
-    repointed: repoints.map((r) => ({ id: r.before.id, links: r.links })),
-    backupIds,
-    committedFirst: committer !== null,
-  };
+  return result(backupIds, false);
 }
 
 function normalizeDraft(draft: MergeDraft): MergeDraft {

@@ -7,6 +7,9 @@ import { SyncRequestError } from './http-client.js';
 import { scoped } from './scope-labels.js';
 import type { SyncEngine } from './sync-engine.js';
 import { SyncService } from './sync-service.js';
+import type { MergeSync } from '../cleanup/commit-first.js';
+import type { MemoryCore } from '../memory/types.js';
+import { effectiveLimits, StrictRejectionDetailsSchema } from '../../shared/sync-protocol.js';
 
 /**
  * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
@@ -31,6 +34,19 @@ export interface CommitFirstResult {
   cloud: 'committed' | 'local';
   written: string[];
   deleted: string[];
+  /** Backups of the notes deleted here. */
+  backupIds: string[];
+}
+
+/** The cleanup merge's link to this engine: commitFirst for the core's scope. */
+export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
+  return {
+    enabled: async (scope) => {
+      const svc = engine.servicesOf(core).find((s) => s.scope === scope);
+      return svc ? (await svc.gate()).ok : false;
+    },
+    commitFirst: (scope, batch) => engine.commitFirst(engine.serviceForScope(core, scope), batch),
+  };
 }
 
 export async function commitFirst(
@@ -67,11 +83,11 @@ export async function commitFirst(
 
   const gate = await svc.gate();
   if (!gate.ok) {
-    await applyLocally(svc, batch);
     return {
       cloud: 'local',
       written: batch.puts.map((p) => p.note.id),
       deleted: batch.deletes.map((d) => d.id),
+      backupIds: await applyLocally(svc, batch),
     };
   }
 
@@ -141,6 +157,12 @@ export async function commitFirst(
       ),
     );
   }
+  // The server's per-note limit, when known from its last answer (the server checks it as well).
+  const noteBytes = svc.limits ? effectiveLimits(svc.limits).noteBytes : Infinity;
+  for (const put of puts) {
+    const bytes = Buffer.byteLength(put.content, 'utf8');
+    if (bytes > noteBytes) throw tooLarge(svc, put.id, bytes, noteBytes);
+  }
   let response;
   try {
     response = await gate.account.client.commit({
@@ -154,6 +176,25 @@ export async function commitFirst(
       err instanceof SyncRequestError &&
       (err.failure === 'manifest_changed' || err.failure === 'batch_rejected')
     ) {
+      const details = StrictRejectionDetailsSchema.safeParse(err.details);
+      const rejected = details.success ? details.data.rejected : [];
+      const big = rejected.find((r) => r.code === 'note_too_large' || r.code === 'plan_note_too_large');
+      if (big)
+        throw new AppError(
+          'limit_exceeded',
+          scoped(
+            svc.scope,
+            `"${big.id}" is too large for the sync server (${big.message}); nothing was applied — shorten the merged note`,
+          ),
+        );
+      if (rejected.length)
+        throw new AppError(
+          'conflict',
+          scoped(
+            svc.scope,
+            `the sync server refused ${rejected.map((r) => `"${r.id}" (${r.message})`).join(', ')}; nothing was applied anywhere — plan the merge again`,
+          ),
+        );
       throw new AppError(
         'conflict',
         scoped(
@@ -166,7 +207,7 @@ export async function commitFirst(
   }
 
   // 3. Only now, this computer.
-  await applyLocally(svc, batch);
+  const backupIds = await applyLocally(svc, batch);
   await svc.withBaselineLock(async () => {
     const after = await svc.state();
     for (const a of response.applied) {
@@ -186,10 +227,22 @@ export async function commitFirst(
     cloud: 'committed',
     written: batch.puts.map((p) => p.note.id),
     deleted: batch.deletes.map((d) => d.id),
+    backupIds,
   };
 }
 
-async function applyLocally(svc: SyncService, batch: CommitFirstBatch): Promise<void> {
+function tooLarge(svc: SyncService, id: string, bytes: number, limit: number): AppError {
+  return new AppError(
+    'limit_exceeded',
+    scoped(
+      svc.scope,
+      `"${id}" would be ${bytes} bytes, over the sync server's limit of ${limit} bytes per note; nothing was applied — shorten the merged note`,
+    ),
+  );
+}
+
+async function applyLocally(svc: SyncService, batch: CommitFirstBatch): Promise<string[]> {
+  const backupIds: string[] = [];
   for (const { note, expectedHash } of batch.puts) {
     svc.selfWrites.set(note.id, contentHash(note));
     await svc.store.write(note, {
@@ -200,6 +253,7 @@ async function applyLocally(svc: SyncService, batch: CommitFirstBatch): Promise<
   }
   for (const { id, expectedHash } of batch.deletes) {
     svc.selfWrites.set(id, null);
-    await svc.store.delete(id, { backupReason: batch.backupReason, expectedHash });
+    backupIds.push((await svc.store.delete(id, { backupReason: batch.backupReason, expectedHash })).backupId);
   }
+  return backupIds;
 }

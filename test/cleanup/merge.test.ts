@@ -4,15 +4,15 @@ import type { MergePlan } from '../../shared/api/cleanup.js';
 import { AppError } from '../../shared/errors.js';
 import { parseNote } from '../../shared/note-format.js';
 import { CleanupService } from '../../electron/cleanup/cleanup-service.js';
-import type { MergeBatch, MergeCommitter } from '../../electron/cleanup/commit-first.js';
+import { applyMerge, type MergeCore } from '../../electron/cleanup/merge.js';
 import { MemoryKeyStore } from '../../electron/cleanup/model/key-store.js';
 import { DAY, sandbox, snapshotDir, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
 afterEach(async () => sb?.close());
 
-const service = (s: Sandbox, committer?: MergeCommitter): CleanupService =>
-  new CleanupService({ core: s.core, keyStore: new MemoryKeyStore(), ...(committer ? { committer } : {}) });
+const service = (s: Sandbox): CleanupService =>
+  new CleanupService({ core: s.core, keyStore: new MemoryKeyStore() });
 
 /** Three notes on one topic (b is the oldest), plus notes that link to them in both scopes. */
 async function seed(s: Sandbox): Promise<void> {
@@ -193,61 +193,6 @@ describe('merge apply', () => {
   });
 });
 
-/**
- * commitFirst: the sync engine is not written yet, so these tests drive applyMerge through the
- * MergeCommitter interface with a recording implementation that accepts or rejects the batch the
- * way the server will.
- */
-class RecordingCommitter implements MergeCommitter {
-  synced = 0;
-  batches: MergeBatch[] = [];
-  applied: MergeBatch[] = [];
-  constructor(private readonly reject: AppError | null) {}
-  enabled(): boolean {
-    return true;
-  }
-  async syncScope(): Promise<void> {
-    this.synced++;
-  }
-  async commitBatch(batch: MergeBatch): Promise<void> {
-    this.batches.push(batch);
-    if (this.reject) throw this.reject;
-  }
-  async appliedLocally(batch: MergeBatch): Promise<void> {
-    this.applied.push(batch);
-  }
-}
-
-describe('merge apply with commitFirst (sync on)', () => {
-  it('syncs the scope, commits the whole batch before writing locally, then applies it', async () => {
-    sb = await seed2();
-    const committer = new RecordingCommitter(null);
-    const plan = await service(sb).planMerge({ ids: ['a', 'b', 'c'] });
-    const result = await service(sb, committer).applyMerge(plan);
-    expect(result.committedFirst).toBe(true);
-    expect(committer.synced).toBe(1);
-    const batch = committer.batches[0]!;
-    expect(batch.writes.map((n) => n.id)).toEqual(['b', 'layout']);
-    expect(batch.deletes).toEqual(['a', 'c']);
-    expect(Object.keys(batch.basis).sort()).toEqual(['a', 'b', 'c', 'layout']);
-    expect(committer.applied).toEqual([batch]);
-    expect(await sb.raw('project', 'a')).toBeNull();
-  });
-
-  it('writes nothing locally when the server rejects the batch (another device edited a note)', async () => {
-    sb = await seed2();
-    const committer = new RecordingCommitter(
-      new AppError('conflict', 'merge refused: "a" changed on another device'),
-    );
-    const plan = await service(sb).planMerge({ ids: ['a', 'b', 'c'] });
-    const before = await snapshotDir(sb.memoryDir);
-    await expect(service(sb, committer).applyMerge(plan)).rejects.toThrow(/changed on another device/);
-    expect(await snapshotDir(sb.memoryDir)).toEqual(before);
-    expect(await sb.core.user.backups.list(50)).toEqual([]);
-    expect(committer.applied).toEqual([]);
-  });
-});
-
 describe('merge apply failing midway', () => {
   it('loses nothing: a note edited by an agent during the merge stops it, everything touched is in backups, nothing is deleted', async () => {
     sb = await seed2();
@@ -256,19 +201,25 @@ describe('merge apply failing midway', () => {
     const originalB = await sb.raw('project', 'b');
     // An agent edits `layout` after the merge was checked and before it is written (the commit
     // step is the last moment before local writes, so the race is staged there).
-    const racing: MergeCommitter = {
-      enabled: () => true,
-      syncScope: async () => undefined,
-      commitBatch: async () => {
-        await fs.writeFile(
-          `${sb.memoryDir}/layout.md`,
-          ((await sb.raw('project', 'layout')) ?? '').replace('Unrelated', 'Edited by an agent.'),
-        );
+    // The last moment before local writes is the backup step: the race is staged there, through
+    // the real core with its backupNote wrapped to let the agent write first.
+    let raced = false;
+    const racingCore: MergeCore = {
+      store: (scope) => sb.core.store(scope),
+      config: sb.core.config,
+      now: sb.core.now,
+      backupNote: async (scope, id, why) => {
+        if (!raced) {
+          raced = true;
+          await fs.writeFile(
+            `${sb.memoryDir}/layout.md`,
+            ((await sb.raw('project', 'layout')) ?? '').replace('Unrelated', 'Edited by an agent.'),
+          );
+        }
+        return sb.core.backupNote(scope, id, why);
       },
     };
-    const err = (await service(sb, racing)
-      .applyMerge(plan)
-      .catch((e: unknown) => e)) as AppError;
+    const err = (await applyMerge(racingCore, plan).catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.message).toMatch(/merge stopped at repointing links in layout/);
     expect(err.message).toMatch(/Already done: writing the merged note b/);

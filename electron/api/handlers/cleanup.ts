@@ -1,6 +1,9 @@
 import { CleanupService } from '../../cleanup/cleanup-service.js';
-import type { MergeCommitter } from '../../cleanup/commit-first.js';
+import type { MergeSync } from '../../cleanup/commit-first.js';
 import { FileKeyStore, type KeyStore } from '../../cleanup/model/key-store.js';
+import { mergeSyncFor } from '../../sync/commit-first.js';
+import { syncEngineFor } from '../../sync/process-engine.js';
+import type { MemoryCore } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
 
@@ -16,24 +19,33 @@ export type CleanupHandlers = Pick<
 >;
 
 /**
- * What the desktop app and the sync engine may provide: the key store (safeStorage in the app; the
- * CLI's 0600 file by default) and the commitFirst step. Optional on the context so the handler
- * table builds without them.
+ * What the desktop app may provide (`ctx.cleanup`): the key store (safeStorage in the app; the
+ * CLI's 0600 file by default). The link to the sync engine defaults to this process's engine
+ * (`syncEngineFor(core)`, built at the first merge), so a merge with sync on commits first.
  */
 export interface CleanupDeps {
   keyStore?: KeyStore;
-  committer?: MergeCommitter | null;
+  /** null: never sync (a plain local merge). */
+  sync?: MergeSync | null;
   service?: CleanupService;
 }
 
-export function createCleanupHandlers(ctx: HandlerContext & { cleanup?: CleanupDeps }): CleanupHandlers {
+/** The process's sync engine for this core, looked up when a merge is applied. */
+export function processMergeSync(core: MemoryCore): MergeSync {
+  return {
+    enabled: (scope) => mergeSyncFor(syncEngineFor(core), core).enabled(scope),
+    commitFirst: (scope, batch) => mergeSyncFor(syncEngineFor(core), core).commitFirst(scope, batch),
+  };
+}
+
+export function createCleanupHandlers(ctx: HandlerContext): CleanupHandlers {
   const deps = ctx.cleanup ?? {};
   const service =
     deps.service ??
     new CleanupService({
       core: ctx.core,
       keyStore: deps.keyStore ?? new FileKeyStore(ctx.core.home),
-      committer: deps.committer ?? null,
+      sync: deps.sync === undefined ? processMergeSync(ctx.core) : deps.sync,
     });
   const drafts = new Map<string, AbortController>();
   return {
