@@ -5,6 +5,12 @@ import { serializeNote } from '../../shared/note-format.js';
 import { NOTE_TYPES } from '../../shared/note.js';
 
 /** A deterministic generator so every run loads the same corpus. */
+/** A numeric `--name N` argument of the bench's command line. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
 export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

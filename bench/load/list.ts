@@ -14,12 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { createApiContext } from '../../electron/api/context.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
-import { bareRead, generate, median, rng } from './corpus.js';
+import { arg, bareRead, generate, median, rng } from './corpus.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 const NOTES = arg('notes', 5000);
 const ROUNDS = arg('rounds', 7);
 

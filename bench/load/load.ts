@@ -10,12 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createMemoryCore } from '../../electron/memory/core.js';
-import { bareRead, generate, median, rng } from './corpus.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { arg, bareRead, generate, median, rng } from './corpus.js';
 
 const NOTES = arg('notes', 5000);
 const ROUNDS = arg('rounds', 7);

@@ -2,21 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
 import { fixture, note, snapshot, tempDir, writeNoteFile } from './helpers.js';
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from './rejection.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync(

@@ -1,19 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors.js';
 import { parseNote, serializeNote } from '../../shared/note-format.js';
 import { fixture, note, snapshot, until, writeNoteFile } from './helpers.js';
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from './rejection.js';
 
 describe('remember / edit / forget', () => {
   it('remember: default scope by type, tags normalised, timestamps from the clock, file on disk', async () => {

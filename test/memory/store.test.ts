@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../shared/content-hash.js';
-import { AppError } from '../../shared/errors.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { fastContentHash } from '../../electron/memory/hash.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
 import { createBackupStore } from '../../electron/memory/backups.js';
 import { manualClock, note, snapshot, tempDir, writeNoteFile } from './helpers.js';
+import { rejection } from './rejection.js';
 
 async function makeStore(opts: { maxNotes?: number; maxNoteBytes?: number } = {}) {
   const base = await tempDir();
@@ -24,16 +24,6 @@ async function makeStore(opts: { maxNotes?: number; maxNoteBytes?: number } = {}
     now: clock.now,
   });
   return { base, dir, store, backups, clock };
-}
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('note store: loading', () => {

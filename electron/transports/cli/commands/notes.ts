@@ -6,6 +6,12 @@ import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../typ
 
 const SCOPE = { scope: 'string' } as const;
 
+/** `ID [--scope project|user]`: the note a command names. */
+function noteRef(args: ParsedArgs): { id: string; scope?: 'project' | 'user' } {
+  const scope = scopeFlag(args);
+  return { id: args.positionals[0]!, ...(scope ? { scope } : {}) };
+}
+
 async function bodyFrom(io: CliIo, args: ParsedArgs, required: boolean): Promise<string | undefined> {
   const body = stringFlag(args, 'body');
   const file = stringFlag(args, 'body-file');
@@ -137,8 +143,7 @@ export const notesCommands: CliCommand[] = [
     flags: SCOPE,
     positionals: { min: 1, max: 1, names: 'ID' },
     async run(io, args) {
-      const scope = scopeFlag(args);
-      const out = await io.invoke('notes.get', { id: args.positionals[0]!, ...(scope ? { scope } : {}) });
+      const out = await io.invoke('notes.get', noteRef(args));
       return { json: out, text: showText(out) };
     },
   },
@@ -186,8 +191,7 @@ export const notesCommands: CliCommand[] = [
     flags: SCOPE,
     positionals: { min: 1, max: 1, names: 'ID' },
     async run(io, args) {
-      const scope = scopeFlag(args);
-      const out = await io.invoke('notes.forget', { id: args.positionals[0]!, ...(scope ? { scope } : {}) });
+      const out = await io.invoke('notes.forget', noteRef(args));
       return { json: out, text: `forgot ${out.id} (${out.scope}); backup ${out.backupId}` };
     },
   },
