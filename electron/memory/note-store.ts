@@ -55,7 +55,8 @@ interface FileEntry {
   warning: Warning | null;
 }
 
-type ReadResult = { entry: FileEntry } | { gone: true };
+/** `gone`: the file no longer exists. `error`: it exists but cannot be read now (kept, reported). */
+type ReadResult = { entry: FileEntry } | { gone: true } | { error: Error };
 
 export function createNoteStore(opts: NoteStoreOptions): NoteStore {
   return new FileNoteStore(opts);
@@ -115,19 +116,24 @@ class FileNoteStore implements NoteStore {
         .map((d) => d.name);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') {
-        this.loadWarnings = [
-          {
-            code: 'dir_unreadable',
-            message: `cannot read ${this.dir}: ${(err as Error).message}`,
-            scope: this.scope,
-            path: this.dir,
-          },
-        ];
+      if (generation !== this.writeGeneration) return this.scanOnce();
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        const warning: Warning = {
+          code: 'dir_unreadable',
+          message: `cannot read ${this.dir}: ${(err as Error).message}`,
+          scope: this.scope,
+          path: this.dir,
+        };
+        // A listing that failed (EMFILE under load, a permission change) says nothing about the
+        // notes: keep the ones loaded rather than report them removed (sync would delete them).
+        if (this.files.size > 0) {
+          this.loadWarnings = [...this.loadWarnings.filter((w) => w.code !== 'dir_unreadable'), warning];
+          return null;
+        }
+        this.loadWarnings = [warning];
       } else {
         this.loadWarnings = [];
       }
-      if (generation !== this.writeGeneration) return this.scanOnce();
       const removed = [...this.byKey.values()].map((n) => n.id);
       this.files.clear();
       this.loaded.clear();
@@ -172,6 +178,17 @@ class FileNoteStore implements NoteStore {
       }
       const result = await this.readFile(name);
       if ('entry' in result) next.set(name, result.entry);
+      else if ('error' in result) {
+        // Not readable right now (EMFILE under load, EACCES, a link to a directory): a note read
+        // before stays as it was — it is not removed — and the problem is reported either way.
+        const warning = this.unreadable(name, result.error);
+        next.set(
+          name,
+          known?.note
+            ? { ...known, mtimeMs: NaN, warning }
+            : { name, mtimeMs: NaN, size: -1, note: null, warning },
+        );
+      }
     });
 
     // Case collisions: the first name (sorted) loads, the others are reported, untouched.
@@ -220,14 +237,18 @@ class FileNoteStore implements NoteStore {
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(file, 'r');
-    } catch {
-      return { gone: true };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { error: err as Error };
     }
     let text: string;
     let mtimeMs: number;
     let size: number;
     try {
       const st = await handle.stat();
+      if (!st.isFile()) {
+        return { error: new Error('it is not a regular file (a link to a directory?)') };
+      }
       mtimeMs = st.mtimeMs;
       size = st.size;
       if (size > this.opts.maxNoteBytes + FRONTMATTER_ALLOWANCE) {
@@ -242,8 +263,10 @@ class FileNoteStore implements NoteStore {
         filled += bytesRead;
       }
       text = buffer.toString('utf8', 0, filled);
+    } catch (err) {
+      return { error: err as Error };
     } finally {
-      await handle.close();
+      await handle.close().catch(() => {});
     }
     const fail = (reason: string): ReadResult => ({
       entry: {
@@ -285,6 +308,16 @@ class FileNoteStore implements NoteStore {
     note.createdAt = parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs);
     note.updatedAt = parsed.note.updatedAt ?? Math.round(mtimeMs);
     return { entry: { name, mtimeMs, size, note: this.stored(note, file, mtimeMs), warning } };
+  }
+
+  private unreadable(name: string, err: Error): Warning {
+    const file = path.join(this.dir, name);
+    return {
+      code: 'unreadable_note',
+      message: `${file} cannot be read (${err.message}); the file is left as it is`,
+      scope: this.scope,
+      path: file,
+    };
   }
 
   private tooLarge(file: string, bytes: number): Warning {

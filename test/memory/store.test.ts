@@ -27,6 +27,22 @@ async function makeStore(opts: { maxNotes?: number; maxNoteBytes?: number } = {}
 }
 
 describe('note store: loading', () => {
+  it('a .md link to a directory is reported, never fatal, and the other notes load (it is left in place)', async () => {
+    const { base, dir, store } = await makeStore();
+    await writeNoteFile(dir, note('fine'));
+    const target = path.join(base, 'elsewhere');
+    await fs.mkdir(target);
+    const link = path.join(dir, 'dirlink.md');
+    await fs.symlink(target, link);
+    await store.load();
+    expect(store.list().map((n) => n.id)).toEqual(['fine']);
+    const w = store.warnings().find((x) => x.path === link);
+    expect(w?.code).toBe('unreadable_note');
+    expect(w?.message).toContain('cannot be read');
+    expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
+    await store.close();
+  });
+
   it('loads notes, derives links, fills missing timestamps from the mtime, sorts newest first', async () => {
     const { dir, store } = await makeStore();
     await writeNoteFile(
