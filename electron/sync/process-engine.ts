@@ -10,7 +10,7 @@ import { SyncEngine, type SyncEngineOptions } from './sync-engine.js';
  * true, emit})` once at startup; the CLI uses the default (a 0600 token file, no timers).
  */
 const engines = new Map<string, SyncEngine>();
-const attached = new WeakMap<MemoryCore, { project: boolean }>();
+const attached = new WeakMap<MemoryCore, { project: boolean; detach: Array<() => void> }>();
 
 export function configureProcessSyncEngine(
   home: string,
@@ -34,13 +34,32 @@ export function syncEngineFor(core: MemoryCore): SyncEngine {
   const engine = configureProcessSyncEngine(core.home);
   let state = attached.get(core);
   if (!state) {
-    state = { project: false };
+    state = { project: false, detach: [] };
     attached.set(core, state);
-    engine.attachUser(core.user);
+    const user = engine.attachUser(core.user);
+    if (user) state.detach.push(user.detach);
   }
   // A project registered after the core was opened (project init) joins when it has its id.
-  if (!state.project && engine.attachProject(core)) state.project = true;
+  if (!state.project) {
+    const project = engine.attachProject(core);
+    if (project) {
+      state.project = true;
+      state.detach.push(project.detach);
+    }
+  }
   return engine;
+}
+
+/**
+ * Releases a core's sync attachments: call it when the process closes a core (project switch in
+ * the desktop app, the web bridge closing). The shared user-notes service then moves to a store
+ * that is still open (or stops when no core uses the directory any more).
+ */
+export function releaseCoreSync(core: MemoryCore): void {
+  const state = attached.get(core);
+  if (!state) return;
+  attached.delete(core);
+  for (const detach of state.detach) detach();
 }
 
 /** Stops every engine of this process (tests, shutdown). */

@@ -30,13 +30,20 @@ export interface SyncEngineOptions {
  * The process's sync engine: one coordinator, one service per note directory (shared by every
  * open project, so user notes sync once), the toggle, the account, and status for the page.
  */
+/** One registration of a note directory (a core's store of it). */
+interface Holder {
+  store: NoteStore;
+  backups: BackupStore;
+  ref: ScopeRef;
+}
+
 export class SyncEngine {
   readonly paths: SyncPaths;
   readonly targets: SyncTargetsStore;
   readonly accounts: AccountSource;
   readonly coordinator: SyncCoordinator;
   readonly clock: Clock;
-  private readonly services = new Map<string, { svc: SyncService; refs: number; release: () => void }>();
+  private readonly services = new Map<string, { svc: SyncService; holders: Holder[]; release: () => void }>();
   private readonly hooks: SyncHooks;
   private readonly emit: (event: AppEvent) => void;
 
@@ -65,30 +72,24 @@ export class SyncEngine {
     this.emit({ type: 'sync.status', scope: entry.svc.scope });
   }
 
-  /** Registers a note directory; the same directory registered twice shares one service. */
+  /**
+   * Registers a note directory; the same directory registered twice shares one service. Each
+   * registration holds its own store (a project switch opens a new core — and new stores — on the
+   * same directories before the old core closes): when the holder whose store the service uses
+   * detaches while others remain, the service is rebuilt on a remaining holder's store, so it never
+   * keeps a closed store. Its state is on disk (baselines), so nothing is lost by the rebuild.
+   */
   attach(
     store: NoteStore,
     backups: BackupStore,
     ref: ScopeRef,
   ): { service: SyncService; detach: () => void } {
     const key = path.resolve(store.dir);
+    const holder: Holder = { store, backups, ref };
     let entry = this.services.get(key);
-    if (entry) {
-      entry.refs++;
-    } else {
-      const svc = new SyncService({
-        store,
-        backups,
-        ref,
-        baselinesDir: this.paths.baselinesDir,
-        accounts: this.accounts,
-        targets: this.targets,
-        now: () => this.clock.now(),
-        hooks: this.hooks,
-      });
-      svc.watchLocalWrites(() => this.coordinator.localWrite(key));
-      const release = this.coordinator.add(svc);
-      entry = { svc, refs: 1, release };
+    if (entry) entry.holders.push(holder);
+    else {
+      entry = { ...this.createService(key, holder), holders: [holder] };
       this.services.set(key, entry);
     }
     const service = entry.svc;
@@ -101,14 +102,38 @@ export class SyncEngine {
         detached = true;
         const e = this.services.get(key);
         if (!e) return;
-        e.refs--;
-        if (e.refs <= 0) {
+        e.holders = e.holders.filter((h) => h !== holder);
+        const next = e.holders[0];
+        if (!next) {
           e.release();
           e.svc.close();
           this.services.delete(key);
+        } else if (e.svc.store === holder.store) {
+          e.release();
+          e.svc.close();
+          Object.assign(e, this.createService(key, next));
         }
       },
     };
+  }
+
+  private createService(
+    key: string,
+    { store, backups, ref }: Holder,
+  ): { svc: SyncService; release: () => void } {
+    const svc = new SyncService({
+      store,
+      backups,
+      ref,
+      baselinesDir: this.paths.baselinesDir,
+      accounts: this.accounts,
+      targets: this.targets,
+      now: () => this.clock.now(),
+      hooks: this.hooks,
+    });
+    svc.watchLocalWrites(() => this.coordinator.localWrite(key));
+    const release = this.coordinator.add(svc);
+    return { svc, release };
   }
 
   attachUser(user: UserMemory): { service: SyncService; detach: () => void } | null {
