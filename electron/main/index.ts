@@ -2,8 +2,10 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
-import { CoreHost } from '../transports/ipc/core-host.js';
+import { startProjectCleanup } from '../cleanup/background.js';
 import { buildMenu } from './menu.js';
+import { secretKeyStore } from './model-key-store.js';
+import { ProjectHost } from './project-host.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
 import { hardenSession, hardenWebContents } from './security.js';
 import { createSecretStore } from './secret-store.js';
@@ -32,9 +34,10 @@ async function run(): Promise<void> {
   const broadcaster = new EventBroadcaster();
   const home = defaultHome(process.env);
   // Cloud sync: one coordinator for the process, started with the app (sync-lifecycle.ts).
+  const secrets = createSecretStore(app.getPath('userData'));
   const sync = startDesktopSync({
     home,
-    tokens: secretTokenStore(createSecretStore(app.getPath('userData'))),
+    tokens: secretTokenStore(secrets),
     handlers: () => host.handlers(),
     window: () => win,
     emit: (event) => broadcaster.event(event),
@@ -47,9 +50,26 @@ async function run(): Promise<void> {
       broadcaster.command('conflicts.open');
     },
   });
-  const host = new CoreHost(home, (event) => {
-    sync.onEvent(event);
-    broadcaster.event(event);
+  // Each open project: 待整理 with the model key in safeStorage and background consolidation; on a
+  // switch or quit, consolidation stops and the project's sync attachments are released.
+  const host = new ProjectHost({
+    home,
+    emit: (event) => {
+      sync.onEvent(event);
+      broadcaster.event(event);
+    },
+    openSession: async (ctx) => {
+      const cleanup = await startProjectCleanup(ctx, {
+        keyStore: secretKeyStore(secrets),
+        lastKnownPlan: () => sync.knownPlan(),
+      });
+      return {
+        close: async () => {
+          await cleanup.stop();
+          sync.release(ctx.core);
+        },
+      };
+    },
   });
   const recentFile = path.join(app.getPath('userData'), 'recent-projects.json');
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');

@@ -1,6 +1,7 @@
 import { app, type BrowserWindow } from 'electron';
 import type { AppEvent } from '../../shared/events.js';
 import type { ApiHandlers } from '../api/dispatch.js';
+import type { MemoryCore } from '../memory/types.js';
 import { startAppSync, type AppSync } from '../sync/app-sync.js';
 import type { TokenStore } from '../sync/token-store.js';
 import { showConflictBadge } from './sync-badge.js';
@@ -17,6 +18,10 @@ export interface DesktopSync {
   onEvent(event: AppEvent): void;
   /** After a core was opened (start, another project): attach it and refresh the badge. */
   coreOpened(): void;
+  /** Before a core closes (project switch, quit): release its sync attachments. */
+  release(core: MemoryCore): void;
+  /** The plan the sync server last announced ('paid' | 'free' | null), for background consolidation. */
+  knownPlan(): 'paid' | 'free' | null;
   stop(): Promise<void>;
 }
 
@@ -65,6 +70,8 @@ export function startDesktopSync(opts: {
     onEvent(event) {
       if (event.type === 'notes.changed' && event.scope === 'project') touch();
     },
+    release: (core) => sync.release(core),
+    knownPlan: () => sync.knownPlan(),
     coreOpened() {
       touch();
       sync.engine.start();

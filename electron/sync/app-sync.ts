@@ -1,6 +1,11 @@
 import type { AppEvent } from '../../shared/events.js';
 import type { MemoryCore } from '../memory/types.js';
-import { configureProcessSyncEngine, stopProcessSyncEngine, syncEngineFor } from './process-engine.js';
+import {
+  configureProcessSyncEngine,
+  releaseCoreSync,
+  stopProcessSyncEngine,
+  syncEngineFor,
+} from './process-engine.js';
 import type { SyncEngine } from './sync-engine.js';
 import type { TokenStore } from './token-store.js';
 
@@ -14,6 +19,13 @@ export interface AppSync {
   readonly engine: SyncEngine;
   /** Attach a core the process opened (the desktop opens another project): its directories sync. */
   attach(core: MemoryCore): void;
+  /** Before closing a core (project switch, bridge closed): its directories' attachments go. */
+  release(core: MemoryCore): void;
+  /**
+   * What the sync server's last answer said about the plan: 'paid' if the account or one of its
+   * teams has a paid plan (the server resolves teams), 'free', or null when unknown.
+   */
+  knownPlan(): 'paid' | 'free' | null;
   /** Pass every app event through: a note written in a project counts as using it. */
   observe(core: MemoryCore, event: AppEvent): void;
   /** Stop on quit: abort requests in flight, wait for running rounds, stop the timers. */
@@ -44,6 +56,10 @@ export function startAppSync(opts: AppSyncOptions): AppSync {
       syncEngineFor(core);
       if (opts.autoStart ?? true) engine.start();
     },
+    release(core) {
+      releaseCoreSync(core);
+    },
+    knownPlan: () => knownPlan(engine),
     observe(core, event) {
       if (stopped) return;
       if (event.type === 'notes.changed' && event.scope === 'project') engine.markInUse(core);
@@ -54,4 +70,10 @@ export function startAppSync(opts: AppSyncOptions): AppSync {
       await stopProcessSyncEngine(opts.home);
     },
   };
+}
+
+/** 'paid' when any scope's last server answer said paid; 'free' when one said free; else null. */
+export function knownPlan(engine: SyncEngine): 'paid' | 'free' | null {
+  const plans = engine.all().map((svc) => svc.limits?.plan ?? null);
+  return plans.includes('paid') ? 'paid' : plans.includes('free') ? 'free' : null;
 }

@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../../shared/events.js';
 import { createApiContext, type HandlerContext } from '../../api/context.js';
 import { createHandlers } from '../../api/handlers.js';
+import {
+  startProjectCleanup,
+  type ProjectCleanup,
+  type ProjectCleanupOptions,
+} from '../../cleanup/background.js';
 import { startAppSync, type AppSync } from '../../sync/app-sync.js';
 import { startHttpBridge } from './server.js';
 
@@ -33,6 +38,8 @@ export interface WebBridgeOptions {
   env?: Record<string, string | undefined>;
   /** Cloud sync like the app's (one coordinator, polling, stop on close); `false` turns it off. */
   sync?: false | { autoStart?: boolean; fetch?: typeof fetch };
+  /** Background consolidation (tests inject timers); `false` does not start it. */
+  consolidation?: false | Pick<ProjectCleanupOptions, 'timers' | 'now' | 'onRound'>;
 }
 
 export interface WebBridge {
@@ -44,6 +51,8 @@ export interface WebBridge {
   context: HandlerContext;
   /** The process's sync lifecycle for this home (null with `sync: false`). */
   sync: AppSync | null;
+  /** 待整理's service and background consolidation for the project (null with `consolidation: false`). */
+  cleanup: ProjectCleanup | null;
   close(): Promise<void>;
 }
 
@@ -75,6 +84,13 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   });
   opened.context = context;
   sync?.attach(context.core);
+  const cleanup =
+    opts.consolidation === false
+      ? null
+      : await startProjectCleanup(context, {
+          lastKnownPlan: () => sync?.knownPlan() ?? null,
+          ...opts.consolidation,
+        });
   const handlers = createHandlers(context);
   const secret = opts.secret ?? randomBytes(32).toString('base64url');
   let http;
@@ -90,6 +106,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       port: opts.port,
     });
   } catch (err) {
+    await cleanup?.stop();
+    sync?.release(context.core);
     await sync?.stop();
     await context.core.close();
     throw err;
@@ -100,8 +118,11 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     secret,
     context,
     sync,
+    cleanup,
     async close() {
       await http.close();
+      await cleanup?.stop();
+      sync?.release(context.core);
       await sync?.stop();
       await context.core.close();
     },
