@@ -96,6 +96,18 @@ describe('memdesk sync commands', () => {
       expect(server.requests.length).toBe(before);
       const status = await cli([...g, 'sync', 'status'], root);
       expect(status.stdout).toMatch(/cloud sync: off/);
+      // `memdesk status` (issue 5) is the same command.
+      const plain = await cli([...g, 'status'], root);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout).toBe(status.stdout);
+      expect(plain.stdout).toMatch(
+        /Your own notes: off; last synced \S+; (last pull \+\d+ ~\d+ -\d+|nothing pulled yet)/,
+      );
+      const json = JSON.parse((await cli([...g, '--json', 'status'], root)).stdout);
+      expect(json.scopes.map((x: { scope: string; enabled: boolean }) => [x.scope, x.enabled])).toEqual([
+        ['project', false],
+        ['user', false],
+      ]);
       expect((await cli([...g, 'sync', 'on'], root)).code).toBe(0);
     },
   );

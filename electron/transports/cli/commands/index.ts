@@ -4,7 +4,7 @@ import { backupsCommands } from './backups.js';
 import { cleanupCommands } from './cleanup.js';
 import { notesCommands } from './notes.js';
 import { projectCommands } from './project.js';
-import { syncCommands } from './sync.js';
+import { syncCommands, syncStatusCommands } from './sync.js';
 
 /** Every CLI command. Areas add theirs with one line (a file under commands/ exporting a list). */
-export const cliCommands: CliCommand[] = [...projectCommands, ...notesCommands, ...backupsCommands, ...agentsCommands, ...cleanupCommands, ...syncCommands];
+export const cliCommands: CliCommand[] = [...syncStatusCommands, ...projectCommands, ...notesCommands, ...backupsCommands, ...agentsCommands, ...cleanupCommands, ...syncCommands];

@@ -36,6 +36,28 @@ function statusText(out: SyncStatus): string {
   return lines.join('\n');
 }
 
+/** `status` and `sync status`: one command under two names (issue 5's `status`). */
+function statusCommand(name: string): CliCommand {
+  return {
+    name,
+    usage: name,
+    summary:
+      'Cloud sync per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('sync.status', {});
+      return { json: out, text: statusText(out) };
+    },
+  };
+}
+
+/**
+ * `memdesk status` (issue 5). Registered ahead of every other area's commands so it takes the
+ * name while the core's app status still uses it too (it is to become `memdesk info`).
+ */
+export const syncStatusCommands: CliCommand[] = [statusCommand('status')];
+
 export const syncCommands: CliCommand[] = [
   {
     name: 'login',
@@ -85,17 +107,7 @@ export const syncCommands: CliCommand[] = [
       return { json: out, text: statusText(out) };
     },
   },
-  {
-    name: 'sync status',
-    usage: 'sync status',
-    summary: 'Per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.status', {});
-      return { json: out, text: statusText(out) };
-    },
-  },
+  statusCommand('sync status'),
   {
     name: 'sync',
     usage: 'sync [--scope project|user] [--deletes delete|keep]',
