@@ -149,13 +149,39 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
   const stores = (): NoteStore[] => [projectStore, user.store].filter((s): s is NoteStore => s !== null);
 
   // The search index is built on first use, then kept current by every change of either store.
+  // A long-running core (watch: true — the app, the MCP server) builds it in small slices in the
+  // background right after opening, so its first remember/search does not wait ~2 s at 10,000
+  // notes (docs/performance.md). Whatever is still queued is indexed at once on first use.
   let index: SearchIndex | null = null;
-  const searchIndex = (): SearchIndex => {
-    if (!index) {
-      index = new SearchIndex();
-      for (const s of stores()) for (const n of s.list()) index.upsert(n);
+  let queue: Array<readonly [Scope, string]> = [];
+  let queued = 0;
+  let warming: NodeJS.Immediate | null = null;
+  const indexQueued = (limit: number): void => {
+    for (let n = 0; n < limit && queued < queue.length; n++) {
+      const [scope, id] = queue[queued++]!;
+      // The current version (a change since queueing was already indexed; a removal is skipped).
+      const note = store(scope)?.get(id);
+      if (note) index!.upsert(note);
     }
+    if (queued >= queue.length) queue = [];
+  };
+  const startIndex = (): SearchIndex => {
+    index = new SearchIndex();
+    queue = stores().flatMap((s) => s.list().map((n) => [s.scope, n.id] as const));
+    queued = 0;
     return index;
+  };
+  const searchIndex = (): SearchIndex => {
+    const built = index ?? startIndex();
+    if (queue.length > 0) indexQueued(Infinity);
+    return built;
+  };
+  const WARM_SLICE = 50; // notes per slice: keeps event-loop pauses short (~50 ms on a loaded machine)
+  const warmStep = (): void => {
+    warming = null;
+    if (!index || queue.length === 0) return;
+    indexQueued(WARM_SLICE);
+    if (queue.length > 0) warming = setImmediate(warmStep);
   };
   const onStoreChange = (change: NoteStoreChange): void => {
     if (index) {
@@ -179,6 +205,11 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     s.onChange(onStoreChange),
     s.onWarningsChange(onWarningsChange),
   ]);
+
+  if (opts.watch) {
+    startIndex();
+    warming = setImmediate(warmStep);
+  }
 
   const resolveLink = (id: string): StoredNote | null => projectStore?.get(id) ?? user.store?.get(id) ?? null;
 
@@ -282,6 +313,8 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     resolveLink,
     backlinks,
     async close() {
+      if (warming) clearImmediate(warming);
+      warming = null;
       for (const u of unsubscribe) u();
       await projectStore?.close();
       if (ownsUser) await user.close();

@@ -267,6 +267,45 @@ describe('remember / edit / forget', () => {
     await core.close();
   });
 
+  it('a watching core builds its search index in the background; mid-build and after, it answers like one built on first use', async () => {
+    const fx = await fixture();
+    const words = [
+      'pricing',
+      'card',
+      'border',
+      'fill',
+      'cache',
+      'deploy',
+      'review',
+      'merge',
+      'latency',
+      'sync',
+    ];
+    for (let i = 0; i < 450; i++) {
+      const w = (k: number) => words[(i * 7 + k * 3) % words.length]!;
+      await writeNoteFile(
+        fx.memoryDir,
+        note(`n${i}`, { summary: `${w(0)} ${w(1)} note ${i}`, body: `${w(2)} ${w(3)} ${w(4)}\n` }),
+      );
+    }
+    const plain = await fx.open();
+    const watching = await fx.open({ watch: true });
+    const query = 'pricing card border';
+    const expected = plain.core.search().search(query, { limit: 20 });
+    // Right after opening (the background build has at most started): the rest is indexed at once.
+    expect(watching.core.search().search(query, { limit: 20 })).toEqual(expected);
+    const other = await fx.open({ watch: true });
+    await new Promise((r) => setTimeout(r, 50)); // let some slices run
+    await other.notes.forget({ id: 'n3' });
+    const draft = { summary: 'pricing card border', tags: [], body: 'fill cache' };
+    const fresh = await fx.open();
+    expect(other.core.search().related(draft, { limit: 5 })).toEqual(
+      fresh.core.search().related(draft, { limit: 5 }),
+    );
+    expect(other.core.search().has('project', 'n3')).toBe(false);
+    for (const c of [plain.core, watching.core, other.core, fresh.core]) await c.close();
+  });
+
   it('own writes emit notes.changed too (the UI refreshes after a CLI-less edit)', async () => {
     const fx = await fixture();
     const { notes } = await fx.open();
