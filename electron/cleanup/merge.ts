@@ -6,6 +6,7 @@ import { noteIdKey } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
 import type { NoteStore, StoredNote } from '../memory/types.js';
 import type { MergeSync } from './commit-first.js';
+import { plainNote } from '../sync/note-content.js';
 import { repointLinks } from './link-rewrite.js';
 import { manualDraft, oldestFirst } from './manual-draft.js';
 
@@ -158,7 +159,7 @@ export async function applyMerge(
     if (count === 0) continue;
     repoints.push({
       before: note,
-      after: { ...stripStored(note), body, updatedAt: Math.max(now, note.updatedAt) },
+      after: { ...plainNote(note), body, updatedAt: Math.max(now, note.updatedAt) },
       links: count,
     });
   }
@@ -228,18 +229,5 @@ function normalizeDraft(draft: MergeDraft): MergeDraft {
     ...(draft.type !== undefined ? { type: draft.type } : {}),
     tags: normalizeTags(draft.tags),
     body: draft.body,
-  };
-}
-
-function stripStored(note: StoredNote): Note {
-  return {
-    id: note.id,
-    summary: note.summary,
-    ...(note.type !== undefined ? { type: note.type } : {}),
-    tags: note.tags,
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
-    body: note.body,
-    ...(note.extra ? { extra: note.extra } : {}),
   };
 }

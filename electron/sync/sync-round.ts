@@ -50,6 +50,34 @@ interface PushPlan {
   create: boolean;
 }
 
+/** Pushing this computer's version (L, null: deleted here) over the cloud's C. */
+function pushOfLocal(
+  id: string,
+  L: string | null,
+  local: StoredNote | undefined,
+  C: string | null,
+): PushPlan {
+  if (L === null)
+    return {
+      id,
+      localBefore: null,
+      hash: null,
+      content: null,
+      cloudHash: C,
+      writeLocally: null,
+      create: false,
+    };
+  return {
+    id,
+    localBefore: L,
+    hash: L,
+    content: contentOfStored(local!),
+    cloudHash: C,
+    writeLocally: null,
+    create: C === null,
+  };
+}
+
 interface PullPlan {
   id: string;
   localHash: string | null;
@@ -340,26 +368,7 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
     }
     if (C === B) {
       // Only this computer changed.
-      if (L === null)
-        pushes.push({
-          id,
-          localBefore: null,
-          hash: null,
-          content: null,
-          cloudHash: C,
-          writeLocally: null,
-          create: false,
-        });
-      else
-        pushes.push({
-          id,
-          localBefore: L,
-          hash: L,
-          content: contentOfStored(local!),
-          cloudHash: C,
-          writeLocally: null,
-          create: C === null,
-        });
+      pushes.push(pushOfLocal(id, L, local, C));
       continue;
     }
     // Both changed, differently.
@@ -403,26 +412,7 @@ export async function runRound(svc: SyncService, ctx: RoundContext): Promise<Rou
         setBase(state.base, id, L);
         break;
       case 'take-local':
-        if (L === null)
-          pushes.push({
-            id,
-            localBefore: null,
-            hash: null,
-            content: null,
-            cloudHash: C,
-            writeLocally: null,
-            create: false,
-          });
-        else
-          pushes.push({
-            id,
-            localBefore: L,
-            hash: L,
-            content: contentOfStored(local!),
-            cloudHash: C,
-            writeLocally: null,
-            create: C === null,
-          });
+        pushes.push(pushOfLocal(id, L, local, C));
         break;
       case 'take-cloud':
         pulls.push({

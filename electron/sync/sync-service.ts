@@ -12,7 +12,7 @@ import type { AccountSource, SyncAccount } from './account.js';
 import { BaselineStore, type BaselineState, type ConflictRecord, type PullCounts } from './baseline-store.js';
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
 import { SyncRequestError } from './http-client.js';
-import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
+import { contentFields, contentOfStored, noteFromContent, plainNote } from './note-content.js';
 import { runRound } from './sync-round.js';
 import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
 import { scoped } from './scope-labels.js';
@@ -290,7 +290,7 @@ export class SyncService implements ScheduledDirectory {
     };
     const base = await load(record.baseHash);
     const stored = this.store.get(id);
-    const local = stored ? plain(stored) : null;
+    const local = stored ? plainNote(stored) : null;
     const cloud = await load(record.cloudHash);
     const merged = mergeNote(
       base && contentFields(base),
@@ -433,18 +433,4 @@ export class SyncService implements ScheduledDirectory {
   static protocolFor(serverCurrent: number): number {
     return Math.min(SYNC_PROTOCOL_VERSION, serverCurrent);
   }
-}
-
-function plain(stored: StoredNote): Note {
-  const { id, summary, type, tags, createdAt, updatedAt, body, extra } = stored;
-  return {
-    id,
-    summary,
-    ...(type !== undefined ? { type } : {}),
-    tags,
-    createdAt,
-    updatedAt,
-    body,
-    ...(extra ? { extra } : {}),
-  };
 }

@@ -1,4 +1,4 @@
-import { stringFlag } from '../args.js';
+import { scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../types.js';
 
 /** 待整理 on the command line: findings, dismiss, merge plan / apply, and the model for drafts. */
@@ -11,9 +11,7 @@ export const cleanupCommands: CliCommand[] = [
     flags: { scope: 'string', all: 'boolean' },
     positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
-      const scope = stringFlag(args, 'scope');
-      if (scope !== undefined && scope !== 'project' && scope !== 'user')
-        throw new UsageError(`--scope must be "project" or "user", not "${scope}"`);
+      const scope = scopeFlag(args);
       const out = await io.invoke('cleanup.findings', {
         scope: scope ?? 'both',
         includeDismissed: args.flags.all === true,
@@ -50,9 +48,7 @@ export const cleanupCommands: CliCommand[] = [
       const draft = stringFlag(args, 'draft') ?? 'manual';
       if (draft !== 'manual' && draft !== 'model')
         throw new UsageError(`--draft must be "manual" or "model", not "${draft}"`);
-      const scope = stringFlag(args, 'scope');
-      if (scope !== undefined && scope !== 'project' && scope !== 'user')
-        throw new UsageError(`--scope must be "project" or "user", not "${scope}"`);
+      const scope = scopeFlag(args);
       const plan = await io.invoke('cleanup.mergePlan', { ids, draft, ...(scope ? { scope } : {}) });
       // The plan itself is the output in both modes: it is what `merge apply --plan-file` reads.
       return {
