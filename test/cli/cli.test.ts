@@ -83,6 +83,7 @@ describe('memdesk CLI', () => {
       'index',
       'backups',
       'restore',
+      'info',
     ]) {
       expect(help.stdout).toContain(`  ${c}`);
     }
@@ -196,6 +197,15 @@ describe('memdesk CLI', () => {
       (await inProcess([...g, 'recall', 'how should the pricing cards look?'], { cwd })).stdout,
     );
     expect(Array.isArray(recall.notes)).toBe(true);
+    // Without --json, recall prints the block and then why each note matched.
+    const textArgs = g.filter((a) => a !== '--json');
+    const recallText = (
+      await inProcess([...textArgs, 'recall', 'how should the pricing cards look?'], { cwd })
+    ).stdout;
+    expect(recallText).toContain('<recalled-memory>');
+    expect(recallText).toMatch(/why: summary \d+\.\d\d \([^)]*card/);
+    const info = JSON.parse((await inProcess([...g, 'info'], { cwd })).stdout);
+    expect(info.counts).toEqual({ project: 2, user: 1 });
 
     const index = JSON.parse((await inProcess([...g, 'index'], { cwd })).stdout);
     expect(index).toMatchObject({ shown: 3, omitted: 0 });

@@ -73,11 +73,23 @@ function showText(n: ApiOutput<'notes.get'>): string {
   return lines.join('\n');
 }
 
-function hitsText(notes: Array<{ id: string; scope: string; summary: string; score: number }>): string {
+type SearchHit = ApiOutput<'notes.search'>['notes'][number];
+
+/** One line per hit and, under it, why it matched: score part and matched terms per field. */
+function hitsText(notes: SearchHit[]): string {
   if (notes.length === 0) return 'no matching notes';
   return notes
-    .map((h) => `${h.score.toFixed(2).padStart(7)}  ${h.id}  [${h.scope}]  ${h.summary}`)
+    .map((h) => `${h.score.toFixed(2).padStart(7)}  ${h.id}  [${h.scope}]  ${h.summary}\n${whyText(h)}`)
     .join('\n');
+}
+
+function whyText(hit: SearchHit): string {
+  const { matched, parts } = hit.why;
+  const fields = (['summary', 'tags', 'body'] as const)
+    .filter((f) => parts[f] > 0 || matched[f].length > 0)
+    .map((f) => `${f} ${parts[f].toFixed(2)} (${matched[f].join(', ')})`);
+  if (parts.usage > 0) fields.push(`usage ${parts.usage.toFixed(2)}`);
+  return `         why: ${fields.join(' · ') || 'no term matched'}`;
 }
 
 export const notesCommands: CliCommand[] = [
@@ -235,7 +247,10 @@ export const notesCommands: CliCommand[] = [
         message: args.positionals[0]!,
         alreadyAttached: attached,
       });
-      return { json: out, text: out.notes.length ? out.text : 'nothing would be recalled' };
+      return {
+        json: out,
+        text: out.notes.length ? `${out.text}\n${hitsText(out.notes)}` : 'nothing would be recalled',
+      };
     },
   },
   {

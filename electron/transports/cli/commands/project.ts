@@ -16,8 +16,8 @@ export const projectCommands: CliCommand[] = [
     },
   },
   {
-    name: 'status',
-    usage: 'status',
+    name: 'info',
+    usage: 'info',
     summary: 'Where the data lives, how many notes loaded, and every warning.',
     flags: {},
     positionals: { min: 0, max: 0, names: '' },
