@@ -7,10 +7,17 @@ import path from 'node:path';
  * a temp file in the same directory, fsync, rename over the target, then fsync the directory
  * (best effort: not every platform lets a directory be opened).
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx');
+  // A restricted mode (a token file) is set on the temp file before any byte is written, so the
+  // content is never readable by others, whatever the umask.
+  const handle = await fs.open(tmp, 'wx', opts.mode ?? 0o666);
+  if (opts.mode !== undefined) await handle.chmod(opts.mode);
   try {
     await handle.writeFile(content);
     await handle.sync();

@@ -4,9 +4,8 @@ import { writeFileAtomic as coreWriteFileAtomic } from '../memory/atomic-write.j
 
 /**
  * The core's atomic write (temp + fsync + rename + directory fsync, electron/memory/atomic-write.ts)
- * plus what sync's files need around it: the directory created, and a restricted `mode`. The mode
- * is applied after the rename; a directory created here for such a file is 0700 (the token's
- * `credentials/`), so the file is never readable by others in between.
+ * with the directory created first; a restricted `mode` (the token file) applies to the temp file
+ * from its creation, and a directory created for such a file is 0700.
  */
 export async function writeFileAtomic(
   file: string,
@@ -17,8 +16,7 @@ export async function writeFileAtomic(
     recursive: true,
     ...(opts.mode !== undefined ? { mode: 0o700 } : {}),
   });
-  await coreWriteFileAtomic(file, data);
-  if (opts.mode !== undefined) await fs.chmod(file, opts.mode);
+  await coreWriteFileAtomic(file, data, opts);
 }
 
 /** Reads a file, or returns null when it does not exist. */
