@@ -240,14 +240,15 @@ export class SyncCoordinator {
       return at !== null && at <= now;
     });
     // Rounds of different directories run one after another: a steady, small request rate.
-    for (const entry of due) {
-      if (this.stopped || !this.entries.has(entry.dir.key)) continue;
-      await this.run(entry, false);
-    }
+    for (const entry of due) await this.run(entry, false);
     this.reschedule();
   }
 
   private run(entry: Entry, manual: boolean): Promise<RoundResult> {
+    // A directory released (project closed) or a coordinator stopped (quit) starts no new round —
+    // not even one chained behind an aborted round by 立即同步 — so nothing goes out unaborted.
+    if (this.stopped || this.entries.get(entry.dir.key) !== entry)
+      return Promise.resolve({ outcome: 'blocked' });
     if (entry.running) {
       if (!manual) {
         entry.rerun = true;
