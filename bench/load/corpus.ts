@@ -1,10 +1,10 @@
 /** The generated corpus and baseline the bench/load benchmarks share. */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { serializeNote } from '../../shared/note-format.js';
 import { NOTE_TYPES } from '../../shared/note.js';
 
-/** A deterministic generator so every run loads the same corpus. */
 /** A numeric `--name N` argument of the bench's command line. */
 export function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -76,4 +76,20 @@ export async function bareRead(dirs: string[]): Promise<number> {
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
+}
+
+/** A temp home and project with `notes` generated notes in each scope (the same corpus every run). */
+export async function generateHome(
+  label: string,
+  notes: number,
+): Promise<{ base: string; home: string; root: string; projectDir: string; userDir: string }> {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), `memdesk-bench-${label}-`));
+  const home = path.join(base, 'home');
+  const root = path.join(base, 'project');
+  const projectDir = path.join(root, 'MEMORY');
+  const userDir = path.join(home, 'memory', 'user');
+  const random = rng(42);
+  await generate(projectDir, 'p', notes, random);
+  await generate(userDir, 'u', notes, random);
+  return { base, home, root, projectDir, userDir };
 }

@@ -9,25 +9,17 @@
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApiContext } from '../../electron/api/context.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
-import { arg, bareRead, generate, median, rng } from './corpus.js';
+import { arg, bareRead, generateHome, median } from './corpus.js';
 
 const NOTES = arg('notes', 5000);
 const ROUNDS = arg('rounds', 7);
 
 async function main(): Promise<void> {
-  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-list-'));
-  const home = path.join(base, 'home');
-  const root = path.join(base, 'project');
-  const projectDir = path.join(root, 'MEMORY');
-  const userDir = path.join(home, 'memory', 'user');
-  const random = rng(42);
-  await generate(projectDir, 'p', NOTES, random);
-  await generate(userDir, 'u', NOTES, random);
+  const { base, home, root, projectDir, userDir } = await generateHome('list', NOTES);
   await bareRead([projectDir, userDir]);
 
   const rows: Record<string, number[]> = {

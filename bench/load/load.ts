@@ -7,23 +7,15 @@
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createMemoryCore } from '../../electron/memory/core.js';
-import { arg, bareRead, generate, median, rng } from './corpus.js';
+import { arg, bareRead, generateHome, median } from './corpus.js';
 
 const NOTES = arg('notes', 5000);
 const ROUNDS = arg('rounds', 7);
 
 async function main(): Promise<void> {
-  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-load-'));
-  const home = path.join(base, 'home');
-  const root = path.join(base, 'project');
-  const projectDir = path.join(root, 'MEMORY');
-  const userDir = path.join(home, 'memory', 'user');
-  const random = rng(42);
-  await generate(projectDir, 'p', NOTES, random);
-  await generate(userDir, 'u', NOTES, random);
+  const { base, home, root, projectDir, userDir } = await generateHome('load', NOTES);
 
   // Warm the page cache and the JIT for both sides before timing.
   await bareRead([projectDir, userDir]);
