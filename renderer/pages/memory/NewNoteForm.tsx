@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NOTE_TYPES, type NoteType, type Scope } from '../../../shared/note.js';
+import type { NoteType, Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
 import { invalidateForEvent } from '../../api/queries.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
+import { TypeSelect } from '../../components/TypeSelect.js';
 
 /** Creating a note goes through the core's remember: it reports a probable duplicate and links not written yet. */
 export function NewNoteForm() {
@@ -83,18 +84,7 @@ export function NewNoteForm() {
         </label>
         <label className="field">
           <span>{t('note.type')}</span>
-          <select
-            value={type}
-            onChange={(e) => setType(e.target.value as NoteType | '')}
-            data-testid="new-type"
-          >
-            <option value="">{t('types.none')}</option>
-            {NOTE_TYPES.map((ty) => (
-              <option key={ty} value={ty}>
-                {t(`types.${ty}`)}
-              </option>
-            ))}
-          </select>
+          <TypeSelect value={type} onChange={setType} testId="new-type" />
         </label>
         <label className="field">
           <span>{t('note.scope')}</span>

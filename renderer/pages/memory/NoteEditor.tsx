@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NOTE_TYPES, type NoteType, type Scope } from '../../../shared/note.js';
+import type { Scope } from '../../../shared/note.js';
 import { isApiError } from '../../api/errors.js';
 import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
@@ -13,6 +13,7 @@ import { ConflictDialog } from './ConflictDialog.js';
 import { formatTime } from './format.js';
 import { useLinkResolver } from './useLinkResolver.js';
 import { useNoteActions } from './useNoteActions.js';
+import { TypeSelect } from '../../components/TypeSelect.js';
 
 export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const { t, i18n } = useTranslation();
@@ -145,18 +146,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         </label>
         <label className="field">
           <span>{t('note.type')}</span>
-          <select
-            value={draft.type}
-            onChange={(e) => set('type', e.target.value as NoteType | '')}
-            data-testid="type"
-          >
-            <option value="">{t('types.none')}</option>
-            {NOTE_TYPES.map((ty) => (
-              <option key={ty} value={ty}>
-                {t(`types.${ty}`)}
-              </option>
-            ))}
-          </select>
+          <TypeSelect value={draft.type} onChange={(v) => set('type', v)} testId="type" />
         </label>
         <label className="field field-wide">
           <span>
