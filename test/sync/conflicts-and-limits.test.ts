@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevice, startTestServer, type Device, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { startDevice, startTestServer, type Device, type TestServer, useTestServer } from './harness.js';
 
 let server: TestServer;
 let n = 0;
 const open: Device[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const d of open) await d.close();
-  await server.close();
-});
+useTestServer((started) => (server = started), open);
 
 async function devices(count: number, plan = 'paid', srv: TestServer = server): Promise<Device[]> {
   const token = await srv.token(`user-${++n}`, plan);

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -50,6 +51,22 @@ export async function startTestServer(opts: Partial<SyncServerOptions> = {}): Pr
     serverNow,
     token: (user: string, plan = 'paid') =>
       signUserToken({ secret: SECRET, user, plan, now: serverNow.t, ttlSeconds: 10 * 365 * 86400 }),
+  });
+}
+
+/**
+ * One real sync server for a test file: started before its tests, closed after them together with
+ * the devices the file opened (pushed onto `devices`). `onStart` receives the running server.
+ */
+export function useTestServer(onStart: (server: TestServer) => void, devices: Device[]): void {
+  let server: TestServer | null = null;
+  beforeAll(async () => {
+    server = await startTestServer();
+    onStart(server);
+  });
+  afterAll(async () => {
+    for (const d of devices) await d.close();
+    await server?.close();
   });
 }
 

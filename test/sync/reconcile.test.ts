@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevice, startTestServer, type Device, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { startDevice, type Device, type TestServer, useTestServer } from './harness.js';
 
 /** R-SYNC-MERGE, one scenario per rule, two devices on one real server on loopback. */
 let server: TestServer;
 let n = 0;
 const open: Device[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const d of open) await d.close();
-  await server.close();
-});
+useTestServer((started) => (server = started), open);
 
 async function pair(): Promise<[Device, Device]> {
   const token = await server.token(`user-${++n}`);

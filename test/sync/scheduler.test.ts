@@ -1,29 +1,23 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../electron/sync/request-budget.js';
 import { FakeClock } from './fake-clock.js';
 import { startFaultProxy, type Fault } from './fault-proxy.js';
 import {
   startDevice,
   startProjectDevice,
-  startTestServer,
   tempDir,
   type Device,
   type TestServer,
+  useTestServer,
 } from './harness.js';
 
 /** R-SYNC-SCHED with an injected clock, real sync services and a real server: no sleeping. */
 let server: TestServer;
 let n = 0;
 const open: Device[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const d of open) await d.close();
-  await server.close();
-});
+useTestServer((started) => (server = started), open);
 
 async function device(srv: { url: string } = server, user = `user-${++n}`): Promise<Device> {
   const d = await startDevice('a', srv, { token: await server.token(user) });

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scopeKeyHash } from '../../electron/sync/scope-key.js';
 import { UnavailableStorage } from '../../server/index.js';
 import { startFaultProxy } from './fault-proxy.js';
@@ -11,18 +11,13 @@ import {
   tempDir,
   type Device,
   type TestServer,
+  useTestServer,
 } from './harness.js';
 
 let server: TestServer;
 let n = 0;
 const open: Device[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const d of open) await d.close();
-  await server.close();
-});
+useTestServer((started) => (server = started), open);
 
 async function device(
   name = 'a',
