@@ -4,6 +4,7 @@
  * about 5% planted near-duplicates (a note re-worded: a word dropped, a word added, tags shuffled).
  * Deterministic for a seed.
  */
+import { mulberry32 } from '../../test/support/prng.js';
 export interface GeneratedNote {
   id: string;
   summary: string;
@@ -13,22 +14,11 @@ export interface GeneratedNote {
   updatedAt: number;
 }
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SYLLABLES =
   'ka lo mi ne ru ta shi po ven dar mel ing tor ex gra pli son fu ber nat cor mas lin qui zen'.split(' ');
 
 export function generateNotes(count: number, seed = 42): GeneratedNote[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const vocab: string[] = [];
   for (let i = 0; i < 3000; i++) {
     const n = 2 + Math.floor(random() * 3);

@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mergeText } from '../../electron/sync/merge/index.js';
-import { editDoc, joinDoc, prng, randomDoc } from '../../test/sync-merge/random-docs.js';
+import { editDoc, joinDoc, randomDoc } from '../../test/sync-merge/random-docs.js';
+import { mulberry32 } from '../../test/support/prng.js';
 
 const repsArg = process.argv.indexOf('--reps');
 const REPS = repsArg > 0 ? Number(process.argv[repsArg + 1]) : 30;
@@ -32,7 +33,7 @@ interface Case {
 
 /** A body of about `kib` KiB and two copies with edits spread through it (some touch: conflicts). */
 function makeCase(seed: number, kib: number): Case {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const lines: string[] = [];
   let bytes = 0;
   while (bytes < kib * 1024) {

@@ -7,7 +7,7 @@
 import { DUPLICATE_THRESHOLD, SearchIndex } from '../../electron/memory/search/index.js';
 import type { NoteLike } from '../../electron/memory/search/index.js';
 import { CONCEPTS } from './concepts.js';
-import { rng } from './generate.js';
+import { mulberry32 } from '../../test/support/prng.js';
 import type { GeneratedNote } from './generate.js';
 
 export function reword(note: GeneratedNote, r: () => number): NoteLike {
@@ -31,7 +31,7 @@ function pct(xs: number[], p: number): number {
 }
 
 export function duplicateCalibration(notes: readonly GeneratedNote[], seed: number): void {
-  const r = rng(seed + 1);
+  const r = mulberry32(seed + 1);
   const index = new SearchIndex(notes);
   const dup: number[] = [];
   const near: number[] = [];

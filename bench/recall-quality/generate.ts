@@ -12,18 +12,7 @@
  */
 import type { SearchDocument } from '../../electron/memory/search/index.js';
 import { CONCEPTS, FILLER, ZH_GLUE } from './concepts.js';
-
-/** mulberry32: a small, fast, seeded PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../test/support/prng.js';
 
 export interface GeneratedNote extends SearchDocument {
   /** Indexes into CONCEPTS the summary names. */
@@ -66,7 +55,7 @@ const SYLLABLES = [
 ];
 
 export function generateCorpus(noteCount: number, queryCount: number, seed = 42): Corpus {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const chance = (p: number) => r() < p;
   // Zipf-like concept popularity: a few concepts are common, most are rarer.

@@ -11,6 +11,7 @@ import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { startSyncServer, signUserToken, type RunningSyncServer } from '../../server/index.js';
 import { FakeClock } from '../sync/fake-clock.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../sync/fault-proxy.js';
+import { mulberry32 } from '../support/prng.js';
 
 /**
  * A seeded randomized simulation of the sync engine, in the spirit of Dropbox's Nucleus tests:
@@ -57,17 +58,6 @@ export class SimulationFailure extends Error {
 }
 
 class SimulatedCrash extends Error {}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SimServer {
   server: RunningSyncServer;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeText } from '../../electron/sync/merge/index.js';
 import { gitMergeFile } from './git-merge-file.js';
-import { editDoc, joinDoc, prng, randomDoc } from './random-docs.js';
+import { editDoc, joinDoc, randomDoc } from './random-docs.js';
+import { mulberry32 } from '../support/prng.js';
 
 // Differential check against the real `git merge-file -p --diff3` on seeded random note bodies.
 // Seeds are fixed, so every run checks the same 200 cases; a failure names its seed.
@@ -19,7 +20,7 @@ afterAll(() => {
 });
 
 function caseFor(seed: number): { base: string; local: string; cloud: string } {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const size = Math.floor(rand() * (seed % 10 === 0 ? 200 : 40));
   const base = randomDoc(rand, size);
   const local = editDoc(rand, base, Math.floor(rand() * 5));
