@@ -1,4 +1,4 @@
-import { promises as fs, watch as watchFs, type FSWatcher } from 'node:fs';
+import { promises as fs, statSync, watch as watchFs, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
@@ -13,6 +13,7 @@ import { extractLinks } from './links.js';
 import type {
   BackupStore,
   DeleteNoteOptions,
+  LoadedFile,
   NoteStore,
   NoteStoreChange,
   StoredNote,
@@ -41,6 +42,11 @@ export interface NoteStoreOptions {
   lockTimeoutMs?: number;
   /** Watcher debounce (ms). */
   debounceMs?: number;
+  /**
+   * Stat the files with synchronous calls: one-shot processes (the CLI) that wait for the load
+   * anyway — ~3× less CPU than 10,000 promise round trips (docs/performance.md, CLI cold start).
+   */
+  syncStat?: boolean;
 }
 
 /** Frontmatter may add this much to a file beyond memory.maxNoteBytes of body before it is not read at all. */
@@ -148,7 +154,13 @@ class FileNoteStore implements NoteStore {
     // Known files need a stat to tell whether they changed; on a first load the read itself stats.
     const stats = new Map<string, { mtimeMs: number; size: number }>();
     const needStat = this.files.size > 0 || names.length > this.opts.maxNotes;
-    if (needStat) {
+    if (needStat && this.opts.syncStat) {
+      for (const name of names) {
+        const st = statSync(path.join(this.dir, name), { throwIfNoEntry: false });
+        if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
+      }
+      names = names.filter((n) => stats.has(n));
+    } else if (needStat) {
       await forEachLimited(names, READ_CONCURRENCY, async (name) => {
         const st = await fs.stat(path.join(this.dir, name)).catch(() => null);
         if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
@@ -337,6 +349,21 @@ class FileNoteStore implements NoteStore {
     this.byKey.clear();
     for (const note of this.loaded.values()) this.byKey.set(noteIdKey(note.id), note);
     this.sorted = null;
+  }
+
+  adopt(files: readonly LoadedFile[]): void {
+    if (this.files.size > 0) return;
+    for (const { name, mtimeMs, size, note } of files)
+      this.files.set(name, { name, mtimeMs, size, note, warning: null });
+  }
+
+  loadedFiles(): LoadedFile[] {
+    const out: LoadedFile[] = [];
+    for (const [name, note] of this.loaded) {
+      const entry = this.files.get(name);
+      if (entry && !entry.warning) out.push({ name, mtimeMs: entry.mtimeMs, size: entry.size, note });
+    }
+    return out;
   }
 
   list(): StoredNote[] {
