@@ -33,7 +33,7 @@ export async function startProjectCleanup(
 ): Promise<ProjectCleanup> {
   const core = ctx.core;
   const keyStore = opts.keyStore ?? new FileKeyStore(core.home);
-  const service = new CleanupService({ core, keyStore, sync: processMergeSync(core) });
+  const service = new CleanupService({ core, keyStore, sync: processMergeSync(core), analysisWorker: true });
   ctx.cleanup = { ...ctx.cleanup, keyStore, service };
   const consolidator = new Consolidator({
     target: service,
@@ -52,6 +52,7 @@ export async function startProjectCleanup(
     async stop() {
       consolidator.stop();
       await consolidator.whenIdle();
+      await service.close();
     },
   };
 }
