@@ -21,7 +21,7 @@ import type { LoadedFile, NoteStore, StoredNote } from './types.js';
  * with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-const VERSION = 1;
+const VERSION = 2;
 const RACY_MS = 2000;
 
 /** A loaded note plus its analysis, as the cache holds it. */
@@ -62,13 +62,14 @@ interface Header {
   scope: Scope;
   dir: string;
   maxNoteBytes: number;
-  /** Byte length and CRC-32 of each of the two sections that follow the header line. */
+  /** Byte length and CRC-32 of each of the three sections that follow the header line. */
   notes: { length: number; crc: number };
+  bodies: { length: number; crc: number };
   analyses: { length: number; crc: number };
 }
 
-/** [name, mtimeMs, size, hash, note] */
-type NoteRow = [string, number, number, string, Note];
+/** [name, mtimeMs, size, hash, the note without its body, the body's length in the bodies section (bytes)] */
+type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number];
 /** Per note (same order): [term indexes, tfs, lengths], or null when the note was never analysed. */
 type AnalysisRow = [number[], number[], [number, number, number]] | null;
 
@@ -92,14 +93,14 @@ export interface CacheContents {
   analyses(): Array<DocumentAnalysis | null> | null;
 }
 
-const fileNote = (n: Note): Note => ({
+/** The fields of a note the cache keeps beside its body, in a fixed shape. */
+const noteMeta = (n: Omit<Note, 'body'>): Omit<Note, 'body'> => ({
   id: n.id,
   summary: n.summary,
   type: n.type,
   tags: n.tags,
   createdAt: n.createdAt,
   updatedAt: n.updatedAt,
-  body: n.body,
   extra: n.extra,
 });
 
@@ -115,8 +116,12 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     const nl = buf.indexOf(0x0a);
     if (nl < 0) return null;
     const header = JSON.parse(buf.toString('utf8', 0, nl)) as Header;
-    const notes = buf.subarray(nl + 1, nl + 1 + header.notes.length);
-    const analyses = buf.subarray(nl + 1 + header.notes.length);
+    const notesAt = nl + 1;
+    const bodiesAt = notesAt + header.notes.length;
+    const analysesAt = bodiesAt + header.bodies.length;
+    const notes = buf.subarray(notesAt, bodiesAt);
+    const bodies = buf.subarray(bodiesAt, analysesAt);
+    const analyses = buf.subarray(analysesAt);
     if (
       header.format !== FORMAT ||
       header.version !== VERSION ||
@@ -125,16 +130,30 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       header.dir !== path.resolve(key.dir) ||
       header.maxNoteBytes !== key.maxNoteBytes ||
       notes.length !== header.notes.length ||
+      bodies.length !== header.bodies.length ||
       analyses.length !== header.analyses.length ||
-      crc32(notes) !== header.notes.crc
+      crc32(notes) !== header.notes.crc ||
+      crc32(bodies) !== header.bodies.crc
     )
       return null;
     const rows = JSON.parse(notes.toString('utf8')) as NoteRow[];
-    const files = rows.map(([name, mtimeMs, size, hash, n]): LoadedFile => {
-      const stored = storedNote(fileNote(n), key.scope, path.join(key.dir, name), mtimeMs);
+    let at = 0;
+    const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes]): LoadedFile => {
+      const start = at;
+      at += bodyBytes;
+      // Bodies are decoded one by one, when read (most never are in a one-shot command).
+      const bodyOf = () => bodies.toString('utf8', start, start + bodyBytes);
+      const stored = storedNote(
+        { ...noteMeta(n), body: '' },
+        key.scope,
+        path.join(key.dir, name),
+        mtimeMs,
+        bodyOf,
+      );
       stored.hash = hash;
       return { name, mtimeMs, size, note: stored };
     });
+    if (at !== bodies.length) return null;
     let decoded: Array<DocumentAnalysis | null> | null | undefined;
     const decode = (): Array<DocumentAnalysis | null> | null => {
       if (crc32(analyses) !== header.analyses.crc) return null;
@@ -170,10 +189,13 @@ export async function writeIndexCache(
   const terms: string[] = [];
   const newest = Date.now() - RACY_MS;
   const noteRows: NoteRow[] = [];
+  const bodyParts: Buffer[] = [];
   const analysisRows: AnalysisRow[] = [];
   for (const f of files) {
     if (!(f.mtimeMs < newest)) continue;
-    noteRows.push([f.name, f.mtimeMs, f.size, f.note.hash, fileNote(f.note)]);
+    const body = Buffer.from(f.note.body, 'utf8');
+    bodyParts.push(body);
+    noteRows.push([f.name, f.mtimeMs, f.size, f.note.hash, noteMeta(f.note), body.length]);
     if (!f.analysis) {
       analysisRows.push(null);
       continue;
@@ -186,6 +208,7 @@ export async function writeIndexCache(
     analysisRows.push([ids, f.analysis.tfs, [...f.analysis.lengths]]);
   }
   const notes = Buffer.from(JSON.stringify(noteRows), 'utf8');
+  const bodies = Buffer.concat(bodyParts);
   const analyses = Buffer.from(
     JSON.stringify({ terms, rows: analysisRows } satisfies AnalysesSection),
     'utf8',
@@ -198,12 +221,16 @@ export async function writeIndexCache(
     dir: path.resolve(key.dir),
     maxNoteBytes: key.maxNoteBytes,
     notes: { length: notes.length, crc: crc32(notes) },
+    bodies: { length: bodies.length, crc: crc32(bodies) },
     analyses: { length: analyses.length, crc: crc32(analyses) },
   };
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await fs.writeFile(tmp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, analyses]));
+    await fs.writeFile(
+      tmp,
+      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, bodies, analyses]),
+    );
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });

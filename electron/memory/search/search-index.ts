@@ -195,13 +195,17 @@ export class SearchIndex {
       }
     }
     // Only the fields search uses (a StoredNote's spread would also compute its derived links).
+    // The body is read from the document when needed (recall's block): with a precomputed
+    // analysis, indexing never reads it (a note from the index cache loads its body lazily).
     const own: SearchDocument = {
       id: doc.id,
       scope: doc.scope,
       summary: doc.summary,
       tags: [...doc.tags],
       type: doc.type,
-      body: doc.body,
+      get body() {
+        return doc.body;
+      },
       updatedAt: doc.updatedAt,
     };
     this.entries[slot] = { doc: own, key, analysis, tfByTerm: null };
