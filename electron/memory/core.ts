@@ -16,6 +16,7 @@ import type {
   BackupEntry,
   CoreOptions,
   MemoryCore,
+  NoteIndexCache,
   NoteStore,
   NoteStoreChange,
   ProjectInfo,
@@ -157,7 +158,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
 
   const store = (scope: Scope): NoteStore | null => (scope === 'project' ? projectStore : user.store);
   const stores = (): NoteStore[] => [projectStore, user.store].filter((s): s is NoteStore => s !== null);
-  const cacheOf = (scope: Scope): StoreIndexCache | null =>
+  const cacheOf = (scope: Scope): NoteIndexCache | null =>
     scope === 'project' ? projectCache : user.indexCache;
   /** Indexes a note with its persisted analysis when the cache has it (most of the cost of indexing). */
   const indexNote = (note: StoredNote): void => index!.upsert(note, cacheOf(note.scope)?.analysisOf(note));

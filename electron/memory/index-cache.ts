@@ -6,7 +6,7 @@ import type { Note, Scope } from '../../shared/note.js';
 import { storedNote } from './note-store.js';
 import { analyze } from './search/analyze.js';
 import { analyseDocument, type DocumentAnalysis } from './search/search-index.js';
-import type { LoadedFile, NoteStore, StoredNote } from './types.js';
+import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
@@ -243,7 +243,7 @@ export async function writeIndexCache(
  * it supplied, and saves the store's notes (with the analyses the index computed) when enough
  * changed since it was read.
  */
-export class StoreIndexCache {
+export class StoreIndexCache implements NoteIndexCache {
   private readonly file: string;
   private readonly key: CacheKey;
   /** Analyses by note object: a note re-read from disk is a new object, so a stale analysis is never used. */

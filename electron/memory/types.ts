@@ -12,8 +12,8 @@ import type { AppEvent } from '../../shared/events.js';
 import type { Note, Scope } from '../../shared/note.js';
 import type { Warning } from '../../shared/api/notes.js';
 import type { MemoryConfig } from './config-schema.js';
-import type { StoreIndexCache } from './index-cache.js';
 import type { SearchIndex } from './search/index.js';
+import type { DocumentAnalysis } from './search/search-index.js';
 
 export type { MemoryConfig } from './config-schema.js';
 export type { Warning } from '../../shared/api/notes.js';
@@ -71,6 +71,14 @@ export interface LoadedFile {
   mtimeMs: number;
   size: number;
   note: StoredNote;
+}
+
+/** A note directory's index cache (index-cache.ts): the search analyses of its notes, saved at close. */
+export interface NoteIndexCache {
+  /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
+  analysisOf(note: StoredNote): DocumentAnalysis;
+  /** Writes the cache when enough changed since it was read. */
+  save(): Promise<void>;
 }
 
 /** One note directory (`<project>/MEMORY/` or `$OHARNESS_HOME/memory/user/`). */
@@ -203,7 +211,7 @@ export interface UserMemory {
   /** null when the user directory could not be created (a user_dir_unavailable warning says why). */
   readonly store: NoteStore | null;
   /** The user store's index cache (index-cache.ts); null with `store`. */
-  readonly indexCache: StoreIndexCache | null;
+  readonly indexCache: NoteIndexCache | null;
   readonly backups: BackupStore;
   readonly now: () => number;
   /** false when $OHARNESS_HOME cannot be used at all (recall counts then stay in memory). */
