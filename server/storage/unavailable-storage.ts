@@ -16,6 +16,9 @@ export class UnavailableStorage implements StorageAdapter {
   async get(): Promise<never> {
     this.fail();
   }
+  async getIfChanged(): Promise<never> {
+    this.fail();
+  }
   async put(): Promise<never> {
     this.fail();
   }
