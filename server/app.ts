@@ -16,6 +16,7 @@ import {
 import { adminKeyMatches, bearerToken, createTokenVerifier, logLabel, type VerifiedUser } from './auth.js';
 import { type Caller, KeyedMutex, type ServerDeps } from './context.js';
 import { DEFAULT_ENTITLEMENTS, type Entitlements, planFromClaim, planLimits } from './entitlements.js';
+import { ManifestCache } from './manifest-cache.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
 import { commit } from './routes/commit.js';
 import { erase } from './routes/erase.js';
@@ -92,6 +93,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const quotas: SyncQuotas = { ...DEFAULT_SYNC_QUOTAS, ...options.quotas };
   const deps: ServerDeps = {
     storage,
+    manifests: new ManifestCache(storage),
     now,
     quotas,
     entitlements: options.entitlements ?? DEFAULT_ENTITLEMENTS,

@@ -14,7 +14,6 @@ import {
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
 import {
   activeCount,
-  loadManifest,
   pruneTombstones,
   serializeManifest,
   type StoredManifest,
@@ -134,7 +133,7 @@ export async function commit(
   return deps.scopeLock.run(`${scopePrefix(caller.sub, request.scope)}`, async () => {
     const written = new Set<string>();
     for (let attempt = 1; ; attempt++) {
-      const loaded = await loadManifest(deps.storage, key);
+      const loaded = await deps.manifests.load(key);
       const now = deps.now();
       const base = pruneTombstones(loaded.manifest, now, deps.quotas.tombstoneDays);
       if (request.strict && base.version !== request.strict.manifestVersion) {
@@ -180,11 +179,12 @@ export async function commit(
         );
       }
       try {
-        await deps.storage.put(
+        const published = await deps.storage.put(
           key,
           serializeManifest(plan.manifest),
           loaded.etag === null ? { ifNoneMatch: '*' } : { ifMatch: loaded.etag },
         );
+        deps.manifests.remember(key, plan.manifest, published.etag);
       } catch (err) {
         if (!(err instanceof PreconditionFailedError)) throw err;
         if (attempt >= deps.maxCasAttempts) {
