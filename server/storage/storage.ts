@@ -50,7 +50,14 @@ export class PreconditionFailedError extends Error {
 }
 
 export class StorageUnavailableError extends Error {
-  constructor(message: string) {
+  /**
+   * @param message for the server's log: may name directories, buckets and keys.
+   * @param publicReason for callers, when there is one without any storage path (a setting missing).
+   */
+  constructor(
+    message: string,
+    readonly publicReason?: string,
+  ) {
     super(message);
     this.name = 'StorageUnavailableError';
   }

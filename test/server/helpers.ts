@@ -123,7 +123,7 @@ export async function tokenFor(
     ...(options.plan ? { plan: options.plan } : {}),
     ...(options.teams ? { teams: options.teams } : {}),
     now: options.now ?? T0,
-    ttlSeconds: options.ttlSeconds ?? 365 * 24 * 3600,
+    ttlSeconds: options.ttlSeconds ?? 30 * 24 * 3600, // the command-line server's longest
   });
 }
 
