@@ -221,12 +221,17 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
           );
         }
       }
-      if (await isErased(user.sub)) {
-        throw new SyncError(
-          'account_erased',
-          'This account has been deleted; its notes can no longer be synced.',
-        );
-      }
+      const requireNotErased = async (): Promise<void> => {
+        if (await isErased(user.sub)) {
+          throw new SyncError(
+            'account_erased',
+            'This account has been deleted; its notes can no longer be synced.',
+          );
+        }
+      };
+      // A poll answered `unchanged` skips the marker (one storage read less per poll): erase
+      // removes the scope's manifest right after writing the marker, so the next poll checks it.
+      if (route.kind !== 'snapshot') await requireNotErased();
       const caller: Caller = { sub: user.sub, limits, protocol };
 
       switch (route.kind) {
@@ -241,7 +246,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
         }
         case 'snapshot': {
           const body = await readJson(req, SNAPSHOT_BODY_LIMIT, SnapshotRequestSchema, budget);
-          return { status: await reply(200, await snapshot(deps, caller, body)), who };
+          return { status: await reply(200, await snapshot(deps, caller, body, requireNotErased)), who };
         }
         case 'commit': {
           const body = await readJson(req, commitLimit(limits), CommitRequestSchema, budget);

@@ -26,14 +26,21 @@ export async function snapshot(
   deps: ServerDeps,
   caller: Caller,
   request: SnapshotRequest,
+  requireNotErased: () => Promise<void>,
 ): Promise<SnapshotResponse> {
   requireProtocolForScope(caller, request.scope);
   const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope));
   const since = request.sinceVersion;
   // The poll that finds nothing new: answered from the cached manifest's version alone.
-  if (request.cursor === null && since !== null && since === loaded.manifest.version) {
+  if (
+    request.cursor === null &&
+    since !== null &&
+    since === loaded.manifest.version &&
+    loaded.etag !== null
+  ) {
     return { status: 'unchanged', version: since, limits: caller.limits };
   }
+  await requireNotErased();
   const manifest = pruneTombstones(loaded.manifest, deps.now(), deps.quotas.tombstoneDays);
 
   let status: 'changes' | 'full';
@@ -51,6 +58,8 @@ export async function snapshot(
     }
     status = cursor.s;
     after = cursor.a;
+  } else if (since !== null && since === manifest.version) {
+    return { status: 'unchanged', version: since, limits: caller.limits };
   } else {
     // A version from the future (storage restored or erased) or one older than dropped tombstones
     // cannot be answered with a difference: list everything.
