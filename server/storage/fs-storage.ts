@@ -78,18 +78,31 @@ export class FsStorage implements StorageAdapter {
 
   async getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
     etag = unquotedEtag(etag);
-    const known = this.seen.get(key);
-    if (known?.etag === etag) {
-      try {
-        if (signature(await fs.stat(this.filePath(key), { bigint: true })) === known.sig) return UNCHANGED;
-      } catch (err) {
-        if (!isCode(err, 'ENOENT')) throw wrap(err);
-        return null;
-      }
+    if (this.seen.get(key)?.etag === etag) {
+      const now = await this.currentVersion(key).catch((err: unknown) => {
+        throw wrap(err);
+      });
+      if (now === null) return null;
+      if (now.etag === etag) return UNCHANGED;
     }
     const read = await this.read(key);
     if (!read) return null;
     return read.object.etag === etag ? UNCHANGED : read.object;
+  }
+
+  /** The ETag and stat signature of the key's file now: one stat when this process knows it. */
+  private async currentVersion(key: string): Promise<{ etag: string; sig: string } | null> {
+    const known = this.seen.get(key);
+    if (known) {
+      try {
+        if (signature(await fs.stat(this.filePath(key), { bigint: true })) === known.sig) return known;
+      } catch (err) {
+        if (isCode(err, 'ENOENT')) return null;
+        throw err;
+      }
+    }
+    const read = await this.read(key);
+    return read && { etag: read.object.etag, sig: read.sig };
   }
 
   /** The content and the stat of the same file (one open), remembered for getIfChanged. */
@@ -150,9 +163,8 @@ export class FsStorage implements StorageAdapter {
         const expected = unquotedEtag(condition.ifMatch);
         await this.options.beforePublish?.(key);
         await this.withLock(file, async () => {
-          const current = await this.read(key);
-          if (current === null || current.object.etag !== expected)
-            throw new PreconditionFailedError(key);
+          const current = await this.currentVersion(key);
+          if (current === null || current.etag !== expected) throw new PreconditionFailedError(key);
           // Strictly later than the version replaced, whatever the clocks say (see the class note).
           const replacedMtime = BigInt(current.sig.split(':')[2]!);
           const nowNs = BigInt(Date.now()) * 1_000_000n;
