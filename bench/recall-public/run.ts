@@ -58,6 +58,34 @@ function measure(set: PublicSet, make: Engine['make']): Quality {
   return quality(judged, ranked);
 }
 
+/**
+ * Per-message recall with its default rules (summary/tag match, minScore 1.2, 3 notes, 2,000
+ * characters), each question taken as the user's message: how often it attaches anything, how
+ * often an evidence note, and what share of what it attaches is evidence.
+ */
+function measureRecall(set: PublicSet, change: Partial<RankingConfig>): string {
+  let questions = 0;
+  let any = 0;
+  let hit = 0;
+  let attached = 0;
+  let relevant = 0;
+  for (const store of set.stores) {
+    const { index } = ours(store.notes);
+    index.configureRanking({ ...DEFAULT_RANKING, ...change });
+    for (const q of store.queries) {
+      const ids = index.recall(q.query).notes.map((n) => n.id);
+      const good = ids.filter((id) => q.relevant.includes(id)).length;
+      questions++;
+      if (ids.length > 0) any++;
+      if (good > 0) hit++;
+      attached += ids.length;
+      relevant += good;
+    }
+  }
+  const pct = (x: number, n: number) => `${((100 * x) / Math.max(n, 1)).toFixed(1)}%`.padStart(6);
+  return `${pct(any, questions)} attach  ${pct(hit, questions)} attach evidence  ${pct(relevant, attached)} of attached notes are evidence`;
+}
+
 for (const src of sources) {
   if (!src.path || !existsSync(src.path)) {
     console.log(
@@ -80,4 +108,7 @@ for (const src of sources) {
       `  ${e.name.padEnd(62)} ${q.recallAt10.toFixed(3).padStart(9)}  ${q.mrr.toFixed(3).padStart(6)}  ${q.ndcgAt10.toFixed(3).padStart(7)}`,
     );
   }
+  console.log(`  recall (per message, default rules), by ablation step:`);
+  for (const step of ABLATION_STEPS)
+    console.log(`    ${step.name.padEnd(60)} ${measureRecall(set, step.change)}`);
 }
