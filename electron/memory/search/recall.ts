@@ -45,6 +45,7 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
     scope: 'both',
     usage: options.usage,
     requireSummaryOrTags: true,
+    feedback: true,
     minTextScore: minScore,
     ...(attached.size > 0 ? { skip: isAttached } : {}),
   });
