@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
 import { defaultScopeForType, type Scope } from '../../shared/note.js';
+import { credentialsMessage, findFieldCredentials } from './credentials.js';
 import { parseNote } from '../../shared/note-format.js';
 import { createBackupStore } from './backups.js';
 import { loadMemoryConfig } from './config.js';
@@ -246,6 +247,12 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
 
   async function restoreBackup(backupId: string) {
     const { entry, content } = await user.backups.get(backupId);
+    const credentials = await findFieldCredentials([['the backup', content]]);
+    if (credentials.length > 0)
+      throw new AppError(
+        'refused',
+        `backup ${backupId}: ${credentialsMessage(credentials)}; it stays in memory-backups/ (not synced) where you can copy what you need`,
+      );
     const parsed = parseNote(content);
     // The recorded note id is its file name (which wins over the frontmatter, see note-store.ts).
     const noteId = entry.noteId;
