@@ -2,6 +2,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
+import { pageHandlers } from '../transports/page-methods.js';
 import { startProjectCleanup } from '../cleanup/background.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
@@ -142,7 +143,7 @@ async function run(): Promise<void> {
   // Open the most recent project, or user notes only on a first start.
   await host.open(recent[0]);
   bindIpc(ipcMain, {
-    handlers: () => host.handlers(),
+    handlers: () => pageHandlers(host.handlers()),
     isTrustedSender: makeSenderCheck(renderer.isRendererUrl),
   });
   refreshMenu();
