@@ -9,7 +9,7 @@ import { parseNote } from '../../shared/note-format.js';
 import { createBackupStore } from './backups.js';
 import { loadMemoryConfig } from './config.js';
 import { createNoteStore } from './note-store.js';
-import { readProjectId, registerProject, resolveMemoryDir } from './project.js';
+import { readProjectId, registerProject, resolveProjectNotesDir } from './project.js';
 import { SearchIndex } from './search/index.js';
 import { createUsageStore, projectUsageKey } from './usage.js';
 import type {
@@ -119,24 +119,28 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
   let project: ProjectInfo | null = null;
   let projectStore: NoteStore | null = null;
   if (root !== undefined) {
-    const memoryDir = resolveMemoryDir(root, config.dir);
+    const notesDir = await resolveProjectNotesDir(root, config.dir);
+    if (notesDir.warning) projectWarnings.push(notesDir.warning);
+    const memoryDir = notesDir.dir;
     project = {
       root,
       id: await readProjectId(root, projectWarnings),
       memoryDir,
       artifactsDir: path.join(root, 'ARTIFACTS'),
     };
-    projectStore = createNoteStore({
-      scope: 'project',
-      dir: memoryDir,
-      maxNotes: config.maxNotes,
-      maxNoteBytes: config.maxNoteBytes,
-      backups: user.backups,
-      now,
-      ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-    });
-    await projectStore.load();
-    if (opts.watch) projectStore.watch();
+    if (notesDir.ok) {
+      projectStore = createNoteStore({
+        scope: 'project',
+        dir: memoryDir,
+        maxNotes: config.maxNotes,
+        maxNoteBytes: config.maxNoteBytes,
+        backups: user.backups,
+        now,
+        ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+      });
+      await projectStore.load();
+      if (opts.watch) projectStore.watch();
+    }
   }
 
   const usage = await createUsageStore({

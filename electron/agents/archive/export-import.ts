@@ -5,7 +5,13 @@ import { contentHash } from '../../../shared/content-hash.js';
 import type { ImportZipOutputSchema, OnCollisionSchema } from '../../../shared/api/agents.js';
 import { AppError } from '../../../shared/errors.js';
 import { parseNote } from '../../../shared/note-format.js';
-import { MAX_NOTE_ID_LENGTH, noteIdKey, noteIdProblem } from '../../../shared/note-id.js';
+import {
+  fitBytes,
+  MAX_NOTE_ID_BYTES,
+  MAX_NOTE_ID_LENGTH,
+  noteIdKey,
+  noteIdProblem,
+} from '../../../shared/note-id.js';
 import type { Scope } from '../../../shared/note.js';
 import { isTempFileName, writeFileAtomic } from '../../memory/atomic-write.js';
 import { credentialsMessage, findCredentials } from '../../memory/credentials.js';
@@ -64,7 +70,8 @@ export async function exportScope(
 function keepBothId(id: string, taken: (id: string) => boolean): string {
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = `${id.slice(0, MAX_NOTE_ID_LENGTH - suffix.length)}${suffix}`;
+    const base = fitBytes(id.slice(0, MAX_NOTE_ID_LENGTH - suffix.length), MAX_NOTE_ID_BYTES - suffix.length);
+    const candidate = `${base}${suffix}`;
     if (!taken(candidate) && noteIdProblem(candidate) === null) return candidate;
   }
 }
