@@ -8,6 +8,7 @@ import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
 import { ProjectHost } from './project-host.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
+import { registerAppScheme, serveAppScheme } from './app-protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
 import { createSecretStore } from './secret-store.js';
 import { startDesktopSync } from './sync-lifecycle.js';
@@ -28,6 +29,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  registerAppScheme(); // before ready, as Electron requires
   void run();
 }
 
@@ -35,7 +37,15 @@ async function run(): Promise<void> {
   const broadcaster = new EventBroadcaster();
   const home = defaultHome(process.env);
   // Cloud sync: one coordinator for the process, started with the app (sync-lifecycle.ts).
-  const secrets = createSecretStore(app.getPath('userData'));
+  const secrets = createSecretStore(app.getPath('userData'), {
+    onMemoryOnly: (why) =>
+      void dialog.showMessageBox({
+        type: 'warning',
+        title: 'Memory Desk',
+        message: 'Secrets are not saved on this system',
+        detail: why,
+      }),
+  });
   const sync = startDesktopSync({
     home,
     tokens: secretTokenStore(secrets),
@@ -137,6 +147,7 @@ async function run(): Promise<void> {
   }
 
   await app.whenReady();
+  if (renderer.dir) serveAppScheme(renderer.dir);
   hardenSession(MAIN_WINDOW_VITE_DEV_SERVER_URL);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, renderer.isRendererUrl));
 
