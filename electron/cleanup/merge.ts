@@ -6,8 +6,8 @@ import { noteIdKey } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
 import { credentialsMessage, findFieldCredentials } from '../memory/credentials.js';
 import type { NoteStore, StoredNote } from '../memory/types.js';
-import type { MergeSync } from './commit-first.js';
-import { plainNote } from '../sync/note-content.js';
+import type { MergeSync } from './merge-sync-port.js';
+import { plainNote } from '../../shared/note-format.js';
 import { repointLinks } from './link-rewrite.js';
 import { manualDraft, oldestFirst } from './manual-draft.js';
 
