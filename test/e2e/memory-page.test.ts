@@ -50,11 +50,11 @@ afterAll(async () => {
 });
 
 describe('Memory page in Chromium', { timeout: 120_000 }, () => {
-  it('lists every sample note, virtualised, with the secret traded for a cookie', async () => {
+  it('lists every sample note, virtualised, with the secret kept out of the address bar', async () => {
     await expect
       .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
       .toBe(`${SAMPLE_NOTES.length} notes`);
-    // The secret left the address bar; the cookie carries it now.
+    // The secret left the address bar (the tab keeps it in sessionStorage).
     expect(page.url()).not.toContain('s=');
     await expect.poll(() => page.locator('[role="option"]').count()).toBeGreaterThan(5);
     await screenshot(page, '01-list');
