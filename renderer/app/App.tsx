@@ -6,10 +6,9 @@ import { useApiQuery } from '../api/queries.js';
 import { mergeWarnings, WarningsBar } from '../components/WarningsBar.js';
 import { Toasts } from '../components/Toasts.js';
 import { switchLocale, type Locale } from '../i18n/index.js';
-import { editorStore, isDirty } from '../state/editor-store.js';
+import { editorStore } from '../state/editor-store.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
 import { runCommand } from './commands.js';
-import { GuardDialog } from './GuardDialog.js';
 import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
 import { useTheme } from './useTheme.js';
 
@@ -61,16 +60,6 @@ export function App() {
     [client, qc],
   );
   useEffect(() => client.onConnectionChange(setConnected), [client]);
-  useEffect(() => {
-    function beforeUnload(e: BeforeUnloadEvent) {
-      if (isDirty(editorStore.getState())) {
-        e.preventDefault();
-        e.returnValue = '';
-      }
-    }
-    window.addEventListener('beforeunload', beforeUnload);
-    return () => window.removeEventListener('beforeunload', beforeUnload);
-  }, []);
 
   function onTabKey(e: React.KeyboardEvent) {
     const i = TABS.findIndex((tab) => tab.id === activeTab);
@@ -157,7 +146,6 @@ export function App() {
           </main>
         ) : null,
       )}
-      <GuardDialog />
       <Toasts />
     </div>
   );

@@ -39,6 +39,9 @@ const en = {
   fallback: 'Model draft not used: {{reason}}',
   remarks: 'Model draft cleaned: {{remarks}}',
   fromModel: 'Draft by the model — review it before applying.',
+  replaceDraftTitle: 'Replace your edited draft?',
+  replaceDraftBody: 'The merged note has your own edits. A new draft replaces them.',
+  replaceDraft: 'Replace my draft',
 };
 
 const zh: typeof en = {
@@ -78,6 +81,9 @@ const zh: typeof en = {
   fallback: '未使用模型草稿：{{reason}}',
   remarks: '已清理模型草稿：{{remarks}}',
   fromModel: '草稿由模型生成 — 请在执行前检查。',
+  replaceDraftTitle: '替换你编辑过的草稿？',
+  replaceDraftBody: '合并后的笔记里有你自己的修改。新的草稿会替换它们。',
+  replaceDraft: '替换我的草稿',
 };
 
 export type CleanupStrings = typeof en;

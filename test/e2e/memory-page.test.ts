@@ -285,18 +285,6 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     );
   });
 
-  it('asks before dropping unsaved changes', async () => {
-    await openNote('tests-real-db-2aa');
-    await page.getByTestId('summary').fill('Tests use a real Postgres — unsaved');
-    await row(page, 'ci-pipeline-6d4').click();
-    await page.getByTestId('guard-dialog').waitFor();
-    await page.getByTestId('guard-discard').click();
-    await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('ci-pipeline-6d4');
-    expect((await readNote(env.projectDir, 'tests-real-db-2aa')).summary).toBe(
-      'Tests use a real Postgres in Docker, no mocks of the repository layer',
-    );
-  });
-
   it('switches to Chinese with the seed terms verbatim, and to the dark theme', async () => {
     await page.getByTestId('locale').selectOption('zh');
     await expect.poll(() => page.getByTestId('tab-cleanup').textContent()).toMatch(/^待整理/);

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { describeError } from '../../api/describe-error.js';
 import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
-import { guarded } from '../../app/guard.js';
+import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
 import { filterAndSort, joinHits, tagCounts, type ListRow } from '../../state/note-list.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
@@ -52,12 +53,14 @@ export function MemoryPage() {
     [rows, typeFilter, tagFilter, sort, q],
   );
   const tags = useMemo(() => tagCounts(notes), [notes]);
+  const keptDrafts = useDrafts((s) => s.notes);
+  const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
 
-  const newNote = () =>
-    guarded(() => {
-      editorStore.getState().close();
-      uiStore.getState().select({ kind: 'new' });
-    });
+  // The open note's draft (if any) stays kept; the new-note form brings back its own draft.
+  const newNote = () => {
+    editorStore.getState().close();
+    uiStore.getState().select({ kind: 'new' });
+  };
 
   useEffect(() => {
     const offs = [
@@ -69,10 +72,16 @@ export function MemoryPage() {
     ];
     function onKey(e: KeyboardEvent) {
       const mod = e.ctrlKey || e.metaKey;
-      if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+      if (!mod || e.shiftKey || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'f') {
         e.preventDefault();
         searchRef.current?.focus();
         searchRef.current?.select();
+      } else if (key === 'n') {
+        // The desktop menu has this accelerator; the browser demo needs it from the page.
+        e.preventDefault();
+        newNote();
       }
     }
     window.addEventListener('keydown', onKey);
@@ -92,7 +101,7 @@ export function MemoryPage() {
         </div>
         {list.error ? (
           <p className="error" role="alert">
-            {t('errors.generic', { message: list.error.message })}
+            {describeError(list.error, t)}
           </p>
         ) : null}
         {!list.isPending && shown.length === 0 ? (
@@ -109,13 +118,12 @@ export function MemoryPage() {
             rows={shown}
             selection={selection}
             label={t('list.notes')}
-            onSelect={(row) =>
-              guarded(() => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope }))
-            }
+            drafts={draftKeys}
+            onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}
       </section>
-      <section className="editor-pane" aria-label={t('note.body')}>
+      <section className="editor-pane" aria-label={t('note.editorRegion')}>
         {selection?.kind === 'note' ? (
           <Suspense fallback={<p className="muted">{t('list.loading')}</p>}>
             <NoteEditor

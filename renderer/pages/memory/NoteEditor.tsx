@@ -3,8 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { Scope } from '../../../shared/note.js';
 import { isApiError } from '../../api/errors.js';
 import { useApiQuery } from '../../api/queries.js';
-import { registerCommand } from '../../app/commands.js';
-import { guarded } from '../../app/guard.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
@@ -13,7 +11,12 @@ import { ConflictDialog } from './ConflictDialog.js';
 import { formatTime } from './format.js';
 import { useLinkResolver } from './useLinkResolver.js';
 import { useNoteActions } from './useNoteActions.js';
+import { useSaveShortcut } from './useSaveShortcut.js';
 import { TypeSelect } from '../../components/TypeSelect.js';
+import { FieldError } from '../../components/FieldError.js';
+
+/** The backup reason of "keep mine"; the Backups page shows it in the person's language. */
+const KEEP_MINE_REASON = 'replaced by "keep mine" in the editor';
 
 export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const { t, i18n } = useTranslation();
@@ -27,11 +30,13 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const diskVersion = useEditor((s) => s.diskVersion);
   const deletedOnDisk = useEditor((s) => s.deletedOnDisk);
   const dirty = useEditor(isDirty);
+  const fieldErrors = useEditor((s) => s.fieldErrors);
   const { save, remove } = useNoteActions();
   const links = useLinkResolver();
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [comparing, setComparing] = useState(false);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
 
   // Every version the core hands us (first load, our save, an edit on disk) goes through receive():
   // it replaces a clean draft and holds back on a dirty one.
@@ -44,27 +49,17 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
       s.markDeletedOnDisk();
   }, [note.error, id, scope]);
 
-  async function doSave() {
+  async function doSave(opts: { backupReason?: string } = {}) {
     setSaving(true);
     try {
-      const ok = await save();
+      const ok = await save(opts);
       if (!ok && editorStore.getState().diskVersion) setComparing(true);
     } finally {
       setSaving(false);
     }
   }
 
-  useEffect(() => registerCommand('note.save', () => void doSave()));
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (!e.defaultPrevented && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void doSave();
-      }
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
+  useSaveShortcut(() => void doSave());
 
   const loaded = base && draft && base.id === id && base.scope === scope;
   if (!loaded) {
@@ -80,7 +75,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const set = editorStore.getState().setField;
   const openLink = (target: string) => {
     const found = links.target(target);
-    if (found) guarded(() => uiStore.getState().select({ kind: 'note', ...found }));
+    if (found) uiStore.getState().select({ kind: 'note', ...found });
   };
   const bodyLinks = [...new Set([...draft.body.matchAll(/\[\[([^[\]\n]+?)\]\]/g)].map((m) => m[1]!.trim()))];
 
@@ -109,6 +104,11 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           >
             {saving ? t('note.saving') : t('note.save')}
           </button>
+          {dirty ? (
+            <button type="button" onClick={() => setConfirmDiscard(true)} data-testid="discard">
+              {t('note.discardChanges')}
+            </button>
+          ) : null}
           <button
             type="button"
             className="danger"
@@ -141,8 +141,11 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           <input
             value={draft.summary}
             onChange={(e) => set('summary', e.target.value)}
+            aria-invalid={!!fieldErrors?.summary}
+            aria-describedby={fieldErrors?.summary ? 'summary-error' : undefined}
             data-testid="summary"
           />
+          <FieldError id="summary-error" message={fieldErrors?.summary} />
         </label>
         <label className="field">
           <span>{t('note.type')}</span>
@@ -207,9 +210,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
                 <button
                   type="button"
                   className="link"
-                  onClick={() =>
-                    guarded(() => uiStore.getState().select({ kind: 'note', id: b.id, scope: b.scope }))
-                  }
+                  onClick={() => uiStore.getState().select({ kind: 'note', id: b.id, scope: b.scope })}
                   data-testid="backlink"
                 >
                   {b.summary || b.id}
@@ -239,7 +240,22 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           mine={draft}
           disk={diskVersion}
           onClose={() => setComparing(false)}
-          onKeepMine={() => void doSave()}
+          // The version on disk is someone's work too: backed up before mine replaces it.
+          onKeepMine={() => void doSave({ backupReason: KEEP_MINE_REASON })}
+        />
+      ) : null}
+      {confirmDiscard ? (
+        <ConfirmDialog
+          title={t('note.discardChangesTitle')}
+          body={t('note.discardChangesBody')}
+          confirmLabel={t('note.discardChanges')}
+          cancelLabel={t('confirm.cancel')}
+          danger
+          onCancel={() => setConfirmDiscard(false)}
+          onConfirm={() => {
+            setConfirmDiscard(false);
+            editorStore.getState().discard();
+          }}
         />
       ) : null}
     </article>

@@ -17,6 +17,8 @@ export function NoteList(props: {
   selection: Selection;
   onSelect: (row: ListRow) => void;
   label: string;
+  /** Keys (`scope:id`) of the notes with a kept, unsaved draft. */
+  drafts: ReadonlySet<string>;
 }) {
   const { t, i18n } = useTranslation();
   const parent = useRef<HTMLDivElement>(null);
@@ -93,7 +95,14 @@ export function NoteList(props: {
               data-note-id={row.id}
               data-scope={row.scope}
             >
-              <div className="note-row-summary">{row.summary || row.id}</div>
+              <div className="note-row-summary">
+                {props.drafts.has(key) ? (
+                  <span className="draft-mark" title={t('note.draftMark')} data-testid="draft-mark">
+                    ●<span className="sr-only">{t('note.draftMark')}</span>
+                  </span>
+                ) : null}
+                {row.summary || row.id}
+              </div>
               <div className="note-row-meta">
                 <span className={`badge scope-${row.scope}`}>{t(`scope.${row.scope}`)}</span>
                 {row.type ? <span className={`badge type-${row.type}`}>{t(`types.${row.type}`)}</span> : null}
