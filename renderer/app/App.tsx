@@ -9,6 +9,7 @@ import { switchLocale, type Locale } from '../i18n/index.js';
 import { editorStore } from '../state/editor-store.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
 import { runCommand } from './commands.js';
+import { QuickSwitcher } from './QuickSwitcher.js';
 import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
 import { useTheme } from './useTheme.js';
 
@@ -146,6 +147,7 @@ export function App() {
           </main>
         ) : null,
       )}
+      <QuickSwitcher />
       <Toasts />
     </div>
   );

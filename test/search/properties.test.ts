@@ -108,7 +108,7 @@ describe('search properties', () => {
           const index = new SearchIndex(notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
           const minScore = 0.8;
           const expected = index
-            .search(msg, { limit: 1000 })
+            .search(msg, { limit: 1000, asYouType: false })
             .filter(
               (h) => h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= minScore,
             );

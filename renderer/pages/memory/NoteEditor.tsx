@@ -6,6 +6,7 @@ import { useApiQuery } from '../../api/queries.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
+import { draftStore, EMPTY_NEW_NOTE, isEmptyNewNote } from '../../state/draft-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { ConflictDialog } from './ConflictDialog.js';
 import { formatTime } from './format.js';
@@ -17,6 +18,18 @@ import { FieldError } from '../../components/FieldError.js';
 
 /** The backup reason of "keep mine"; the Backups page shows it in the person's language. */
 const KEEP_MINE_REASON = 'replaced by "keep mine" in the editor';
+
+/**
+ * Opens the new-note form for a link's target. A new note already started keeps what it holds
+ * (only an empty id is filled in): starting from a link never throws a draft away.
+ */
+function startNoteFromLink(id: string) {
+  const current = draftStore.getState().newNote;
+  if (isEmptyNewNote(current)) draftStore.getState().setNewNote({ ...EMPTY_NEW_NOTE, id });
+  else if (current && !current.id.trim()) draftStore.getState().setNewNote({ ...current, id });
+  editorStore.getState().close();
+  uiStore.getState().select({ kind: 'new' });
+}
 
 export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const { t, i18n } = useTranslation();
@@ -37,6 +50,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [comparing, setComparing] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [creating, setCreating] = useState<string | null>(null);
 
   // Every version the core hands us (first load, our save, an edit on disk) goes through receive():
   // it replaces a clean draft and holds back on a dirty one.
@@ -73,9 +87,11 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   }
 
   const set = editorStore.getState().setField;
+  // A link to a note not written yet offers to write it (as Obsidian does).
   const openLink = (target: string) => {
     const found = links.target(target);
-    if (found) uiStore.getState().select({ kind: 'note', ...found });
+    if (found) uiStore.getState().follow({ kind: 'note', ...found });
+    else setCreating(target);
   };
   const bodyLinks = [...new Set([...draft.body.matchAll(/\[\[([^[\]\n]+?)\]\]/g)].map((m) => m[1]!.trim()))];
 
@@ -192,9 +208,15 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
                       [[{l}]]
                     </button>
                   ) : (
-                    <span className="link-dangling" data-testid="dangling-link" title={t('note.dangling')}>
+                    <button
+                      type="button"
+                      className="link link-dangling"
+                      onClick={() => openLink(l)}
+                      data-testid="dangling-link"
+                      title={t('note.createLinked')}
+                    >
                       [[{l}]] <small>({t('note.dangling')})</small>
-                    </span>
+                    </button>
                   )}
                 </li>
               );
@@ -210,7 +232,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
                 <button
                   type="button"
                   className="link"
-                  onClick={() => uiStore.getState().select({ kind: 'note', id: b.id, scope: b.scope })}
+                  onClick={() => uiStore.getState().follow({ kind: 'note', id: b.id, scope: b.scope })}
                   data-testid="backlink"
                 >
                   {b.summary || b.id}
@@ -242,6 +264,20 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           onClose={() => setComparing(false)}
           // The version on disk is someone's work too: backed up before mine replaces it.
           onKeepMine={() => void doSave({ backupReason: KEEP_MINE_REASON })}
+        />
+      ) : null}
+      {creating !== null ? (
+        <ConfirmDialog
+          title={t('note.createLinkedTitle', { id: creating })}
+          body={t('note.createLinkedBody', { id: creating })}
+          confirmLabel={t('note.createLinked')}
+          cancelLabel={t('confirm.cancel')}
+          onCancel={() => setCreating(null)}
+          onConfirm={() => {
+            const id = creating;
+            setCreating(null);
+            startNoteFromLink(id);
+          }}
         />
       ) : null}
       {confirmDiscard ? (

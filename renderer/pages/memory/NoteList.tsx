@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { rowKey, type ListRow } from '../../state/note-list.js';
-import type { Selection } from '../../state/ui-store.js';
+import { uiStore, type Selection } from '../../state/ui-store.js';
 import { formatTime } from './format.js';
 
 const ROW_HEIGHT = 58;
@@ -107,7 +107,17 @@ export function NoteList(props: {
                 <span className={`badge scope-${row.scope}`}>{t(`scope.${row.scope}`)}</span>
                 {row.type ? <span className={`badge type-${row.type}`}>{t(`types.${row.type}`)}</span> : null}
                 {row.tags.slice(0, 3).map((tag) => (
-                  <span key={tag} className="tag">
+                  // Mouse shortcut to the tag filter (keyboard: the tag field); the row's own click is not run.
+                  <span
+                    key={tag}
+                    className="tag tag-chip"
+                    title={t('list.filterByTag', { tag })}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      uiStore.getState().setTagFilter(tag);
+                    }}
+                    data-testid="tag-chip"
+                  >
                     #{tag}
                   </span>
                 ))}
