@@ -10,6 +10,7 @@ import { editorStore } from '../state/editor-store.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
 import { runCommand } from './commands.js';
 import { QuickSwitcher } from './QuickSwitcher.js';
+import { StatusBar } from './StatusBar.js';
 import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
 import { useTheme } from './useTheme.js';
 
@@ -147,6 +148,7 @@ export function App() {
           </main>
         ) : null,
       )}
+      <StatusBar />
       <QuickSwitcher />
       <Toasts />
     </div>

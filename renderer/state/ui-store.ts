@@ -28,6 +28,12 @@ export interface UiState {
   back: NoteRef[];
   forward: NoteRef[];
   theme: ThemeChoice;
+  /** VS Code's Ctrl+M: Tab leaves the text editor instead of indenting. */
+  tabMovesFocus: boolean;
+  /** The warnings the person closed the bar for (their keys); a new warning opens it again. */
+  hiddenWarnings: readonly string[];
+  setTabMovesFocus(on: boolean): void;
+  hideWarnings(keys: readonly string[]): void;
   setActiveTab(tab: string): void;
   setScope(scope: ScopeSelection): void;
   setQuery(query: string): void;
@@ -55,6 +61,10 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
     back: [],
     forward: [],
     theme: initial.theme ?? 'system',
+    tabMovesFocus: false,
+    hiddenWarnings: [],
+    setTabMovesFocus: (tabMovesFocus) => set({ tabMovesFocus }),
+    hideWarnings: (hiddenWarnings) => set({ hiddenWarnings }),
     setActiveTab: (activeTab) => set({ activeTab }),
     // Leaving a scope deselects a note that is not in it any more.
     setScope: (scope) =>

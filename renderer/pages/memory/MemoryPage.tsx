@@ -6,7 +6,8 @@ import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
-import { exactIdFirst, filterAndSort, joinHits, tagCounts, type ListRow } from '../../state/note-list.js';
+import { exactIdFirst, filterAndSort, joinHits, rowKey, tagCounts, type ListRow } from '../../state/note-list.js';
+import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
 import { NewNoteForm } from './NewNoteForm.js';
@@ -59,6 +60,11 @@ export function MemoryPage() {
   const tags = useMemo(() => tagCounts(notes), [notes]);
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
+  const conflictList = useConflictList();
+  const conflictKeys = useMemo(
+    () => new Set((conflictList.data?.conflicts ?? []).map(rowKey)),
+    [conflictList.data],
+  );
 
   // The open note's draft (if any) stays kept; the new-note form brings back its own draft.
   const newNote = () => {
@@ -152,6 +158,7 @@ export function MemoryPage() {
             selection={selection}
             label={t('list.notes')}
             drafts={draftKeys}
+            conflicts={conflictKeys}
             onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}

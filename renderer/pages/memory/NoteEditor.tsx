@@ -7,7 +7,10 @@ import { ConfirmDialog } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
 import { draftStore, EMPTY_NEW_NOTE, isEmptyNewNote } from '../../state/draft-store.js';
+import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
+import { conflictStore } from '../../sync/conflict-store.js';
+import { useConflictList } from '../../sync/hooks.js';
 import { ConflictDialog } from './ConflictDialog.js';
 import { formatTime } from './format.js';
 import { useLinkResolver } from './useLinkResolver.js';
@@ -51,6 +54,8 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const [comparing, setComparing] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [creating, setCreating] = useState<string | null>(null);
+  const conflicts = useConflictList();
+  const inConflict = !!conflicts.data?.conflicts.some((c) => c.id === id && c.scope === scope);
 
   // Every version the core hands us (first load, our save, an edit on disk) goes through receive():
   // it replaces a clean draft and holds back on a dirty one.
@@ -67,6 +72,8 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
     setSaving(true);
     try {
       const ok = await save(opts);
+      // Saving does not settle a sync conflict: say so, so nobody thinks it did.
+      if (ok && inConflict) showToast({ tone: 'info', message: t('note.savedConflictOpen') });
       if (!ok && editorStore.getState().diskVersion) setComparing(true);
     } finally {
       setSaving(false);
@@ -97,60 +104,8 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
 
   return (
     <article className="note-editor" aria-label={draft.summary || id} data-testid="note-editor">
-      <header className="note-header">
-        <div className="note-title">
-          <span className={`badge scope-${scope}`}>{t(`scope.${scope}`)}</span>
-          <code className="note-id" data-testid="note-id">
-            {id}
-          </code>
-          {dirty ? (
-            <span className="unsaved" data-testid="unsaved">
-              ● {t('note.unsaved')}
-            </span>
-          ) : null}
-        </div>
-        <div className="note-actions">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void doSave()}
-            disabled={saving || (!dirty && !deletedOnDisk)}
-            aria-keyshortcuts="Control+S Meta+S"
-            data-testid="save"
-          >
-            {saving ? t('note.saving') : t('note.save')}
-          </button>
-          {dirty ? (
-            <button type="button" onClick={() => setConfirmDiscard(true)} data-testid="discard">
-              {t('note.discardChanges')}
-            </button>
-          ) : null}
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setConfirmDelete(true)}
-            disabled={deletedOnDisk}
-            data-testid="delete"
-          >
-            {t('note.delete')}
-          </button>
-        </div>
-      </header>
-
-      {diskVersion ? (
-        <div className="banner banner-warn" role="alert" data-testid="disk-conflict">
-          <span>{t('conflict.banner')}</span>
-          <button type="button" onClick={() => setComparing(true)}>
-            {t('conflict.compare')}
-          </button>
-        </div>
-      ) : null}
-      {deletedOnDisk ? (
-        <div className="banner banner-warn" role="alert">
-          {t('note.deletedOnDisk')}
-        </div>
-      ) : null}
-
+      {/* The fields come first in the DOM: the first Tab stop after the list is the summary. The
+          header and the banners are drawn above them (CSS order). */}
       <div className="fields">
         <label className="field field-wide">
           <span>{t('note.summary')}</span>
@@ -242,6 +197,75 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           </ul>
         </nav>
       </footer>
+      <header className="note-header">
+        <div className="note-title">
+          <span className={`badge scope-${scope}`}>{t(`scope.${scope}`)}</span>
+          <code className="note-id" data-testid="note-id">
+            {id}
+          </code>
+          {dirty ? (
+            <span className="unsaved" data-testid="unsaved">
+              ● {t('note.unsaved')}
+            </span>
+          ) : null}
+        </div>
+        <div className="note-actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void doSave()}
+            disabled={saving || (!dirty && !deletedOnDisk)}
+            aria-keyshortcuts="Control+S Meta+S"
+            data-testid="save"
+          >
+            {saving ? t('note.saving') : t('note.save')}
+          </button>
+          {dirty ? (
+            <button type="button" onClick={() => setConfirmDiscard(true)} data-testid="discard">
+              {t('note.discardChanges')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setConfirmDelete(true)}
+            disabled={deletedOnDisk}
+            data-testid="delete"
+          >
+            {t('note.delete')}
+          </button>
+        </div>
+      </header>
+
+      {diskVersion ? (
+        <div className="banner banner-warn" role="alert" data-testid="disk-conflict">
+          <span>{t('conflict.banner')}</span>
+          <button type="button" onClick={() => setComparing(true)}>
+            {t('conflict.compare')}
+          </button>
+        </div>
+      ) : null}
+      {inConflict ? (
+        <div className="banner banner-warn" role="status" data-testid="sync-conflict-banner">
+          <span>{t('note.syncConflict')}</span>
+          <button
+            type="button"
+            onClick={() => {
+              conflictStore.getState().select({ id, scope });
+              uiStore.getState().setActiveTab('conflicts');
+            }}
+            data-testid="resolve-conflict"
+          >
+            {t('note.resolveConflict')}
+          </button>
+        </div>
+      ) : null}
+      {deletedOnDisk ? (
+        <div className="banner banner-warn" role="alert">
+          {t('note.deletedOnDisk')}
+        </div>
+      ) : null}
+
 
       {confirmDelete ? (
         <ConfirmDialog

@@ -19,6 +19,8 @@ export function NoteList(props: {
   label: string;
   /** Keys (`scope:id`) of the notes with a kept, unsaved draft. */
   drafts: ReadonlySet<string>;
+  /** Keys of the notes with a sync conflict waiting. */
+  conflicts: ReadonlySet<string>;
 }) {
   const { t, i18n } = useTranslation();
   const parent = useRef<HTMLDivElement>(null);
@@ -96,6 +98,11 @@ export function NoteList(props: {
               data-scope={row.scope}
             >
               <div className="note-row-summary">
+                {props.conflicts.has(key) ? (
+                  <span className="conflict-mark" title={t('note.syncConflictMark')} data-testid="conflict-mark">
+                    ⚠<span className="sr-only">{t('note.syncConflictMark')}</span>
+                  </span>
+                ) : null}
                 {props.drafts.has(key) ? (
                   <span className="draft-mark" title={t('note.draftMark')} data-testid="draft-mark">
                     ●<span className="sr-only">{t('note.draftMark')}</span>
