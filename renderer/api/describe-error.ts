@@ -31,7 +31,8 @@ export function fieldErrorsOf(err: unknown, t: TFunction): FieldErrors | null {
   }
   // The core's own refusals that concern one field of a new note.
   if (err.code === 'conflict' && /already exists/.test(err.message)) out.id = t('fieldErrors.idTaken');
-  if (err.code === 'invalid_input' && /\bid\b/.test(err.message) && !out.summary) out.id ??= t('fieldErrors.idInvalid');
+  if (err.code === 'invalid_input' && /\bid\b/.test(err.message) && !out.summary)
+    out.id ??= t('fieldErrors.idInvalid');
   return Object.keys(out).length > 0 ? out : null;
 }
 

@@ -84,7 +84,7 @@ export function App() {
       <header className="app-header">
         <h1 className="app-title">{t('app.title')}</h1>
         {project ? (
-          <span className="project-root" title={project.root} data-testid="project-root">
+          <span className="project-root" title={project.root} data-testid="project-root" translate="no">
             {project.root.split(/[\\/]/).filter(Boolean).pop()}
           </span>
         ) : null}
@@ -148,9 +148,9 @@ export function App() {
           </main>
         ) : null,
       )}
+      <Toasts />
       <StatusBar />
       <QuickSwitcher />
-      <Toasts />
     </div>
   );
 }

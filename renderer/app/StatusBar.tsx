@@ -32,7 +32,14 @@ export function StatusBar() {
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      if (!e.defaultPrevented && e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'm') {
+      if (
+        !e.defaultPrevented &&
+        e.ctrlKey &&
+        !e.metaKey &&
+        !e.altKey &&
+        !e.shiftKey &&
+        e.key.toLowerCase() === 'm'
+      ) {
         e.preventDefault();
         uiStore.getState().setTabMovesFocus(!uiStore.getState().tabMovesFocus);
       }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Finding, MergePlan } from '../../shared/api/cleanup.js';
+import type { Finding, MergePlan, MergeResult } from '../../shared/api/cleanup.js';
 import type { NoteDetail } from '../../shared/api/notes.js';
 import { NOTE_TYPES, type NoteType } from '../../shared/note.js';
 import { normalizeTags } from '../../shared/tags.js';
@@ -30,7 +30,12 @@ function sameDraft(a: DraftFields, b: DraftFields): boolean {
  * store) as it is edited: Close or Esc keep it for next time, and a new draft never replaces a
  * hand-edited one without asking.
  */
-export function MergeEditor(props: { finding: Finding; onClose: () => void; onApplied: () => void }) {
+export function MergeEditor(props: {
+  finding: Finding;
+  onClose: () => void;
+  /** With the merged note's summary (the list may not know it yet). */
+  onApplied: (result: MergeResult, summary: string) => void;
+}) {
   const { s, f } = useCleanupStrings();
   const client = useApiClient();
   const { finding } = props;
@@ -42,6 +47,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
   const [busy, setBusy] = useState<'model' | 'manual' | 'apply' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmRedraft, setConfirmRedraft] = useState<'model' | 'manual' | null>(null);
+  const [confirmApply, setConfirmApply] = useState(false);
   const requestId = useRef<string | null>(null);
 
   useEffect(() => {
@@ -121,7 +127,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
     setError(null);
     setBusy('apply');
     try {
-      await client.call('cleanup.mergeApply', {
+      const result = await client.call('cleanup.mergeApply', {
         ...plan,
         draft: {
           summary: draft.summary,
@@ -131,7 +137,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
         },
       });
       draftStore.getState().dropMerge(finding.id);
-      props.onApplied();
+      props.onApplied(result, draft.summary);
     } catch (err) {
       setError((err as Error).message);
       setBusy(null);
@@ -175,7 +181,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
           <button
             className="primary"
             disabled={!plan || busy !== null || !draft?.summary.trim()}
-            onClick={() => void apply()}
+            onClick={() => setConfirmApply(true)}
             data-testid="merge-apply"
           >
             {busy === 'apply' ? s.applying : s.apply}
@@ -184,6 +190,13 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
       }
     >
       <div className="merge-editor">
+        {/* What applying does, first: visible without scrolling. */}
+        {plan ? (
+          <div className="merge-preview" data-testid="merge-preview">
+            <p>{f(s.preview, { keep, deleted: deleted.join(', ') })}</p>
+            <p>{repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone}</p>
+          </div>
+        ) : null}
         <h4>{s.originals}</h4>
         <div className="merge-originals" data-testid="merge-originals">
           {ordered.map((n) => (
@@ -278,7 +291,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
                 docKey={`merge-${docKey}`}
                 value={draft.body}
                 onChange={(body) => edit({ ...draft, body })}
-                onSave={() => void apply()}
+                onSave={() => setConfirmApply(true)}
                 resolveLink={() => true}
                 onOpenLink={() => undefined}
                 ariaLabel={s.body}
@@ -289,18 +302,27 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
           </div>
         ) : null}
 
-        {plan ? (
-          <div className="merge-preview" data-testid="merge-preview">
-            <p>{f(s.preview, { keep, deleted: deleted.join(', ') })}</p>
-            <p>{repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone}</p>
-          </div>
-        ) : null}
         {error ? (
           <p className="error" role="alert" data-testid="merge-error">
             {error}
           </p>
         ) : null}
       </div>
+      {confirmApply && plan ? (
+        <ConfirmDialog
+          title={s.confirmApplyTitle}
+          body={`${f(s.preview, { keep, deleted: deleted.join(', ') })} ${
+            repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone
+          }`}
+          confirmLabel={s.confirmApply}
+          cancelLabel={s.cancel}
+          onCancel={() => setConfirmApply(false)}
+          onConfirm={() => {
+            setConfirmApply(false);
+            void apply();
+          }}
+        />
+      ) : null}
       {confirmRedraft ? (
         <ConfirmDialog
           title={s.replaceDraftTitle}

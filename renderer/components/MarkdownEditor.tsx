@@ -135,5 +135,5 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
     });
   }, [props.linksVersion, props.openHint]);
 
-  return <div className="md-editor" ref={host} data-testid="body-editor" />;
+  return <div className="md-editor" ref={host} data-testid="body-editor" translate="no" />;
 }

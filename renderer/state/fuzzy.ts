@@ -46,7 +46,8 @@ export function fuzzyScore(query: string, text: string): { score: number; positi
 
 export function fuzzyMatch(query: string, note: { summary: string; id: string }): FuzzyMatch | null {
   const q = query.toLowerCase().replace(/\s+/g, '');
-  if (note.id.toLowerCase() === q) return { score: 1e6, positions: [...note.id].map((_, i) => i), field: 'id' };
+  if (note.id.toLowerCase() === q)
+    return { score: 1e6, positions: [...note.id].map((_, i) => i), field: 'id' };
   const s = fuzzyScore(q, note.summary);
   const i = fuzzyScore(q, note.id);
   if (!s && !i) return null;

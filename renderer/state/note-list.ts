@@ -80,7 +80,11 @@ export function joinHits(
 }
 
 /** The notes whose id is exactly the query, moved to the top (typing an id finds that note first). */
-export function exactIdFirst(rows: readonly ListRow[], query: string, notes: readonly NoteSummary[]): ListRow[] {
+export function exactIdFirst(
+  rows: readonly ListRow[],
+  query: string,
+  notes: readonly NoteSummary[],
+): ListRow[] {
   const q = query.trim().toLowerCase();
   const exact = q ? notes.filter((n) => n.id.toLowerCase() === q) : [];
   if (exact.length === 0) return rows as ListRow[];

@@ -5,6 +5,8 @@ export interface Toast {
   id: number;
   message: string;
   tone: 'info' | 'error';
+  /** The note the toast is about (its summary or id), shown after the message as the person wrote it. */
+  subject?: string;
   action?: { label: string; run: () => void | Promise<void> };
   /**
    * What the toast is about (e.g. `save:project:id`): a newer toast with the same key replaces it,

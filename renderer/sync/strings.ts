@@ -56,6 +56,16 @@ export const syncUiEn = {
   noConflicts: 'No sync conflicts wait for you.',
   conflictList: 'Conflicts',
   reasons: 'Could not combine: {{fields}}',
+  // The engine's message is English: English shows it, other languages the kind in their words.
+  conflictMessage: '{{message}}',
+  reasonNames: {
+    body: 'the text',
+    summary: 'the summary',
+    type: 'the type',
+    too_large: 'a merge too big for the plan',
+    no_base: 'no last synced copy',
+  },
+  listSeparator: ', ',
   kinds: {
     both_changed: 'changed on both sides',
     too_big: 'merge too big for the plan',
@@ -143,6 +153,15 @@ export const syncUiZh: typeof syncUiEn = {
   noConflicts: '没有等待处理的同步冲突。',
   conflictList: '冲突',
   reasons: '无法自动合并：{{fields}}',
+  conflictMessage: '这条笔记{{kind}}。',
+  reasonNames: {
+    body: '正文',
+    summary: '摘要',
+    type: '类型',
+    too_large: '合并结果超出计划限制',
+    no_base: '没有上次同步的副本',
+  },
+  listSeparator: '、',
   kinds: {
     both_changed: '两边都修改了',
     too_big: '合并结果超出计划限制',

@@ -32,7 +32,7 @@ async function readNote(dir: string, id: string) {
 async function openNote(id: string) {
   await page.getByTestId('search').fill('');
   await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).click();
+  await row(page, id).locator('.note-row-summary').click();
   await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
 }
 
@@ -175,7 +175,9 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     // Esc closes only the topmost dialog: the question, not the merge editor.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('confirm-dialog').count()).toBe(0);
-    expect(await page.getByTestId('merge-summary').inputValue()).toBe('Pricing cards: my hand-merged summary');
+    expect(await page.getByTestId('merge-summary').inputValue()).toBe(
+      'Pricing cards: my hand-merged summary',
+    );
     await page.getByTestId('merge-close').click();
     await page.getByTestId('tab-memory').click();
   });

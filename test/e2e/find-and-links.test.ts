@@ -24,7 +24,8 @@ let browser: Browser;
 let page: Page;
 const EXTRA = 230;
 
-const ids = () => page.locator('[role="option"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-note-id')));
+const ids = () =>
+  page.locator('[role="option"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-note-id')));
 
 async function search(text: string) {
   await page.getByTestId('search').fill(text);
@@ -33,7 +34,7 @@ async function search(text: string) {
 async function openNote(id: string) {
   await search('');
   await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).click();
+  await row(page, id).locator('.note-row-summary').click();
   await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
 }
 
@@ -88,14 +89,14 @@ describe('find as you type', { timeout: 120_000 }, () => {
 
   it('says that more notes match than are shown, and shows them on request', async () => {
     await search('widget');
-    await expect.poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT }).toBe(
-      'The best 200 notes — more match',
-    );
+    await expect
+      .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
+      .toBe('The best 200 notes — more match');
     await screenshot(page, 'find-02-more');
     await page.getByTestId('show-more').click();
-    await expect.poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT }).toBe(
-      `${EXTRA} notes`,
-    );
+    await expect
+      .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
+      .toBe(`${EXTRA} notes`);
     await search('');
   });
 
@@ -167,9 +168,16 @@ describe('links and navigation', { timeout: 120_000 }, () => {
     await page.getByTestId('new-summary').fill('Release checklist');
     await page.getByTestId('create').click();
     await expect
-      .poll(() => fs.stat(path.join(env.projectDir, 'release-checklist-9d1.md')).then(() => true, () => false), {
-        timeout: WAIT,
-      })
+      .poll(
+        () =>
+          fs.stat(path.join(env.projectDir, 'release-checklist-9d1.md')).then(
+            () => true,
+            () => false,
+          ),
+        {
+          timeout: WAIT,
+        },
+      )
       .toBe(true);
   });
 });

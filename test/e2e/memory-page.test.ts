@@ -32,7 +32,7 @@ async function readNote(dir: string, id: string) {
 async function openNote(id: string) {
   await page.getByTestId('search').fill('');
   await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).click();
+  await row(page, id).locator('.note-row-summary').click();
   await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
 }
 

@@ -6,13 +6,21 @@ import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
-import { exactIdFirst, filterAndSort, joinHits, rowKey, tagCounts, type ListRow } from '../../state/note-list.js';
+import {
+  exactIdFirst,
+  filterAndSort,
+  joinHits,
+  rowKey,
+  tagCounts,
+  type ListRow,
+} from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
 import { NewNoteForm } from './NewNoteForm.js';
 import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
+import { Welcome } from './Welcome.js';
 import { useDebounced } from './useDebounced.js';
 
 /** Search hits shown at first; "show more" adds as many again. */
@@ -53,9 +61,22 @@ export function MemoryPage() {
     );
   }, [q, search.data, notes, t]);
   const shown = useMemo(() => {
-    const filters = { typeFilter, tagFilter, sort: q ? sort : sort === 'relevance' ? 'updated' : sort } as const;
+    const filters = {
+      typeFilter,
+      tagFilter,
+      sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
+    } as const;
     const sorted = filterAndSort(rows, filters);
-    return q ? exactIdFirst(sorted, q, filterAndSort(notes.filter((n) => n.id.toLowerCase() === q.trim().toLowerCase()), filters)) : sorted;
+    return q
+      ? exactIdFirst(
+          sorted,
+          q,
+          filterAndSort(
+            notes.filter((n) => n.id.toLowerCase() === q.trim().toLowerCase()),
+            filters,
+          ),
+        )
+      : sorted;
   }, [rows, notes, typeFilter, tagFilter, sort, q]);
   const tags = useMemo(() => tagCounts(notes), [notes]);
   const keptDrafts = useDrafts((s) => s.notes);
@@ -175,9 +196,7 @@ export function MemoryPage() {
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (
-          <div className="empty editor-empty">
-            <p>{t('note.nothingSelected')}</p>
-          </div>
+          <Welcome noteCount={notes.length} onNew={newNote} />
         )}
       </section>
     </div>

@@ -3,7 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
-import { describeError, fieldErrorsOf, requiredFieldErrors, type FieldErrors } from '../../api/describe-error.js';
+import {
+  describeError,
+  fieldErrorsOf,
+  requiredFieldErrors,
+  type FieldErrors,
+} from '../../api/describe-error.js';
 import { invalidateForEvent } from '../../api/queries.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { FieldError } from '../../components/FieldError.js';
@@ -72,7 +77,7 @@ export function NewNoteForm() {
       });
       draftStore.getState().setNewNote(null);
       invalidateForEvent(qc, { type: 'notes.changed' });
-      showToast({ tone: 'info', message: t('note.createdToast', { id: r.id }) });
+      showToast({ tone: 'info', message: t('note.createdToast'), subject: r.id });
       if (r.danglingLinks.length)
         showToast({ tone: 'info', message: t('note.danglingLinks', { ids: r.danglingLinks.join(', ') }) });
       uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
@@ -129,7 +134,9 @@ export function NewNoteForm() {
           <span>{t('note.duplicateBefore', { summary: duplicate.summary || duplicate.id })}</span>
           <button
             type="button"
-            onClick={() => uiStore.getState().select({ kind: 'note', id: duplicate.id, scope: duplicate.scope })}
+            onClick={() =>
+              uiStore.getState().select({ kind: 'note', id: duplicate.id, scope: duplicate.scope })
+            }
             data-testid="open-duplicate"
           >
             {t('note.openExisting')}

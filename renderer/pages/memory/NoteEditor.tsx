@@ -103,7 +103,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const bodyLinks = [...new Set([...draft.body.matchAll(/\[\[([^[\]\n]+?)\]\]/g)].map((m) => m[1]!.trim()))];
 
   return (
-    <article className="note-editor" aria-label={draft.summary || id} data-testid="note-editor">
+    <article className="note-editor" aria-labelledby="note-editor-id" data-testid="note-editor">
       {/* The fields come first in the DOM: the first Tab stop after the list is the summary. The
           header and the banners are drawn above them (CSS order). */}
       <div className="fields">
@@ -153,7 +153,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         <nav aria-label={t('note.links')} className="links">
           <h3>{t('note.links')}</h3>
           {bodyLinks.length === 0 ? <p className="muted">{t('note.noLinks')}</p> : null}
-          <ul>
+          <ul translate="no">
             {bodyLinks.map((l) => {
               const ok = links.resolve(l);
               return (
@@ -181,7 +181,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         <nav aria-label={t('note.backlinks')} className="links">
           <h3>{t('note.backlinks')}</h3>
           {base.backlinks.length === 0 ? <p className="muted">{t('note.noBacklinks')}</p> : null}
-          <ul>
+          <ul translate="no">
             {base.backlinks.map((b) => (
               <li key={`${b.scope}:${b.id}`}>
                 <button
@@ -200,7 +200,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
       <header className="note-header">
         <div className="note-title">
           <span className={`badge scope-${scope}`}>{t(`scope.${scope}`)}</span>
-          <code className="note-id" data-testid="note-id">
+          <code className="note-id" id="note-editor-id" data-testid="note-id" translate="no">
             {id}
           </code>
           {dirty ? (
@@ -265,7 +265,6 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           {t('note.deletedOnDisk')}
         </div>
       ) : null}
-
 
       {confirmDelete ? (
         <ConfirmDialog

@@ -96,7 +96,7 @@ export function useNoteActions() {
       for (const toast of toastStore.getState().toasts)
         if (toast.action) toastStore.getState().dismiss(toast.id);
       refresh();
-      showToast({ tone: 'info', message: t('note.restored', { id: r.id }) });
+      showToast({ tone: 'info', message: t('note.restored'), subject: r.id });
       if (select && r.scope) uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
     } catch (err) {
       showToast({ tone: 'error', message: describeError(err, t) });
@@ -106,12 +106,17 @@ export function useNoteActions() {
   async function remove(id: string, scope: Scope, summary: string): Promise<void> {
     try {
       const r = await client.call('notes.forget', { id, scope });
-      editorStore.getState().close();
-      uiStore.getState().select(null);
+      // Only if the person is still on that note: they may have moved on while it was deleted.
+      const sel = uiStore.getState().selection;
+      if (sel?.kind === 'note' && sel.id === id && sel.scope === scope) {
+        editorStore.getState().close();
+        uiStore.getState().select(null);
+      }
       refresh();
       showToast({
         tone: 'info',
-        message: t('note.deleted', { summary }),
+        message: t('note.deleted'),
+        subject: summary,
         action: { label: t('note.undo'), run: () => restore(r.backupId) },
       });
     } catch (err) {
