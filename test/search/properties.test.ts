@@ -110,7 +110,7 @@ describe('search properties', () => {
           index.configureRanking({ feedback: null });
           const minScore = 0.8;
           const expected = index
-            .search(msg, { limit: 1000 })
+            .search(msg, { limit: 1000, asYouType: false })
             .filter(
               (h) => h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= minScore,
             );

@@ -1,6 +1,7 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import { analyze, analyzeQuery, cjkChars } from './analyze.js';
+import { expandAsTyped, type Vocabulary } from './as-you-type.js';
 import { expandQuery } from './feedback.js';
 import type { FeedbackDoc, WeightedQuery } from './feedback.js';
 import { recall } from './recall.js';
@@ -301,10 +302,20 @@ export class SearchIndex {
     return slot >= 0 ? this.entries[slot]?.doc : undefined;
   }
 
-  /** Ranked search over summary, tags and body; every hit says why it matched. */
+  /** The indexed terms, for find-as-you-type's prefix and typo matching. */
+  private readonly vocabulary: Vocabulary = {
+    terms: () => this.postings.keys(),
+    df: (term) => this.postings.get(term)?.docs.length ?? 0,
+  };
+
+  /**
+   * Ranked search over summary, tags and body; every hit says why it matched. The word being typed
+   * also matches as a prefix, and a longer word with one typo still finds (as-you-type.ts).
+   */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
-    const q = this.widenCjk(this.queryOf(query));
+    const exact = this.widenCjk(this.queryOf(query));
+    const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
     return this.rank(q, { limit, scope: options.scope ?? 'both', usage: options.usage, feedback: true });
   }
 

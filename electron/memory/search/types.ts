@@ -42,6 +42,8 @@ export interface SearchOptions {
   scope?: ScopeSelection;
   /** Usage counts: nudge ranking slightly (see `usageBonus`). */
   usage?: UsageCounts;
+  /** Find-as-you-type (the last word as a prefix, one typo in long words). Default true. */
+  asYouType?: boolean;
 }
 
 export interface RelatedOptions {

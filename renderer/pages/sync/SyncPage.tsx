@@ -99,9 +99,12 @@ function ToggleSection({ status }: { status: SyncStatus }) {
           data-testid="sync-toggle"
         >
           <span className="sync-switch-knob" aria-hidden="true" />
-          <span>{on ? t('syncUi.turnOff') : t('syncUi.turnOn')}</span>
+          {/* One label; the switch's state says on or off (a label that flips reads as an action). */}
+          <span>{t('syncUi.switchLabel')}</span>
         </button>
-        <strong data-testid="sync-state">{on ? t('syncUi.on') : t('syncUi.off')}</strong>
+        <strong data-testid="sync-state">
+          {!on ? t('syncUi.off') : status.signedIn ? t('syncUi.on') : t('syncUi.onSignedOut')}
+        </strong>
         <button
           type="button"
           className="primary"
@@ -284,14 +287,26 @@ function useSyncNowAction(): () => void {
             return;
           }
           const sum = (k: 'added' | 'changed' | 'deleted') => rounds.reduce((n, r) => n + r.pulled[k], 0);
+          // Conflicts are what the person has to act on: counted, with the way to them.
+          const conflicts = rounds.reduce((n, r) => n + r.conflicts.length, 0);
+          const done = t('syncUi.syncDone', {
+            added: sum('added'),
+            changed: sum('changed'),
+            deleted: sum('deleted'),
+            pushed: rounds.reduce((n, r) => n + r.pushed, 0),
+          });
           showToast({
             tone: 'info',
-            message: t('syncUi.syncDone', {
-              added: sum('added'),
-              changed: sum('changed'),
-              deleted: sum('deleted'),
-              pushed: rounds.reduce((n, r) => n + r.pushed, 0),
-            }),
+            key: 'sync.done',
+            message: conflicts > 0 ? `${done} ${t('syncUi.newConflicts', { count: conflicts })}` : done,
+            ...(conflicts > 0
+              ? {
+                  action: {
+                    label: t('syncUi.openConflicts'),
+                    run: () => uiStore.getState().setActiveTab('conflicts'),
+                  },
+                }
+              : {}),
           });
         },
         onError: (err) => showToast({ tone: 'error', message: err.message, timeoutMs: 8_000 }),
