@@ -75,6 +75,8 @@ export const SyncRoundReportSchema = z.object({
   pushed: z.number().int().nonnegative(),
   conflicts: z.array(z.string()),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** What the round could not do and why (notes held here, not uploaded, not written here). */
+  notices: z.array(z.string()),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

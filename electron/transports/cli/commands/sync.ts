@@ -131,6 +131,7 @@ export const syncCommands: CliCommand[] = [
           `${label}: pulled +${r.pulled.added} ~${r.pulled.changed} -${r.pulled.deleted}, pushed ${r.pushed}${r.conflicts.length ? `, ${r.conflicts.length} conflict(s): ${r.conflicts.join(', ')}` : ''}`,
         );
         if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
+        for (const n of r.notices) lines.push(`  note: ${n}`);
       }
       return {
         json: out,

@@ -1,0 +1,70 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
+import { cli } from './cli-runner.js';
+import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+
+let server: TestServer;
+const open: Device[] = [];
+useTestServer((started) => (server = started), open);
+
+describe('what a round could not do reaches the person', () => {
+  it(
+    'a pulled note too large to write here (maxNoteBytes 100): the notice reaches status, sync --json and memdesk status, and the round is not clean',
+    { timeout: 60_000 },
+    async () => {
+      const token = await server.token('lost-notice');
+      const a = await startDevice('a', server, { token });
+      open.push(a);
+      await a.write('big', 'x'.repeat(500) + '\n');
+      expectOk(await a.sync());
+
+      const home = await tempDir('home-small');
+      await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ memory: { maxNoteBytes: 100 } }));
+      const g = ['--home', home, '--project', home];
+      expect((await cli([...g, 'login', '--origin', server.url, '--token', token], home)).code).toBe(0);
+      const synced = await cli([...g, '--json', 'sync', '--scope', 'user'], home);
+      expect(synced.code, synced.stderr).toBe(0);
+      const report = JSON.parse(synced.stdout).scopes.user;
+      expect(report.pulled).toEqual({ added: 0, changed: 0, deleted: 0 });
+      expect(report.notices.join('\n')).toMatch(
+        /"big" from the cloud is not written here: .*maxNoteBytes \(100\)/,
+      );
+      await expect(fs.access(path.join(home, 'memory', 'user', 'big.md'))).rejects.toThrow();
+
+      // Another process (the app, a later `memdesk status`) sees it too: it is kept with the baseline.
+      stopProcessSyncEngines();
+      const status = await cli([...g, 'status'], home);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(/note: Your own notes: "big" from the cloud is not written here/);
+      const json = JSON.parse((await cli([...g, '--json', 'status'], home)).stdout);
+      const user = json.scopes.find((s: { scope: string }) => s.scope === 'user');
+      expect(user.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
+
+      // The next round still cannot write it and says so again; it is not reported as synced.
+      const again = JSON.parse((await cli([...g, '--json', 'sync', '--scope', 'user'], home)).stdout).scopes
+        .user;
+      expect(again.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
+      stopProcessSyncEngines();
+    },
+  );
+
+  it('the device’s own status keeps the notice after the round (it is not overwritten)', async () => {
+    const token = await server.token('lost-notice-device');
+    const a = await startDevice('a', server, { token });
+    const home = await tempDir('home-small-device');
+    await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ memory: { maxNoteBytes: 100 } }));
+    const b = await startDevice('b', server, { token, home });
+    open.push(a, b);
+    await a.write('big', 'y'.repeat(500) + '\n');
+    await a.write('small', 'fits\n');
+    expectOk(await a.sync());
+    const result = await b.sync();
+    expect(result).toEqual({ outcome: 'ok', changed: true });
+    expect(b.ids()).toEqual(['small']);
+    const status = await b.engine.status(b.svc);
+    expect(status.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
+    expect(b.svc.lastRound?.pulled).toEqual({ added: 1, changed: 0, deleted: 0 });
+  });
+});
