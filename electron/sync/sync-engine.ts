@@ -258,6 +258,8 @@ export class SyncEngine {
           }
         : null,
       notices,
+      // Live: fixing the file shows at once (and the next round syncs it).
+      held: svc.store.held(),
       conflicts: conflicts.map((c) => ({
         id: c.id,
         kind: c.kind,

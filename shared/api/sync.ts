@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
+import { HeldNoteSchema } from '../held-note.js';
 import { defineMethod } from './define.js';
 
 /** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
@@ -52,6 +53,12 @@ export const ScopeSyncStatusSchema = z.object({
     .nullable(),
   /** Notes held back from upload and why (plan limits, size, case collisions, an old server). */
   notices: z.array(z.string()),
+  /**
+   * Files in the folder that are not loaded (malformed, too large, a case twin, skipped by
+   * memory.maxNotes, a symbolic link): never synced as deletions; nothing is sent or written for
+   * them until the file is fixed.
+   */
+  held: z.array(HeldNoteSchema),
   conflicts: z.array(ConflictSummarySchema),
   /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
   pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
@@ -77,6 +84,7 @@ export const SyncRoundReportSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** What the round could not do and why (notes held here, not uploaded, not written here). */
   notices: z.array(z.string()),
+  held: z.array(HeldNoteSchema),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

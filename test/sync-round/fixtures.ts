@@ -1,5 +1,7 @@
 import { contentHash } from '../../shared/content-hash.js';
+import type { HeldNote, HeldReason } from '../../shared/held-note.js';
 import { serializeNote } from '../../shared/note-format.js';
+import { noteIdKey } from '../../shared/note-id.js';
 import type { Note } from '../../shared/note.js';
 import type { SyncEntry, SyncLimits } from '../../shared/sync-protocol.js';
 import { storedNote } from '../../electron/memory/note-store.js';
@@ -53,6 +55,8 @@ export interface Sides {
   baseCopyMissing?: boolean;
   /** The snapshot did not carry C's body and no copy has it. */
   cloudBodyMissing?: boolean;
+  /** The file is on disk here but not loaded (then L must be absent). */
+  held?: HeldReason;
 }
 
 export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput> = {}): PlanInput {
@@ -62,8 +66,11 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
   const snapshot = new Map<string, string>();
   const baseline = new Map<string, string>();
   const stored = new Set<string>();
+  const held = new Map<string, HeldNote>();
   for (const [id, s] of Object.entries(notes)) {
     if (s.L) locals.set(id, local(s.L));
+    if (s.held)
+      held.set(noteIdKey(id), { id, path: `/notes/${id}.md`, reason: s.held, message: `${id}: ${s.held}` });
     if (s.B) {
       base[id] = s.B.hash;
       if (!s.baseCopyMissing) {
@@ -80,6 +87,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     scope: 'user',
     now: 1_000,
     locals,
+    held,
     baseline: { base, conflicts: {}, stored },
     cloud: { entries, activeNotes: Object.values(entries).filter((e) => e.hash !== null).length },
     texts: { snapshot, baseline },

@@ -111,6 +111,49 @@ describe('planRound: one note, every case of here / baseline / cloud', () => {
   });
 });
 
+describe('planRound: a file on disk but not loaded is held, never a deletion', () => {
+  const reasons = [
+    'unreadable',
+    'too_large',
+    'case_twin',
+    'over_note_limit',
+    'symlink',
+    'invalid_id',
+  ] as const;
+  for (const reason of reasons) {
+    it(`${reason}: no delete is pushed, the cloud's edit is not pulled over it, the baseline stays`, () => {
+      const plan = planRound(
+        planInput({
+          n: { B: v0, C: v0, held: reason },
+          m: { B: vC, C: vX, held: reason },
+          k: { C: vC, held: reason },
+        }),
+      );
+      expect(plan.pushes).toEqual([]);
+      expect(plan.pulls).toEqual([]);
+      expect(plan.conflicts).toEqual({});
+      expect(plan.heldIds).toEqual(['k', 'm', 'n']);
+      expect(plan.base).toEqual({ n: v0.hash, m: vC.hash });
+    });
+  }
+
+  it('the same note, truly absent (deleted here), pushes its delete', () => {
+    const plan = planRound(planInput({ n: { B: v0, C: v0 } }));
+    expect(plan.pushes.map((p) => [p.id, p.hash])).toEqual([['n', null]]);
+  });
+
+  it('a held case twin does not stop its loaded twin from syncing', () => {
+    const loaded = version('Foo', 'mine\n');
+    const plan = planRound(
+      planInput({
+        Foo: { L: loaded, B: version('Foo', 'old\n'), C: version('Foo', 'old\n') },
+        foo: { held: 'case_twin' },
+      }),
+    );
+    expect(plan.pushes.map((p) => p.id)).toEqual(['Foo']);
+  });
+});
+
 describe('planRound: what stays here, and why', () => {
   it('a cloud note whose id differs only in case from one here is not written', () => {
     const here = version('Readme', 'mine\n');

@@ -70,6 +70,7 @@ describe('memdesk sync commands', () => {
             conflicts: [],
             error: null,
             notices: [],
+            held: [],
           },
           user: {
             pulled: { added: 0, changed: 0, deleted: 0 },
@@ -77,6 +78,7 @@ describe('memdesk sync commands', () => {
             conflicts: [],
             error: null,
             notices: [],
+            held: [],
           },
         },
       });

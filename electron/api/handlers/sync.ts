@@ -86,6 +86,7 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
           conflicts,
           error,
           notices: round ? svc.notices : [],
+          held: round?.held ?? [],
         };
       }
       return { scopes };

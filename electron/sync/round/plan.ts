@@ -26,6 +26,8 @@ export function planRound(input: PlanInput): RoundPlan {
   const entries = cloud.entries;
   const plan: RoundPlan = {
     base,
+    heldIds: [],
+    retain: [],
     pushes: [],
     pulls: [],
     conflicts: {},
@@ -80,6 +82,18 @@ export function planRound(input: PlanInput): RoundPlan {
   const ids = new Set<string>([...locals.keys(), ...Object.keys(baseline.base), ...Object.keys(entries)]);
   for (const id of [...ids].sort()) {
     const local = locals.get(id);
+    // On disk but not loaded: not a deletion, and nothing is written over a file we could not read.
+    // The baseline stays, so once the file is fixed the note syncs as a three-way case again.
+    if (!local && input.held.has(noteIdKey(id))) {
+      plan.heldIds.push(id);
+      const C = entries[id]?.hash ?? null;
+      const text = C === null ? undefined : (texts.snapshot.get(C) ?? texts.baseline.get(C));
+      if (C !== null && text !== undefined) {
+        plan.objects.push({ hash: C, content: text });
+        plan.retain.push(C);
+      }
+      continue;
+    }
     const L = local?.hash ?? null;
     const B = baseline.base[id] ?? null;
     const entry = entries[id];

@@ -1,3 +1,5 @@
+import { AppError } from '../../../shared/errors.js';
+import { noteIdKey } from '../../../shared/note-id.js';
 import type { SyncLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { RoundContext } from '../coordinator.js';
@@ -49,8 +51,13 @@ export async function runRound(
     state.boundTo = binding;
     const previousConflicts = await deps.baselines.loadConflicts();
     await deps.store.load();
+    const unreadableDir = deps.store.warnings().find((w) => w.code === 'dir_unreadable');
+    // A folder that cannot be listed says nothing about its notes: no round (it would read as deletions).
+    if (unreadableDir) throw new AppError('io_error', unreadableDir.message);
     const locals = new Map<string, StoredNote>();
     for (const note of deps.store.list()) locals.set(note.id, note);
+    const heldFiles = deps.store.held();
+    const held = new Map(heldFiles.map((h) => [noteIdKey(h.id), h]));
 
     const journal = await deps.baselines.loadJournal();
     const snapshot = await fetchSnapshot(deps, account, ctx, state, locals, journal);
@@ -65,6 +72,7 @@ export async function runRound(
       scope: deps.scope,
       now: t,
       locals,
+      held,
       baseline: {
         base: state.base,
         conflicts: previousConflicts,
@@ -121,7 +129,11 @@ export async function runRound(
     if (changedConflicts) await deps.baselines.saveConflicts(plan.conflicts);
     if (journal || plan.pushes.length > 0) await deps.baselines.clearJournal();
     if (plan.pushes.length > 0 || anything || changedConflicts || journal) {
-      const keep = new Set<string>([...Object.values(state.base), ...heldObjects.map((o) => o.hash)]);
+      const keep = new Set<string>([
+        ...Object.values(state.base),
+        ...heldObjects.map((o) => o.hash),
+        ...plan.retain,
+      ]);
       for (const c of Object.values(plan.conflicts))
         for (const h of [c.baseHash, c.localHash, c.cloudHash]) if (h) keep.add(h);
       await deps.baselines.collectGarbage(keep);
@@ -141,7 +153,12 @@ export async function runRound(
       limits,
       notices,
       pendingDeletes: plan.pendingDeletes,
-      transfer: { pulled: counts, pushed: committed.pushed, conflicts: Object.keys(plan.conflicts).sort() },
+      transfer: {
+        pulled: counts,
+        pushed: committed.pushed,
+        conflicts: Object.keys(plan.conflicts).sort(),
+        held: heldFiles,
+      },
     };
   } catch (failure) {
     return { result: { outcome: 'transient' }, error: null, limits, transfer: null, failure };

@@ -1,3 +1,4 @@
+import type { HeldNote } from '../../../shared/held-note.js';
 import type { Note, Scope } from '../../../shared/note.js';
 import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
@@ -47,6 +48,8 @@ export interface RoundTransfer {
   pulled: PullCounts;
   pushed: number;
   conflicts: string[];
+  /** Files on disk here but not loaded: nothing was sent or written for them. */
+  held: HeldNote[];
 }
 
 /**
@@ -111,6 +114,11 @@ export interface PlanInput {
   scope: Scope;
   now: number;
   locals: ReadonlyMap<string, StoredNote>;
+  /**
+   * Files here that are not loaded (malformed, too large, a case twin, skipped, a link), by
+   * noteIdKey of their id: such a note is not deleted — nothing is pushed or pulled for it.
+   */
+  held: ReadonlyMap<string, HeldNote>;
   baseline: {
     /** Per note id, the hash both sides agreed on at the last sync. */
     base: Readonly<Record<string, string>>;
@@ -136,6 +144,13 @@ export interface PlanInput {
 export interface RoundPlan {
   /** The baseline after planning (notes both sides agree on, kept deletions dropped). */
   base: Record<string, string>;
+  /** Ids the plan left alone because their file is held here. */
+  heldIds: string[];
+  /**
+   * Copies kept although the baseline does not name them (the cloud's version of a held note), so
+   * the round after the file is fixed can merge without a full listing.
+   */
+  retain: string[];
   pushes: PushPlan[];
   pulls: PullPlan[];
   conflicts: Record<string, ConflictRecord>;

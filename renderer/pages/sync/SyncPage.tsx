@@ -251,6 +251,18 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
           </ul>
         </details>
       ) : null}
+      {sc.held.length > 0 ? (
+        <details data-testid={`sync-held-${sc.scope}`}>
+          <summary>
+            {t('syncUi.held')} ({sc.held.length})
+          </summary>
+          <ul>
+            {sc.held.map((h) => (
+              <li key={h.path}>{h.message}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {sc.pendingDeletes ? (
         <div className="sync-banner sync-banner-warn" role="alert">
           {t('syncUi.pendingDeletes', { count: sc.pendingDeletes.count, total: sc.pendingDeletes.total })}{' '}

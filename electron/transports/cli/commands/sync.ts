@@ -24,6 +24,7 @@ function statusText(out: SyncStatus): string {
         `  free plan: up to ${s.plan.notesPerScope ?? '∞'} notes, ${s.plan.noteBytes ?? '∞'} bytes per note`,
       );
     for (const n of s.notices) lines.push(`  note: ${n}`);
+    for (const h of s.held) lines.push(`  held (${h.reason}): ${h.message}`);
     if (s.conflicts.length)
       lines.push(
         `  ${s.conflicts.length} conflict(s): ${s.conflicts.map((c) => c.id).join(', ')} (memdesk conflicts)`,
@@ -132,6 +133,7 @@ export const syncCommands: CliCommand[] = [
         );
         if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
         for (const n of r.notices) lines.push(`  note: ${n}`);
+        for (const h of r.held) lines.push(`  held (${h.reason}): ${h.message}`);
       }
       return {
         json: out,
