@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
@@ -69,10 +70,14 @@ export const BaselineStateSchema = z.object({
   report: z
     .object({
       notices: z.array(z.string()),
+      localOnly: z.array(LocalOnlyNoteSchema).default([]),
       pendingDeletes: z.object({ ids: z.array(z.string()), total: z.number().int() }).nullable(),
     })
     .optional(),
 });
+
+/** What a round could not do, kept for the status of every process (`state.json` → `report`). */
+export type ScopeReport = NonNullable<BaselineState['report']>;
 export type BaselineState = z.infer<typeof BaselineStateSchema>;
 
 export const JournalSchema = z.object({

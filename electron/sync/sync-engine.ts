@@ -258,6 +258,7 @@ export class SyncEngine {
           }
         : null,
       notices,
+      localOnly: report.localOnly,
       // Live: fixing the file shows at once (and the next round syncs it).
       held: svc.store.held(),
       conflicts: conflicts.map((c) => ({

@@ -4,7 +4,12 @@ import { noteIdKey } from '../../shared/note-id.js';
 import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
-import { BaselineStore, type BaselineState, type ConflictRecord } from './baseline-store.js';
+import {
+  BaselineStore,
+  type BaselineState,
+  type ConflictRecord,
+  type ScopeReport,
+} from './baseline-store.js';
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
 import { SyncRequestError } from './http-client.js';
 import { contentFields, contentOfStored, noteFromContent, plainNote } from './note-content.js';
@@ -45,13 +50,14 @@ export type Resolution = { keep: 'local' } | { keep: 'cloud' } | { keep: 'both' 
  */
 export type { ScopeError, SyncHooks } from './round/types.js';
 
+const NO_REPORT: ScopeReport = { notices: [], localOnly: [], pendingDeletes: null };
+
 /** What the page shows of the last rounds; lastSynced / lastPull / conflicts are on disk. */
 interface RoundStatus {
   error: ScopeError | null;
   limits: SyncLimits | null;
-  /** Notes held back and why (plan limits, size, case collisions, an old server, not writable here). */
-  notices: string[];
-  pendingDeletes: PendingDeletes | null;
+  /** Notes held back and why, notes that stay here, the fail-safe's question (also saved on disk). */
+  report: ScopeReport;
   /** The last round's transfer, for `sync --json` (null unless the last round ran to its end). */
   lastRound: (RoundTransfer & { error: ScopeError | null }) | null;
   lastResult: RoundResult | null;
@@ -80,8 +86,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   private status: RoundStatus = {
     error: null,
     limits: null,
-    notices: [],
-    pendingDeletes: null,
+    report: NO_REPORT,
     lastRound: null,
     lastResult: null,
   };
@@ -144,10 +149,10 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     return this.status.limits;
   }
   get notices(): string[] {
-    return this.status.notices;
+    return this.status.report.notices;
   }
   get pendingDeletes(): PendingDeletes | null {
-    return this.status.pendingDeletes;
+    return this.status.report.pendingDeletes;
   }
   get lastRound(): RoundStatus['lastRound'] {
     return this.status.lastRound;
@@ -160,10 +165,9 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
    * Notes held here and the fail-safe's open question: this process's last round, or what the
    * last round of any process saved with the baseline (`state`: the scope's loaded state).
    */
-  reportOf(state: BaselineState): { notices: string[]; pendingDeletes: PendingDeletes | null } {
-    if (this.status.lastResult !== null)
-      return { notices: this.status.notices, pendingDeletes: this.status.pendingDeletes };
-    return { notices: state.report?.notices ?? [], pendingDeletes: state.report?.pendingDeletes ?? null };
+  reportOf(state: BaselineState): ScopeReport {
+    if (this.status.lastResult !== null) return this.status.report;
+    return state.report ?? NO_REPORT;
   }
 
   /** Signed in again, or switched: the last error no longer applies. */
@@ -173,7 +177,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
 
   /** Switched off: no error, no question waiting. */
   clearForOff(): void {
-    this.status = { ...this.status, error: null, pendingDeletes: null };
+    this.status = { ...this.status, error: null, report: { ...this.status.report, pendingDeletes: null } };
   }
 
   async round(ctx: RoundContext): Promise<RoundResult> {
@@ -187,7 +191,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
       report = { result: { outcome: 'transient' }, error: null, limits: null, transfer: null, failure };
     }
     // The answer is for a round that plans; one that stopped before keeps it for the next.
-    if (report.pendingDeletes === undefined) this.deleteDecision ??= decision;
+    if (report.report === undefined) this.deleteDecision ??= decision;
     return this.record(report, ctx.signal.aborted);
   }
 
@@ -215,8 +219,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     this.status = {
       error,
       limits: limits ?? previous.limits,
-      notices: report.notices ?? previous.notices,
-      pendingDeletes: report.pendingDeletes !== undefined ? report.pendingDeletes : previous.pendingDeletes,
+      report: report.report ?? previous.report,
       lastRound: report.transfer ? { ...report.transfer, error } : null,
       lastResult: result,
     };

@@ -28,6 +28,18 @@ export const ConflictSummarySchema = z.object({
   detectedAt: z.number(),
 });
 
+/**
+ * A note that stays on this computer only, and why: over the server's or plan's size (body bytes),
+ * beyond the plan's note count, an id that differs only in case from a cloud note, a typed note an
+ * old server cannot hold, or a commit the server refused for it.
+ */
+export const LocalOnlyNoteSchema = z.object({
+  id: z.string(),
+  reason: z.enum(['too_large', 'plan_note_count', 'case_clash', 'old_server', 'refused']),
+  message: z.string(),
+});
+export type LocalOnlyNote = z.infer<typeof LocalOnlyNoteSchema>;
+
 export const ScopeSyncStatusSchema = z.object({
   scope: ScopeSchema,
   /** "Project notes" / "Your own notes". */
@@ -59,6 +71,8 @@ export const ScopeSyncStatusSchema = z.object({
    * them until the file is fixed.
    */
   held: z.array(HeldNoteSchema),
+  /** Notes that stay on this computer only, each with its reason (the last round's). */
+  localOnly: z.array(LocalOnlyNoteSchema),
   conflicts: z.array(ConflictSummarySchema),
   /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
   pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
@@ -85,6 +99,7 @@ export const SyncRoundReportSchema = z.object({
   /** What the round could not do and why (notes held here, not uploaded, not written here). */
   notices: z.array(z.string()),
   held: z.array(HeldNoteSchema),
+  localOnly: z.array(LocalOnlyNoteSchema),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

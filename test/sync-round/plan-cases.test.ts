@@ -179,7 +179,42 @@ describe('planRound: what stays here, and why', () => {
     const big = version('big', 'x'.repeat(400) + '\n');
     const plan = planRound(planInput({ big: { L: big } }, { limits: limits('free', 10, 300) }));
     expect(plan.pushes).toEqual([]);
-    expect(plan.notices.join('\n')).toMatch(/"big" is larger than the sync plan allows \(300 bytes\)/);
+    expect(plan.notices.join('\n')).toMatch(
+      /"big" is larger than the sync plan allows \(401 bytes of body, at most 300\)/,
+    );
+  });
+
+  it('size is one measure on both sides: bytes of body (the frontmatter is not counted)', () => {
+    const edge = version('edge', 'x'.repeat(299) + '\n', 's'.repeat(200)); // 300 bytes of body, a long summary
+    const over = version('over', 'x'.repeat(300) + '\n');
+    const plan = planRound(
+      planInput({ edge: { L: edge }, over: { L: over } }, { limits: limits('free', 10, 300) }),
+    );
+    expect(plan.pushes.map((p) => p.id)).toEqual(['edge']);
+    expect(plan.localOnly).toEqual([
+      {
+        id: 'over',
+        reason: 'too_large',
+        message:
+          'Your own notes: "over" is larger than the sync plan allows (301 bytes of body, at most 300); it stays on this computer only',
+      },
+    ]);
+  });
+
+  it('each note that stays here is listed with its reason', () => {
+    const notes: Record<string, Sides> = {
+      big: { L: version('big', 'x'.repeat(400) + '\n') },
+      Readme: { L: version('Readme', 'mine\n') },
+      readme: { L: version('readme', 'c\n'), B: version('readme', 'c\n'), C: version('readme', 'c\n') },
+      new1: { L: version('new1', 'n\n') },
+      new2: { L: version('new2', 'n\n') },
+    };
+    const plan = planRound(planInput(notes, { limits: limits('free', 2, 300) }));
+    expect(plan.localOnly.map((l) => [l.id, l.reason])).toEqual([
+      ['Readme', 'case_clash'],
+      ['big', 'too_large'],
+      ['new2', 'plan_note_count'],
+    ]);
   });
 
   it('new notes beyond the free plan’s count stay here; edits and deletes still go', () => {

@@ -71,6 +71,7 @@ describe('memdesk sync commands', () => {
             error: null,
             notices: [],
             held: [],
+            localOnly: [],
           },
           user: {
             pulled: { added: 0, changed: 0, deleted: 0 },
@@ -79,6 +80,7 @@ describe('memdesk sync commands', () => {
             error: null,
             notices: [],
             held: [],
+            localOnly: [],
           },
         },
       });

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from './cli-runner.js';
-import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+import {
+  expectOk,
+  startDevice,
+  startTestServer,
+  tempDir,
+  type Device,
+  type TestServer,
+  useTestServer,
+} from './harness.js';
 
 let server: TestServer;
 const open: Device[] = [];
@@ -67,4 +75,48 @@ describe('what a round could not do reaches the person', () => {
     expect(status.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
     expect(b.svc.lastRound?.pulled).toEqual({ added: 1, changed: 0, deleted: 0 });
   });
+
+  it(
+    'every note that stays on this computer is listed with its reason: sync --json, memdesk status, the status',
+    { timeout: 60_000 },
+    async () => {
+      const tight = await startTestServer({
+        entitlements: { paidPlans: ['paid'], free: { notesPerScope: 3, bytesPerNote: 4096 } },
+      });
+      try {
+        const home = await tempDir('home-local-only');
+        const g = ['--home', home, '--project', home];
+        const token = await tight.token('local-only', 'free');
+        expect((await cli([...g, 'login', '--origin', tight.url, '--token', token], home)).code).toBe(0);
+        const dir = path.join(home, 'memory', 'user');
+        await fs.mkdir(dir, { recursive: true });
+        const file = (id: string, body: string) =>
+          fs.writeFile(
+            path.join(dir, `${id}.md`),
+            `---\n{"id":"${id}","summary":"${id}","tags":[]}\n---\n${body}`,
+          );
+        for (let i = 0; i < 5; i++) await file(`f${i}`, `${i}\n`);
+        await file('huge', 'y'.repeat(5000) + '\n');
+        const out = JSON.parse((await cli([...g, '--json', 'sync', '--scope', 'user'], home)).stdout).scopes
+          .user;
+        expect(out.pushed).toBe(3);
+        const reasons = out.localOnly.map((l: { id: string; reason: string }) => [l.id, l.reason]);
+        expect(reasons).toContainEqual(['huge', 'too_large']);
+        expect(reasons.filter(([, r]: string[]) => r === 'plan_note_count')).toHaveLength(2);
+        expect(out.localOnly.find((l: { id: string }) => l.id === 'huge').message).toMatch(
+          /5001 bytes of body, at most 4096/,
+        );
+        stopProcessSyncEngines();
+        const status = await cli([...g, 'status'], home);
+        expect(status.stdout).toMatch(/stays here \(too_large\): Your own notes: "huge" is larger/);
+        expect(status.stdout.match(/stays here \(plan_note_count\)/g)).toHaveLength(2);
+        const json = JSON.parse((await cli([...g, '--json', 'status'], home)).stdout);
+        const user = json.scopes.find((sc: { scope: string }) => sc.scope === 'user');
+        expect(user.localOnly).toEqual(out.localOnly);
+      } finally {
+        stopProcessSyncEngines();
+        await tight.close();
+      }
+    },
+  );
 });

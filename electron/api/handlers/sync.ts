@@ -86,6 +86,7 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
           conflicts,
           error,
           notices: round ? svc.notices : [],
+          localOnly: round ? svc.reportOf(await svc.state()).localOnly : [],
           held: round?.held ?? [],
         };
       }

@@ -1,3 +1,4 @@
+import type { LocalOnlyNote } from '../../../shared/api/sync.js';
 import type { CommitDelete, CommitPut, SyncEntry, SyncLimits } from '../../../shared/sync-protocol.js';
 import type { SyncAccount } from '../account.js';
 import type { Journal } from '../baseline-store.js';
@@ -39,6 +40,8 @@ export interface CommitOutcome {
   /** A push was refused as stale (the cloud changed meanwhile): the next round merges. */
   rerun: boolean;
   notices: string[];
+  /** Notes the server refused: they stay here. */
+  localOnly: LocalOnlyNote[];
   limits: SyncLimits | null;
 }
 
@@ -64,6 +67,7 @@ export async function commitPushes(
     versionTracked: started.version,
     rerun: false,
     notices: [],
+    localOnly: [],
     limits: null,
   };
   if (pushes.length === 0) return out;
@@ -124,19 +128,21 @@ export async function commitPushes(
     }
     for (const r of response.rejected) {
       if (r.current) entries[r.id] = r.current;
-      switch (r.code) {
-        case 'stale_base':
-          out.rerun = true; // changed in the cloud meanwhile: the next round merges
-          break;
-        case 'scope_full':
-        case 'plan_scope_full':
-        case 'plan_note_too_large':
-        case 'note_too_large':
-          out.notices.push(scoped(deps.scope, `"${r.id}" stays on this computer only: ${r.message}`));
-          break;
-        default:
-          out.notices.push(scoped(deps.scope, `"${r.id}" was not uploaded: ${r.message}`));
+      if (r.code === 'stale_base') {
+        out.rerun = true; // changed in the cloud meanwhile: the next round merges
+        continue;
       }
+      const limit = ['scope_full', 'plan_scope_full', 'plan_note_too_large', 'note_too_large'].includes(
+        r.code,
+      );
+      const message = scoped(
+        deps.scope,
+        limit
+          ? `"${r.id}" stays on this computer only: ${r.message}`
+          : `"${r.id}" was not uploaded: ${r.message}`,
+      );
+      out.notices.push(message);
+      out.localOnly.push({ id: r.id, reason: 'refused', message });
     }
   }
   await deps.hooks.afterCommit?.();

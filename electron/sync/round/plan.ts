@@ -8,6 +8,7 @@ import type { ConflictKind } from '../baseline-store.js';
 import { mergeNote } from '../merge/index.js';
 import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
+import type { LocalOnlyNote } from '../../../shared/api/sync.js';
 import type { PlanInput, PushPlan, RoundPlan } from './types.js';
 
 /**
@@ -32,6 +33,7 @@ export function planRound(input: PlanInput): RoundPlan {
     pulls: [],
     conflicts: {},
     notices: [],
+    localOnly: [],
     pendingDeletes: null,
     objects: [],
     backups: [],
@@ -107,12 +109,12 @@ export function planRound(input: PlanInput): RoundPlan {
       continue;
     }
     if (input.typedBlocked && ((local && local.type !== undefined) || entry?.typed)) {
-      notices.push(
-        scoped(
-          scope,
-          `"${id}" has a type, which this old sync server cannot hold; it stays on this computer until the server is upgraded`,
-        ),
+      const message = scoped(
+        scope,
+        `"${id}" has a type, which this old sync server cannot hold; it stays on this computer until the server is upgraded`,
       );
+      notices.push(message);
+      if (local) plan.localOnly.push({ id, reason: 'old_server', message });
       continue;
     }
     if (gone) {
@@ -243,26 +245,19 @@ export function planRound(input: PlanInput): RoundPlan {
             summary: cloudNote!.summary,
           },
         );
-        const content = serializeNote(merged);
-        const hash = contentHash(merged);
         // The version this computer pushed from: a journal recovery may need it as the common ancestor.
+        // (A merge over the size limit is mergeNote's `too_large` conflict: the same body measure.)
         plan.objects.push({ hash: L!, content: contentOfStored(local!) });
-        if (effective && utf8Bytes(content) > effective.noteBytes) {
-          conflict(
-            id,
-            'too_big',
-            scoped(
-              scope,
-              `merging "${id}" would make it larger than the sync plan allows (${effective.noteBytes} bytes)`,
-            ),
-            B,
-            local,
-            C,
-            cText,
-          );
-          break;
-        }
-        pushes.push({ id, localBefore: L, hash, content, cloudHash: C, writeLocally: merged, create: false });
+        pushes.push({
+          id,
+          localBefore: L,
+          hash: contentHash(merged),
+          content: serializeNote(merged),
+          bodyBytes: utf8Bytes(merged.body),
+          cloudHash: C,
+          writeLocally: merged,
+          create: false,
+        });
         break;
       }
       case 'conflict':
@@ -300,6 +295,7 @@ function pushOfLocal(
       localBefore: null,
       hash: null,
       content: null,
+      bodyBytes: 0,
       cloudHash: C,
       writeLocally: null,
       create: false,
@@ -309,6 +305,7 @@ function pushOfLocal(
     localBefore: L,
     hash: L,
     content: contentOfStored(local!),
+    bodyBytes: utf8Bytes(local!.body),
     cloudHash: C,
     writeLocally: null,
     create: C === null,
@@ -357,6 +354,7 @@ function failSafe(input: PlanInput, plan: RoundPlan): void {
         localBefore: local.hash,
         hash: local.hash,
         content: contentOfStored(local),
+        bodyBytes: utf8Bytes(local.body),
         cloudHash: null,
         writeLocally: null,
         create: true,
@@ -378,31 +376,40 @@ function holdBackUploads(input: PlanInput, plan: RoundPlan): PushPlan[] {
     if (e.hash !== null) cloudKeys.set(noteIdKey(e.id), e.id);
   const accepted: PushPlan[] = [];
   let creates = 0;
-  let overPlan = 0;
+  const overPlan: string[] = [];
+  const stays = (id: string, reason: LocalOnlyNote['reason'], text: string): void => {
+    const message = scoped(scope, text);
+    plan.localOnly.push({ id, reason, message });
+    if (reason !== 'plan_note_count') plan.notices.push(message);
+  };
   for (const p of plan.pushes) {
     if (p.hash !== null && p.content !== null) {
       const otherCloud = cloudKeys.get(noteIdKey(p.id));
       if (p.create && otherCloud !== undefined && otherCloud !== p.id) {
-        plan.notices.push(
-          scoped(
-            scope,
-            `"${p.id}" is not uploaded: the cloud has "${otherCloud}", which differs only in case, and macOS and Windows cannot hold both — rename one`,
-          ),
+        stays(
+          p.id,
+          'case_clash',
+          `"${p.id}" is not uploaded: the cloud has "${otherCloud}", which differs only in case, and macOS and Windows cannot hold both — rename one`,
         );
         continue;
       }
-      if (effective && utf8Bytes(p.content) > effective.noteBytes) {
-        plan.notices.push(
-          scoped(
-            scope,
-            `"${p.id}" is larger than the sync ${limits?.plan === 'free' ? 'plan' : 'server'} allows (${effective.noteBytes} bytes); it stays on this computer only`,
-          ),
+      // One measure on both sides: UTF-8 bytes of the body (the server caps frontmatter apart).
+      if (effective && p.bodyBytes > effective.noteBytes) {
+        stays(
+          p.id,
+          'too_large',
+          `"${p.id}" is larger than the sync ${limits?.plan === 'free' ? 'plan' : 'server'} allows (${p.bodyBytes} bytes of body, at most ${effective.noteBytes}); it stays on this computer only`,
         );
         continue;
       }
       if (p.create && effective) {
         if (input.cloud.activeNotes + creates >= effective.notesPerScope) {
-          overPlan++;
+          overPlan.push(p.id);
+          stays(
+            p.id,
+            'plan_note_count',
+            `"${p.id}" is not uploaded: the ${limits?.plan === 'free' ? 'free plan' : 'sync server'} holds up to ${effective.notesPerScope} notes here; it stays on this computer only`,
+          );
           continue;
         }
         creates++;
@@ -410,13 +417,13 @@ function holdBackUploads(input: PlanInput, plan: RoundPlan): PushPlan[] {
     }
     accepted.push(p);
   }
-  if (overPlan > 0 && effective) {
+  if (overPlan.length > 0 && effective) {
     plan.notices.push(
       scoped(
         scope,
         limits?.plan === 'free'
-          ? `your free plan syncs up to ${effective.notesPerScope} notes here; ${overPlan} new note(s) stay on this computer only (every note is kept here; deleting always works)`
-          : `the sync server holds up to ${effective.notesPerScope} notes here; ${overPlan} new note(s) stay on this computer only`,
+          ? `your free plan syncs up to ${effective.notesPerScope} notes here; ${overPlan.length} new note(s) stay on this computer only (every note is kept here; deleting always works)`
+          : `the sync server holds up to ${effective.notesPerScope} notes here; ${overPlan.length} new note(s) stay on this computer only`,
       ),
     );
   }

@@ -121,7 +121,8 @@ export async function runRound(
     };
     const notices = [...plan.notices, ...committed.notices, ...writer.notices];
     state.base = base;
-    state.report = { notices, pendingDeletes: plan.pendingDeletes };
+    const localOnly = [...plan.localOnly, ...committed.localOnly];
+    state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.lastSyncedAt = deps.now();
     if (anything) state.lastPull = { ...counts, at: state.lastSyncedAt };
     await deps.baselines.saveState(state);
@@ -151,8 +152,7 @@ export async function runRound(
       result: { outcome: 'ok', changed },
       error,
       limits,
-      notices,
-      pendingDeletes: plan.pendingDeletes,
+      report: state.report,
       transfer: {
         pulled: counts,
         pushed: committed.pushed,

@@ -3,7 +3,8 @@ import type { Note, Scope } from '../../../shared/note.js';
 import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
 import type { AccountSource, SyncAccount } from '../account.js';
-import type { BaselineStore, ConflictRecord, PullCounts } from '../baseline-store.js';
+import type { LocalOnlyNote } from '../../../shared/api/sync.js';
+import type { BaselineStore, ConflictRecord, PullCounts, ScopeReport } from '../baseline-store.js';
 import type { RoundResult } from '../coordinator.js';
 import type { SyncTargetsStore } from '../sync-targets.js';
 
@@ -54,16 +55,15 @@ export interface RoundTransfer {
 
 /**
  * Everything one round found out, returned to the SyncService, which stores it in one place.
- * `notices` and `pendingDeletes` are undefined when the round did not get far enough to know
- * (blocked or failed): the previous round's stay.
+ * `report` is undefined when the round did not get far enough to know (blocked or failed): the
+ * previous round's stays.
  */
 export interface RoundReport {
   result: RoundResult;
   error: ScopeError | null;
   /** The limits the server announced last (null: no answer this round). */
   limits: SyncLimits | null;
-  notices?: string[];
-  pendingDeletes?: PendingDeletes | null;
+  report?: ScopeReport;
   transfer: RoundTransfer | null;
   /** The round failed with this (a request error, a full disk): the service maps it to a status. */
   failure?: unknown;
@@ -77,6 +77,8 @@ export interface PushPlan {
   /** The version pushed (null: a delete). */
   hash: string | null;
   content: string | null;
+  /** UTF-8 bytes of the pushed body: the size both sides limit (128 KiB of body by default). */
+  bodyBytes: number;
   /** The cloud's hash we build on (the commit's baseHash). */
   cloudHash: string | null;
   /** After the commit this must be written here too (a merge result). */
@@ -155,6 +157,8 @@ export interface RoundPlan {
   pulls: PullPlan[];
   conflicts: Record<string, ConflictRecord>;
   notices: string[];
+  /** Uploads held back, one per note, with the reason. */
+  localOnly: LocalOnlyNote[];
   pendingDeletes: PendingDeletes | null;
   /** Copies to store in objects/ before anything names them (agreed versions, conflict sides). */
   objects: StoredObject[];
