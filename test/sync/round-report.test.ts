@@ -119,4 +119,59 @@ describe('what a round could not do reaches the person', () => {
       }
     },
   );
+
+  it(
+    'the fail-safe’s question is saved: memdesk sync --deletes delete|keep in another process acts, once; the next round is clean',
+    { timeout: 90_000 },
+    async () => {
+      const token = await server.token('fail-safe-cli');
+      const a = await startDevice('a', server, { token });
+      open.push(a);
+      for (let i = 0; i < 14; i++) await a.write(`n${i}`, `${i}\n`);
+      expectOk(await a.sync());
+      const homes = { delete: await tempDir('fs-delete'), keep: await tempDir('fs-keep') };
+      const run = (home: string, ...args: string[]) =>
+        cli(['--home', home, '--project', home, ...args], home);
+      const userNotes = async (home: string) =>
+        (await fs.readdir(path.join(home, 'memory', 'user'))).filter((f) => f.endsWith('.md')).sort();
+      for (const home of Object.values(homes)) {
+        expect((await run(home, 'login', '--origin', server.url, '--token', token)).code).toBe(0);
+        await run(home, 'sync', '--scope', 'user');
+        expect(await userNotes(home)).toHaveLength(14);
+      }
+      for (let i = 0; i < 12; i++) await a.remove(`n${i}`);
+      expectOk(await a.sync());
+      for (const home of Object.values(homes)) {
+        const asked = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
+        expect(asked.error.code).toBe('confirm_deletes');
+        expect(await userNotes(home)).toHaveLength(14);
+        stopProcessSyncEngines(); // the answer comes from another process
+        expect((await run(home, 'status')).stdout).toMatch(
+          /waiting for you: the cloud deleted 12 of 14 notes/,
+        );
+        stopProcessSyncEngines();
+      }
+      const deleted = JSON.parse(
+        (await run(homes.delete, '--json', 'sync', '--scope', 'user', '--deletes', 'delete')).stdout,
+      ).scopes.user;
+      expect(deleted.pulled.deleted).toBe(12);
+      expect(await userNotes(homes.delete)).toEqual(['n12.md', 'n13.md']);
+      stopProcessSyncEngines();
+      const kept = JSON.parse(
+        (await run(homes.keep, '--json', 'sync', '--scope', 'user', '--deletes', 'keep')).stdout,
+      ).scopes.user;
+      expect(kept.error).toBeNull();
+      expect(kept.pushed).toBe(12);
+      stopProcessSyncEngines();
+      for (const home of Object.values(homes)) {
+        const next = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
+        expect(next.error).toBeNull();
+        stopProcessSyncEngines();
+        expect((await run(home, 'status')).stdout).not.toMatch(/waiting for you/);
+        stopProcessSyncEngines();
+      }
+      expectOk(await a.sync());
+      expect(a.ids()).toHaveLength(14);
+    },
+  );
 });
