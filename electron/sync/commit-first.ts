@@ -1,15 +1,34 @@
 import { contentHash } from '../../shared/content-hash.js';
 import { AppError } from '../../shared/errors.js';
-import type { Note } from '../../shared/note.js';
 import { serializeNote } from '../../shared/note-format.js';
 import type { CommitDelete, CommitPut } from '../../shared/sync-protocol.js';
 import { SyncRequestError } from './http-client.js';
 import { scoped } from './scope-labels.js';
-import type { SyncEngine } from './sync-engine.js';
+import type { RoundResult } from './coordinator.js';
 import { SyncService } from './sync-service.js';
-import type { MergeSync } from '../cleanup/commit-first.js';
+import type { CommitFirstBatch, CommitFirstResult, MergeSync } from '../cleanup/merge-sync-port.js';
 import type { MemoryCore } from '../memory/types.js';
+import type { Scope } from '../../shared/note.js';
 import { effectiveLimits, StrictRejectionDetailsSchema } from '../../shared/sync-protocol.js';
+
+/** What commit first needs of the process's sync engine (sync-engine.ts implements it). */
+export interface CommitFirstEngine {
+  servicesOf(core: MemoryCore): SyncService[];
+  serviceForScope(core: MemoryCore, scope: Scope): SyncService;
+  syncNow(services: SyncService[]): Promise<Map<SyncService, RoundResult>>;
+  commitFirst(svc: SyncService, batch: CommitFirstBatch): Promise<CommitFirstResult>;
+}
+
+/** The cleanup merge's link to this engine: commitFirst for the core's scope. */
+export function mergeSyncFor(engine: CommitFirstEngine, core: MemoryCore): MergeSync {
+  return {
+    enabled: async (scope) => {
+      const svc = engine.servicesOf(core).find((s) => s.scope === scope);
+      return svc ? (await svc.gate()).ok : false;
+    },
+    commitFirst: (scope, batch) => engine.commitFirst(engine.serviceForScope(core, scope), batch),
+  };
+}
 
 /**
  * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
@@ -20,37 +39,8 @@ import { effectiveLimits, StrictRejectionDetailsSchema } from '../../shared/sync
  * An edit from another device in between makes the server reject the batch (AppError 'conflict')
  * instead of becoming a sync conflict. With sync off or signed out, it is a plain local edit.
  */
-export interface CommitFirstBatch {
-  /** Notes to write, each with the hash the plan was made against (null: must not exist yet). */
-  puts: Array<{ note: Note; expectedHash: string | null }>;
-  /** Notes to delete, with the hash the plan was made against. */
-  deletes: Array<{ id: string; expectedHash: string }>;
-  /** Reason recorded with the backups of the notes this replaces or deletes. */
-  backupReason: string;
-}
-
-export interface CommitFirstResult {
-  /** `committed`: the cloud accepted it first; `local`: sync is off or signed out. */
-  cloud: 'committed' | 'local';
-  written: string[];
-  deleted: string[];
-  /** Backups of the notes deleted here. */
-  backupIds: string[];
-}
-
-/** The cleanup merge's link to this engine: commitFirst for the core's scope. */
-export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
-  return {
-    enabled: async (scope) => {
-      const svc = engine.servicesOf(core).find((s) => s.scope === scope);
-      return svc ? (await svc.gate()).ok : false;
-    },
-    commitFirst: (scope, batch) => engine.commitFirst(engine.serviceForScope(core, scope), batch),
-  };
-}
-
 export async function commitFirst(
-  engine: SyncEngine,
+  engine: CommitFirstEngine,
   svc: SyncService,
   batch: CommitFirstBatch,
 ): Promise<CommitFirstResult> {

@@ -12,7 +12,8 @@ import {
 } from './baseline-store.js';
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
 import { SyncRequestError } from './http-client.js';
-import { contentFields, contentOfStored, noteFromContent, plainNote } from './note-content.js';
+import { plainNote } from '../../shared/note-format.js';
+import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
 import { runRound } from './round/run.js';
 import type {
   PendingDeletes,
