@@ -6,6 +6,7 @@ import type { Note } from '../../shared/note.js';
 import type { SyncEntry, SyncLimits } from '../../shared/sync-protocol.js';
 import { storedNote } from '../../electron/memory/note-store.js';
 import type { StoredNote } from '../../electron/memory/types.js';
+import { objectKey } from '../../electron/sync/round/object-key.js';
 import type { PlanInput } from '../../electron/sync/round/types.js';
 
 /** A note version: its id and body (summary and tags fixed), with its hash and file text. */
@@ -80,7 +81,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     }
     if (s.C !== undefined) {
       entries[id] = entry(id, s.C);
-      if (s.C && !s.cloudBodyMissing) snapshot.set(s.C.hash, s.C.text);
+      if (s.C && !s.cloudBodyMissing) snapshot.set(objectKey(id, s.C.hash), s.C.text);
     }
   }
   return {

@@ -154,6 +154,27 @@ describe('planRound: a file on disk but not loaded is held, never a deletion', (
   });
 });
 
+describe('planRound: content is not identity', () => {
+  it('a cloud note with the same content as another note here (no body sent) is pulled as itself', () => {
+    const x = version('x', 'template\n', 'same');
+    const y = version('y', 'template\n', 'same');
+    expect(y.hash).toBe(x.hash);
+    const plan = planRound(planInput({ x: { L: x, B: x, C: x }, y: { C: y, cloudBodyMissing: true } }));
+    expect(plan.pulls.map((p) => [p.id, p.note?.id, p.cloudHash])).toEqual([['y', 'y', y.hash]]);
+    expect(plan.notices).toEqual([]);
+  });
+
+  it('twins in one snapshot keep their own files', () => {
+    const x = version('x', 'template\n', 'same');
+    const y = version('y', 'template\n', 'same');
+    const plan = planRound(planInput({ x: { C: x }, y: { C: y } }));
+    expect(plan.pulls.map((p) => [p.id, p.content])).toEqual([
+      ['x', x.text],
+      ['y', y.text],
+    ]);
+  });
+});
+
 describe('planRound: what stays here, and why', () => {
   it('a cloud note whose id differs only in case from one here is not written', () => {
     const here = version('Readme', 'mine\n');

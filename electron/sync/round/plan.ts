@@ -9,6 +9,7 @@ import { mergeNote } from '../merge/index.js';
 import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
+import { objectKey } from './object-key.js';
 import type { PlanInput, PushPlan, RoundPlan } from './types.js';
 
 /**
@@ -46,12 +47,19 @@ export function planRound(input: PlanInput): RoundPlan {
   const localKeys = new Map<string, string>();
   for (const id of locals.keys()) localKeys.set(noteIdKey(id), id);
 
-  /** The cloud's note file for a hash: from the snapshot, a baseline copy, or a note here with that hash. */
-  const cloudText = (hash: string): string | null => {
-    const known = texts.snapshot.get(hash) ?? texts.baseline.get(hash);
-    if (known !== undefined) return known;
-    for (const n of locals.values()) if (n.hash === hash) return contentOfStored(n);
-    return null;
+  const snapshotByHash = new Map<string, string>();
+  for (const [key, text] of texts.snapshot)
+    snapshotByHash.set(key.slice(key.lastIndexOf('\u0000') + 1), text);
+  /**
+   * The cloud's file of note `id` at `hash`: the snapshot's own, else the same content under
+   * another id (a twin: the snapshot's, a baseline copy, a note here) given this note's id.
+   */
+  const cloudText = (id: string, hash: string): string | null => {
+    const exact = texts.snapshot.get(objectKey(id, hash));
+    if (exact !== undefined) return exact;
+    let twin = snapshotByHash.get(hash) ?? texts.baseline.get(hash) ?? null;
+    if (twin === null) for (const n of locals.values()) if (n.hash === hash) twin = contentOfStored(n);
+    return twin === null ? null : asNote(twin, id, t);
   };
 
   const conflict = (
@@ -89,8 +97,8 @@ export function planRound(input: PlanInput): RoundPlan {
     if (!local && input.held.has(noteIdKey(id))) {
       plan.heldIds.push(id);
       const C = entries[id]?.hash ?? null;
-      const text = C === null ? undefined : (texts.snapshot.get(C) ?? texts.baseline.get(C));
-      if (C !== null && text !== undefined) {
+      const text = C === null ? null : cloudText(id, C);
+      if (C !== null && text !== null) {
         plan.objects.push({ hash: C, content: text });
         plan.retain.push(C);
       }
@@ -141,7 +149,7 @@ export function planRound(input: PlanInput): RoundPlan {
         pulls.push({ id, localHash: L, cloudHash: null, note: null, content: null, reason: 'tombstone' });
         continue;
       }
-      const text = cloudText(C);
+      const text = cloudText(id, C);
       if (text === null) {
         plan.missingBodies = true;
         continue;
@@ -170,7 +178,7 @@ export function planRound(input: PlanInput): RoundPlan {
       continue;
     }
     // Both changed, differently.
-    const cText = C === null ? null : cloudText(C);
+    const cText = C === null ? null : cloudText(id, C);
     if (C !== null && cText === null) {
       plan.missingBodies = true;
       continue;
@@ -280,6 +288,13 @@ export function planRound(input: PlanInput): RoundPlan {
   failSafe(input, plan);
   plan.pushes = holdBackUploads(input, plan);
   return plan;
+}
+
+/** A note file given the id `id` (same content: the content hash does not include the id). */
+function asNote(text: string, id: string, now: number): string {
+  const note = noteFromContent(text, now);
+  if (!note || note.id === id) return text;
+  return serializeNote({ ...note, id });
 }
 
 /** Pushing this computer's version (L, null: deleted here) over the cloud's C. */

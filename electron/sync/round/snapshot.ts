@@ -4,6 +4,7 @@ import type { SyncAccount } from '../account.js';
 import type { BaselineState, BaselineStore, Journal } from '../baseline-store.js';
 import type { RoundContext } from '../coordinator.js';
 import { SyncRequestError } from '../http-client.js';
+import { objectKey } from './object-key.js';
 import type { RoundDeps } from './types.js';
 
 export interface Snapshot {
@@ -12,7 +13,7 @@ export interface Snapshot {
   version: number;
   /** The cloud manifest now: the listing applied to the one last seen. */
   entries: Record<string, SyncEntry>;
-  /** Note files the server sent (bodies this computer does not have), by hash. */
+  /** Note files the server sent (bodies this computer does not have), by objectKey(id, hash). */
   objects: Map<string, string>;
   activeNotes: number;
   limits: SyncLimits;
@@ -81,7 +82,7 @@ async function listPages(
       };
     }
     for (const e of page.entries) seen.set(e.id, e);
-    for (const o of page.objects) objects.set(o.hash, o.content);
+    for (const o of page.objects) objects.set(objectKey(o.id, o.hash), o.content);
     cursor = page.nextCursor;
     if (cursor === null) {
       const entries =
@@ -118,7 +119,7 @@ export async function baselineTexts(
     if (L === C) continue;
     const B = base[id];
     if (B) wanted.add(B);
-    if (C !== null && !snapshot.objects.has(C)) wanted.add(C);
+    if (C !== null && !snapshot.objects.has(objectKey(id, C))) wanted.add(C);
   }
   const texts = new Map<string, string>();
   for (const hash of wanted) {

@@ -134,7 +134,7 @@ export interface PlanInput {
     /** Active notes in the cloud (the plan's note count applies to it). */
     activeNotes: number;
   };
-  /** Note files by hash: the snapshot's objects, and the baseline copies the plan may need. */
+  /** Note files: the snapshot's by objectKey(id, hash), the baseline copies the plan may need by hash. */
   texts: { snapshot: ReadonlyMap<string, string>; baseline: ReadonlyMap<string, string> };
   limits: SyncLimits | null;
   /** An old server (protocol 1) cannot hold typed notes: they stay here. */
