@@ -22,7 +22,7 @@ export const syncUiEn = {
   rateLimited: 'Sync ran too often and will retry{{when}}.',
   retryAt: ' at {{time}}',
   freePlan:
-    'Free plan limits: up to {{notes}} notes per scope (project notes and your own notes each), {{size}} of body per note.',
+    'Free plan limits: up to {{notes}} notes per scope (project notes and your own notes each), {{size}} per note.',
   unlimited: 'no limit',
   paidPlan: 'Paid plan: only the server’s quotas apply.',
   notices: 'Held back',
@@ -108,7 +108,7 @@ export const syncUiZh: typeof syncUiEn = {
   boundTo: '以 {{user}} 身份同步到 {{origin}}',
   rateLimited: '同步过于频繁，稍后将自动重试{{when}}。',
   retryAt: '（{{time}}）',
-  freePlan: '免费计划限制：每个范围（项目笔记与你的笔记各自）最多 {{notes}} 条笔记，每条正文 {{size}}。',
+  freePlan: '免费计划限制：每个范围（项目笔记与你的笔记各自）最多 {{notes}} 条笔记，每条 {{size}}。',
   unlimited: '无限制',
   paidPlan: '付费计划：仅受服务器配额限制。',
   notices: '暂未上传',
