@@ -259,7 +259,10 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
 
   const resolveOne = async (d: SimDevice, all: boolean): Promise<void> => {
     const conflicts = await d.svc.conflicts();
-    for (const c of all ? conflicts : conflicts.slice(0, 1)) {
+    // A conflict on a file broken by hand waits until the person fixes the file (the store refuses
+    // to write a merge over a file it cannot read).
+    const resolvable = conflicts.filter((c) => !brokenOn(d.index).has(c.id));
+    for (const c of all ? resolvable : resolvable.slice(0, 1)) {
       const choice = pick(['local', 'cloud', 'both', 'merged'] as const);
       log.push(`  device ${d.index} resolves ${c.id} (${c.kind}) → ${choice}`);
       if (choice === 'cloud') chosenDeletes.add(c.id);
