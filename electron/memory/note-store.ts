@@ -406,7 +406,7 @@ class FileNoteStore implements NoteStore {
   adopt(files: readonly LoadedFile[]): void {
     if (this.files.size > 0) return;
     for (const { name, mtimeMs, size, note } of files)
-      this.files.set(name, { name, mtimeMs, size, note, warning: null });
+      this.files.set(name, { name, mtimeMs, size, note, warning: null, held: null });
   }
 
   loadedFiles(): LoadedFile[] {
