@@ -215,6 +215,8 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
   const lang = i18n.language;
   const decide = useSyncMutation('sync.now');
   const pull = sc.lastPull;
+  // Per-note reasons are listed on their own; the rest of the notices below them.
+  const otherNotices = sc.notices.filter((n) => !sc.localOnly.some((l) => l.message === n));
   return (
     <li className="sync-scope" data-testid={`sync-scope-${sc.scope}`}>
       <div className="sync-row">
@@ -242,14 +244,38 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
             })
           : t('syncUi.nothingPulled')}
       </div>
-      {sc.notices.length > 0 ? (
-        <details>
+      {sc.localOnly.length > 0 ? (
+        <details data-testid={`sync-local-only-${sc.scope}`}>
           <summary>
-            {t('syncUi.notices')} ({sc.notices.length})
+            {t('syncUi.localOnly')} ({sc.localOnly.length})
           </summary>
           <ul>
-            {sc.notices.map((n, i) => (
+            {sc.localOnly.map((l) => (
+              <li key={l.id}>{l.message}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {otherNotices.length > 0 ? (
+        <details>
+          <summary>
+            {t('syncUi.notices')} ({otherNotices.length})
+          </summary>
+          <ul>
+            {otherNotices.map((n, i) => (
               <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {sc.held.length > 0 ? (
+        <details data-testid={`sync-held-${sc.scope}`}>
+          <summary>
+            {t('syncUi.held')} ({sc.held.length})
+          </summary>
+          <ul>
+            {sc.held.map((h) => (
+              <li key={h.path}>{h.message}</li>
             ))}
           </ul>
         </details>
