@@ -66,7 +66,7 @@ export function buildMenu(opts: {
       label: l.file,
       submenu: [
         { label: l.newNote, accelerator: 'CmdOrCtrl+N', click: () => a.command('note.new') },
-        { label: l.open, accelerator: 'CmdOrCtrl+O', click: () => a.openProjectDialog() },
+        { label: l.open, accelerator: 'CmdOrCtrl+Shift+O', click: () => a.openProjectDialog() },
         { label: l.recent, submenu: recentItems },
         { type: 'separator' },
         { label: l.save, accelerator: 'CmdOrCtrl+S', click: () => a.command('note.save') },
