@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import type { HandlerContext } from './context.js';
 import type { ApiHandlers } from './dispatch.js';
 import { createAgentsHandlers } from './handlers/agents.js';
+import { createAgentsConnectHandlers } from './handlers/agents-connect.js';
 import { createBackupsHandlers } from './handlers/backups.js';
 import { createCleanupHandlers } from './handlers/cleanup.js';
 import { createNotesHandlers } from './handlers/notes.js';
@@ -19,6 +20,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     createBackupsHandlers(ctx),
     createProjectHandlers(ctx),
     createAgentsHandlers(ctx),
+    createAgentsConnectHandlers(ctx),
     createCleanupHandlers(ctx),
     createSyncHandlers(ctx),
   ];

@@ -2,6 +2,7 @@ import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import { analyze, cjkChars } from './analyze.js';
 import { recall } from './recall.js';
+import { hiddenInProject } from './project-tag.js';
 import {
   bm25Idf,
   DUPLICATE_THRESHOLD,
@@ -258,7 +259,21 @@ export class SearchIndex {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
     const q = this.widenCjk(uniformQuery(analyze(query)));
-    return this.rank(q, { limit, scope: options.scope ?? 'both', usage: options.usage });
+    const label = options.projectLabel;
+    return this.rank(q, {
+      limit,
+      scope: options.scope ?? 'both',
+      usage: options.usage,
+      ...(label !== undefined ? { skip: this.hiddenIn(label) } : {}),
+    });
+  }
+
+  /** `skip` for notes tagged only for other projects than `label` (project-tag.ts). */
+  hiddenIn(label: string): (scope: Scope, id: string) => boolean {
+    return (scope, id) => {
+      const doc = this.get(scope, id);
+      return doc !== undefined && hiddenInProject(doc, label);
+    };
   }
 
   /**

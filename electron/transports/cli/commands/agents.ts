@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { AppError } from '../../../../shared/errors.js';
-import { serveMcpStdio } from '../../mcp/server.js';
 import { scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type ParsedArgs } from '../types.js';
 
@@ -63,6 +62,8 @@ export const agentsCommands: CliCommand[] = [
     positionals: { min: 0, max: 0, names: '' },
     longRunning: true,
     async run(io) {
+      // The MCP SDK is loaded only when the server starts.
+      const { serveMcpStdio } = await import('../../mcp/server.js');
       await serveMcpStdio((method, input) => io.invoke(method, input));
       return { json: null, text: '', streamed: true };
     },
