@@ -122,7 +122,7 @@ export function renderRecalledMemory(noteBlocks: readonly string[], linked: read
  * Note text is data inside the block, never markup: every `<` (or its full-width / small forms
  * `＜` `﹤`) that starts something tag-like — optional spaces and `/`, then a letter — becomes
  * `&lt;`. So a summary, tag or body can neither close `<note>` / `<recalled-memory>` early nor forge
- * one of its own, whatever the case, spacing or width of the letters. `a < b` is left as written.
+ * one of its own, whatever the case, spacing or width of the letters. `x<3` and `b <= c` are left as written.
  */
 const TAG_OPEN = /[<\uFF1C\uFE64](?=[\s/\uFF0F]*\p{L})/gu;
 
