@@ -63,6 +63,8 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
   try {
     const input = contract.read(payloadObject(call.payload));
     const work = replyFor(deps, contract, call.event, input);
+    // Past the budget the work is abandoned: its late failure is logged, never thrown.
+    work.catch((err: unknown) => logHookProblem(deps.core.home, deps.core.now(), `${call.harness} ${call.event} (late)`, err));
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new HookTimeout(budget)), budget);
     });
