@@ -29,7 +29,15 @@ async function writeNote(dir: string, id: string, summary: string, updatedAt: nu
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(
     path.join(dir, `${id}.md`),
-    serializeNote({ id, summary, type: 'project', tags, createdAt: updatedAt, updatedAt, body: `Body of ${id}.\n` }),
+    serializeNote({
+      id,
+      summary,
+      type: 'project',
+      tags,
+      createdAt: updatedAt,
+      updatedAt,
+      body: `Body of ${id}.\n`,
+    }),
   );
 }
 
@@ -37,11 +45,25 @@ beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-memory-'));
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'Shop');
-  await writeNote(path.join(project, 'MEMORY'), 'older-note', 'Older decision about invoices', 1_780_000_000_000);
-  await writeNote(path.join(project, 'MEMORY'), 'newer-note', 'Newer decision about refunds', 1_780_000_100_000);
-  await writeNote(path.join(home, 'memory', 'user'), 'other-project', 'Fact of another project', 1_780_000_200_000, [
-    'project:elsewhere',
-  ]);
+  await writeNote(
+    path.join(project, 'MEMORY'),
+    'older-note',
+    'Older decision about invoices',
+    1_780_000_000_000,
+  );
+  await writeNote(
+    path.join(project, 'MEMORY'),
+    'newer-note',
+    'Newer decision about refunds',
+    1_780_000_100_000,
+  );
+  await writeNote(
+    path.join(home, 'memory', 'user'),
+    'other-project',
+    'Fact of another project',
+    1_780_000_200_000,
+    ['project:elsewhere'],
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', tsxLoader, cliEntry, '--home', home, '--project', project, 'mcp'],
@@ -89,13 +111,20 @@ describe('memdesk mcp gives the agent its memory', { timeout: 120_000 }, () => {
       text: '- newer-note [project, project]: Newer decision about refunds\n- older-note [project, project]: Older decision about invoices',
     });
     const note = await client.readResource({ uri: 'memory://note/project/older-note' });
-    expect(note.contents[0]).toMatchObject({ text: '# Older decision about invoices\n\nBody of older-note.\n' });
+    expect(note.contents[0]).toMatchObject({
+      text: '# Older decision about invoices\n\nBody of older-note.\n',
+    });
     await expect(client.readResource({ uri: 'memory://note/project/none' })).rejects.toThrow();
   });
 
   it('list_changed after a note file is written on disk, and the new note is listed', async () => {
     const before = changes.length;
-    await writeNote(path.join(project, 'MEMORY'), 'fresh-note', 'Fresh note from an editor', 1_780_000_300_000);
+    await writeNote(
+      path.join(project, 'MEMORY'),
+      'fresh-note',
+      'Fresh note from an editor',
+      1_780_000_300_000,
+    );
     for (let i = 0; i < 100 && changes.length === before; i++) await new Promise((r) => setTimeout(r, 100));
     expect(changes.length).toBeGreaterThan(before);
     const { resources } = await client.listResources();

@@ -63,10 +63,22 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
   try {
     const input = contract.read(payloadObject(call.payload));
     const work = replyFor(deps, contract, call.event, input);
-    // Past the budget the work is abandoned: its late failure is logged, never thrown.
-    work.catch((err: unknown) => logHookProblem(deps.core.home, deps.core.now(), `${call.harness} ${call.event} (late)`, err));
+    let late = false;
+    // Past the budget the work is abandoned: a later failure of it is logged, never thrown.
+    work.catch(async (err: unknown) => {
+      if (late)
+        await logHookProblem(
+          deps.core.home,
+          deps.core.now(),
+          `${call.harness} ${call.event} (after the budget)`,
+          err,
+        );
+    });
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout(budget)), budget);
+      timer = setTimeout(() => {
+        late = true;
+        reject(new HookTimeout(budget));
+      }, budget);
     });
     const reply = await Promise.race([work, timeout]);
     return { output: contract.render(call.event, reply) };
