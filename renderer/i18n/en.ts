@@ -16,6 +16,7 @@ export const en = {
     conflicts: 'Conflicts',
     sync: 'Sync',
     backups: 'Backups',
+    agents: 'Agents',
     label: 'Sections',
   },
   scope: { label: 'Scope', project: 'Project', user: 'User', both: 'Both' },

@@ -18,6 +18,7 @@ export const zh: Messages = {
     conflicts: '冲突',
     sync: '同步',
     backups: '备份',
+    agents: '智能体',
     label: '页面',
   },
   scope: { label: '范围', project: '项目', user: '用户', both: '全部' },
