@@ -165,6 +165,15 @@ describe('Codex CLI, Gemini CLI, Cursor', { timeout: 120_000 }, () => {
     ).toBe('{}');
     expect(await hook('cursor', 'stop', await fixture('cursor', 'stop', { cwd: project }))).toBe('{}');
   });
+
+  it('Cursor runs user hooks from ~/.cursor: the workspace root in the input picks the project', async () => {
+    const elsewhere = path.join(tmp, 'dot-cursor');
+    await fs.mkdir(elsewhere, { recursive: true });
+    const input = JSON.stringify(await fixture('cursor', 'sessionStart', { cwd: project }));
+    const r = await runMemdesk(['hook', 'cursor', 'sessionStart'], { cwd: elsewhere, home, input });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).additional_context).toContain('Factorial helpers live in mathutil');
+  });
 });
 
 describe('a hook never breaks the agent', { timeout: 120_000 }, () => {
@@ -202,7 +211,7 @@ describe('a hook never breaks the agent', { timeout: 120_000 }, () => {
         { session_id: 'slow' },
       );
       const answer = await answerHook(
-        { core: ctx.core, startExtraction: () => {}, budgetMs: 300 },
+        { core: ctx.core, env: ctx.env, startExtraction: () => {}, budgetMs: 300 },
         { harness: 'claude-code', event: 'UserPromptSubmit', payload },
       );
       expect(answer).toEqual({ output: '' });
@@ -210,7 +219,13 @@ describe('a hook never breaks the agent', { timeout: 120_000 }, () => {
         "no answer within the hook's budget of 300 ms",
       );
     } finally {
+      const states = async () =>
+        (await fs.readdir(sessionsDir(home))).filter((n) => n.endsWith('.json')).length;
+      const before = await states();
       await fs.rm(lock, { force: true });
+      // The abandoned work goes on once the lock is free: let it finish before the directory goes.
+      for (let i = 0; i < 200 && (await states()) === before; i++)
+        await new Promise((r) => setTimeout(r, 50));
     }
   });
 });

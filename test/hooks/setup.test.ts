@@ -32,7 +32,10 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
   it('Claude Code: merges into existing files, backs them up, is idempotent, and undo restores them byte for byte', async () => {
     const claudeJson = '{"numStartups": 12, "mcpServers": {"github": {"command": "gh-mcp"}}}';
     const settings = JSON.stringify(
-      { model: 'opus', hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'my-own-hook.sh' }] }] } },
+      {
+        model: 'opus',
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'my-own-hook.sh' }] }] },
+      },
       null,
       4,
     );
@@ -50,12 +53,25 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     const cj = JSON.parse(await read('.claude.json'));
     expect(cj.numStartups).toBe(12);
     expect(cj.mcpServers.github).toEqual({ command: 'gh-mcp' });
-    expect(cj.mcpServers['memory-desk']).toEqual({ type: 'stdio', command: 'memdesk', args: ['--home', deps.home, 'mcp'], env: {} });
+    expect(cj.mcpServers['memory-desk']).toEqual({
+      type: 'stdio',
+      command: 'memdesk',
+      args: ['--home', deps.home, 'mcp'],
+      env: {},
+    });
     const s = JSON.parse(await read('.claude/settings.json'));
     expect(s.model).toBe('opus');
     expect(s.hooks.UserPromptSubmit).toEqual([
       { hooks: [{ type: 'command', command: 'my-own-hook.sh' }] },
-      { hooks: [{ type: 'command', command: `memdesk --home ${deps.home} hook claude-code UserPromptSubmit`, timeout: 10 }] },
+      {
+        hooks: [
+          {
+            type: 'command',
+            command: `memdesk --home ${deps.home} hook claude-code UserPromptSubmit`,
+            timeout: 10,
+          },
+        ],
+      },
     ]);
     expect(Object.keys(s.hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop', 'UserPromptSubmit']);
 
@@ -85,10 +101,18 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     await runSetup(deps, { harness: 'codex', dryRun: false, undo: false });
     const after = await read('.codex/config.toml');
     expect(after.startsWith(toml.trimEnd())).toBe(true);
-    expect(after).toContain(`[mcp_servers.memory-desk]\ncommand = "memdesk"\nargs = ["--home","${deps.home}","mcp"]\n`);
+    expect(after).toContain(
+      `[mcp_servers.memory-desk]\ncommand = "memdesk"\nargs = ["--home","${deps.home}","mcp"]\n`,
+    );
     const hooks = JSON.parse(await read('.codex/hooks.json'));
-    expect(hooks.hooks.SessionStart[0].hooks[0].command).toBe(`memdesk --home ${deps.home} hook codex SessionStart`);
-    expect((await runSetup(deps, { harness: 'codex', dryRun: false, undo: false })).files.every((f) => f.action === 'unchanged')).toBe(true);
+    expect(hooks.hooks.SessionStart[0].hooks[0].command).toBe(
+      `memdesk --home ${deps.home} hook codex SessionStart`,
+    );
+    expect(
+      (await runSetup(deps, { harness: 'codex', dryRun: false, undo: false })).files.every(
+        (f) => f.action === 'unchanged',
+      ),
+    ).toBe(true);
     await runSetup(deps, { harness: 'codex', dryRun: false, undo: true });
     expect(await read('.codex/config.toml')).toBe(toml);
   });
@@ -104,7 +128,10 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     const c = JSON.parse(await read('.cursor/hooks.json'));
     expect(c.version).toBe(1);
     expect(Object.keys(c.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
-    expect(JSON.parse(await read('.cursor/mcp.json')).mcpServers['memory-desk'].command).toBe('memdesk');
+    expect(JSON.parse(await read('.cursor/mcp.json')).mcpServers['memory-desk']).toEqual({
+      command: 'memdesk',
+      args: ['--home', deps.home, '--project', '${workspaceFolder}', 'mcp'],
+    });
 
     const statuses = await harnessStatuses(deps);
     expect(statuses.map((s) => [s.harness, s.mcp, s.hooks])).toEqual([
@@ -116,7 +143,9 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     expect(statuses.map((s) => s.harness)).toEqual([...HARNESSES]);
 
     await write('.claude/settings.json', '{ // a comment\n}');
-    await expect(runSetup(deps, { harness: 'claude-code', dryRun: false, undo: false })).rejects.toThrow(/not plain JSON/);
+    await expect(runSetup(deps, { harness: 'claude-code', dryRun: false, undo: false })).rejects.toThrow(
+      /not plain JSON/,
+    );
     expect(await read('.claude/settings.json')).toBe('{ // a comment\n}');
   });
 

@@ -1,4 +1,7 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Harness } from '../../../shared/api/agents-connect.js';
+import { createMemoryCore } from '../../memory/core.js';
 import type { MemoryCore } from '../../memory/types.js';
 import { usageKey } from '../../memory/search/index.js';
 import type { StartExtraction } from '../extract/detached.js';
@@ -16,6 +19,8 @@ export const HOOK_BUDGET_MS = 2_500;
 
 export interface HookDeps {
   core: MemoryCore;
+  /** For a core opened on the session's own project (its config overrides). */
+  env: Record<string, string | undefined>;
   startExtraction: StartExtraction;
   budgetMs?: number;
 }
@@ -62,7 +67,9 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
   let timer: NodeJS.Timeout | undefined;
   try {
     const input = contract.read(payloadObject(call.payload));
-    const work = replyFor(deps, contract, call.event, input);
+    const work = inSessionProject(deps, input.cwd, (core) =>
+      replyFor({ ...deps, core }, contract, call.event, input),
+    );
     let late = false;
     // Past the budget the work is abandoned: a later failure of it is logged, never thrown.
     work.catch(async (err: unknown) => {
@@ -87,6 +94,46 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
     return empty;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The nearest directory upwards registered as a project (`.oharness/project.json`), else `dir` itself. */
+async function projectRootOf(dir: string): Promise<string> {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (
+      await fs.stat(path.join(d, '.oharness', 'project.json')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return d;
+    if (path.dirname(d) === d) return path.resolve(dir);
+  }
+}
+
+/**
+ * Harnesses do not all run hooks in the session's directory (Cursor runs user hooks from
+ * ~/.cursor): when the hook input names another directory than the one memdesk was started in,
+ * its project's notes are the ones answered from.
+ */
+async function inSessionProject<T>(
+  deps: HookDeps,
+  cwd: string | null,
+  fn: (core: MemoryCore) => Promise<T>,
+): Promise<T> {
+  if (!cwd) return fn(deps.core);
+  const root = await projectRootOf(cwd);
+  if (deps.core.project && path.resolve(deps.core.project.root) === root) return fn(deps.core);
+  const core = await createMemoryCore({
+    home: deps.core.home,
+    projectRoot: root,
+    env: deps.env,
+    now: deps.core.now,
+  });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
   }
 }
 

@@ -27,6 +27,8 @@ export interface HookInput {
   source: string | null;
   /** True inside a subagent (seed: subagents neither recall nor extract). */
   subagent: boolean;
+  /** The session's working directory (Cursor: the first workspace root); its project is the one recalled from. */
+  cwd: string | null;
 }
 
 /** What an answer carries before it is put in the harness's format. */
@@ -57,6 +59,7 @@ function readClaudeLike(p: Record<string, unknown>): HookInput {
     prompt: typeof p.prompt === 'string' ? p.prompt : null,
     source: str(p.source),
     subagent: str(p.agent_id) !== null,
+    cwd: str(p.cwd),
   };
 }
 
@@ -119,6 +122,7 @@ export const CONTRACTS: Readonly<Record<Harness, HookContract>> = {
       prompt: typeof p.prompt === 'string' ? p.prompt : null,
       source: null,
       subagent: false,
+      cwd: Array.isArray(p.workspace_roots) ? str(p.workspace_roots[0]) : null,
     }),
     render: (event, reply) =>
       event === 'sessionStart' && reply.context

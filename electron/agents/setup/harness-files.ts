@@ -148,7 +148,11 @@ export function harnessSetup(
           {
             path: path.join(homeDir, '.cursor', 'mcp.json'),
             role: 'mcp',
-            edit: jsonMcpServer('~/.cursor/mcp.json', MCP_NAME, { command: mcpCommand, args: mcpArgs }),
+            // Cursor may start MCP servers outside the project; it fills in ${workspaceFolder}.
+            edit: jsonMcpServer('~/.cursor/mcp.json', MCP_NAME, {
+              command: mcpCommand,
+              args: [...mcpPrefix, ...opts.homeArgs, '--project', '${workspaceFolder}', 'mcp'],
+            }),
           },
           {
             path: path.join(homeDir, '.cursor', 'hooks.json'),

@@ -31,7 +31,7 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
         updatedAt: n.updatedAt,
       })),
     }),
-    'agents.hook': (call) => answerHook({ core, startExtraction: startDetachedExtraction }, call),
+    'agents.hook': (call) => answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
     'agents.extract': (input) =>
       extractFromTranscript(
         {
