@@ -18,8 +18,16 @@ export const hookCommand: CliCommand = {
   flags: {},
   positionals: { min: 2, max: 2, names: 'HARNESS EVENT (e.g. claude-code UserPromptSubmit)' },
   async run(io, args) {
-    const harness = harnessArg(args.positionals[0]);
+    const name = args.positionals[0]!;
     const event = args.positionals[1]!;
+    // Exit code 2 blocks a prompt in Claude Code: a hook answers empty (exit 0) even to a bad name.
+    if (!(HARNESSES as readonly string[]).includes(name))
+      return {
+        json: null,
+        text: '',
+        notices: [`memdesk: unknown harness "${name}" (${HARNESSES.join(', ')}); answered empty`],
+      };
+    const harness = name as Harness;
     // The raw text: the hook service parses it, so bad input is logged and answered empty.
     const payload = (await io.readStdin()) ?? '';
     const { output } = await io.invoke('agents.hook', { harness, event, payload });
