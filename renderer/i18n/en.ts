@@ -62,6 +62,7 @@ export const en = {
     created: 'Created',
     updated: 'Updated',
     recallCount: 'Recalled {{count}} times',
+    lastRecalled: 'last recalled {{when}}',
     links: 'Links',
     noLinks: 'No links.',
     backlinks: 'Linked from',

@@ -64,6 +64,7 @@ export const zh: Messages = {
     created: '创建于',
     updated: '更新于',
     recallCount: '已被召回 {{count}} 次',
+    lastRecalled: '最近召回于 {{when}}',
     links: '链接',
     noLinks: '没有链接。',
     backlinks: '被以下笔记链接',

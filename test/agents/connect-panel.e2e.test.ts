@@ -9,6 +9,7 @@ import {
   launchChromium,
   newPage,
   RENDERER_DIR,
+  row,
   screenshot,
   WAIT,
 } from '../e2e/harness.js';
@@ -23,6 +24,7 @@ let homeDir: string;
 let bridge: WebBridge;
 let browser: Browser;
 let page: Page;
+let noteId: string;
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -41,12 +43,13 @@ beforeAll(async () => {
     env: { OHARNESS_HOME: home, HOME: homeDir },
   });
   await bridge.context.core.registerProject();
-  await bridge.context.notes.remember({
+  const elsewhere = await bridge.context.notes.remember({
     summary: 'Elsewhere only',
     body: 'x',
     tags: ['project:other'],
     scope: 'user',
   });
+  noteId = elsewhere.note.id;
   browser = await launchChromium();
   page = await newPage(browser);
   await page.goto(bridge.url);
@@ -80,5 +83,14 @@ describe('Connect an agent', { timeout: 120_000 }, () => {
       'UserPromptSubmit',
     ]);
     expect(await claude.getByTestId('setup-result').textContent()).toContain('settings.json: updated');
+  });
+
+  it('the note editor shows how often a note was recalled, and when last', async () => {
+    await bridge.context.core.usage.record([{ scope: 'user', id: noteId }]);
+    await page.getByTestId('tab-memory').click();
+    await row(page, noteId).click();
+    await expect
+      .poll(() => page.getByTestId('recall-count').textContent(), { timeout: WAIT })
+      .toMatch(/^Recalled 1 times · last recalled /);
   });
 });
