@@ -6,7 +6,7 @@ import {
   type MainMessage,
   type MemoryDeskBridge,
   type MenuCommand,
-} from './transports/ipc/contract.js';
+} from '../shared/ipc-contract.js';
 
 /**
  * The only thing the sandboxed renderer gets: one generic invoke and two listeners over one event

@@ -68,3 +68,18 @@ export function serializeNote(note: Note): string {
   }
   return `${FENCE}\n${JSON.stringify(frontmatter)}\n${FENCE}\n${normalizeNewlines(note.body)}`;
 }
+
+/** The note without fields a store or a caller attached beyond the Note schema (e.g. a file path). */
+export function plainNote(note: Note): Note {
+  const { id, summary, type, tags, createdAt, updatedAt, body, extra } = note;
+  return {
+    id,
+    summary,
+    ...(type !== undefined ? { type } : {}),
+    tags,
+    createdAt,
+    updatedAt,
+    body,
+    ...(extra ? { extra } : {}),
+  };
+}

@@ -1,5 +1,5 @@
 import type { AppEvent } from '../../shared/events.js';
-import type { CleanupDeps } from './handlers/cleanup.js';
+import type { CleanupDeps } from '../cleanup/background.js';
 import { createMemoryCore } from '../memory/core.js';
 import { createNotesService } from '../memory/notes-service.js';
 import type { MemoryCore, NotesService } from '../memory/types.js';

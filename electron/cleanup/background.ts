@@ -1,10 +1,26 @@
-import type { HandlerContext } from '../api/context.js';
-import { processMergeSync } from '../api/handlers/cleanup.js';
+import type { MemoryCore } from '../memory/types.js';
 import { CleanupService } from './cleanup-service.js';
 import { Consolidator, type KnownPlan, type RoundReport, type Timers } from './consolidation.js';
+import type { MergeSync } from './merge-sync-port.js';
 import { FileKeyStore, type KeyStore } from './model/key-store.js';
 
+/** What a process wires in for 待整理 (`ctx.cleanup`); absent fields get their defaults. */
+export interface CleanupDeps {
+  keyStore?: KeyStore;
+  /** null: never sync (a plain local merge). */
+  sync?: MergeSync | null;
+  service?: CleanupService;
+}
+
+/** The part of the handler context that 待整理 fills in (structural: cleanup never imports api). */
+export interface CleanupHost {
+  core: MemoryCore;
+  cleanup?: CleanupDeps;
+}
+
 export interface ProjectCleanupOptions {
+  /** The sync engine's commitFirst for this core (null: merges stay local). */
+  sync: MergeSync | null;
   /** safeStorage in the desktop app; the 0600 file under OHARNESS_HOME by default. */
   keyStore?: KeyStore;
   /** What the sync server's last answer said about the plan (AppSync.knownPlan); null: unknown. */
@@ -28,12 +44,12 @@ export interface ProjectCleanup {
  * handler table from `ctx`.
  */
 export async function startProjectCleanup(
-  ctx: HandlerContext,
+  ctx: CleanupHost,
   opts: ProjectCleanupOptions,
 ): Promise<ProjectCleanup> {
   const core = ctx.core;
   const keyStore = opts.keyStore ?? new FileKeyStore(core.home);
-  const service = new CleanupService({ core, keyStore, sync: processMergeSync(core) });
+  const service = new CleanupService({ core, keyStore, sync: opts.sync });
   ctx.cleanup = { ...ctx.cleanup, keyStore, service };
   const consolidator = new Consolidator({
     target: service,

@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/note.js';
 import { projectUsageKey } from '../memory/usage.js';
 import type { MemoryCore } from '../memory/types.js';
 import { analyseScope, type AnalysedFinding } from './analyze-scope.js';
-import type { MergeSync } from './commit-first.js';
+import type { MergeSync } from './merge-sync-port.js';
 import { DismissalStore } from './dismissals.js';
 import { applyMerge, planManualMerge, resolveMergeNotes } from './merge.js';
 import type { KeyStore } from './model/key-store.js';

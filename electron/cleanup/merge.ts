@@ -5,8 +5,8 @@ import type { Note, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
 import type { NoteStore, StoredNote } from '../memory/types.js';
-import type { MergeSync } from './commit-first.js';
-import { plainNote } from '../sync/note-content.js';
+import type { MergeSync } from './merge-sync-port.js';
+import { plainNote } from '../../shared/note-format.js';
 import { repointLinks } from './link-rewrite.js';
 import { manualDraft, oldestFirst } from './manual-draft.js';
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
+import { processMergeSync } from '../api/handlers/cleanup.js';
 import { startProjectCleanup } from '../cleanup/background.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
@@ -60,6 +61,7 @@ async function run(): Promise<void> {
     },
     openSession: async (ctx) => {
       const cleanup = await startProjectCleanup(ctx, {
+        sync: processMergeSync(ctx.core),
         keyStore: secretKeyStore(secrets),
         lastKnownPlan: () => sync.knownPlan(),
       });

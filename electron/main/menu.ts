@@ -1,5 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../transports/ipc/contract.js';
+import type { MenuCommand } from '../../shared/ipc-contract.js';
 
 /** Menu labels in the app's two languages (the OS locale picks; the page can switch its own). */
 const LABELS = {

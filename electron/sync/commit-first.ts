@@ -1,42 +1,14 @@
 import { contentHash } from '../../shared/content-hash.js';
 import { AppError } from '../../shared/errors.js';
-import type { Note } from '../../shared/note.js';
 import { serializeNote } from '../../shared/note-format.js';
 import type { CommitDelete, CommitPut } from '../../shared/sync-protocol.js';
 import { SyncRequestError } from './http-client.js';
 import { scoped } from './scope-labels.js';
 import type { SyncEngine } from './sync-engine.js';
 import { SyncService } from './sync-service.js';
-import type { MergeSync } from '../cleanup/commit-first.js';
+import type { CommitFirstBatch, CommitFirstResult, MergeSync } from '../cleanup/merge-sync-port.js';
 import type { MemoryCore } from '../memory/types.js';
 import { effectiveLimits, StrictRejectionDetailsSchema } from '../../shared/sync-protocol.js';
-
-/**
- * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
- * consolidation — seed: Lagring och avstämning):
- *   1. sync the scope; every note in the batch must then be fully synced (here = baseline = cloud)
- *   2. commit the whole batch in strict mode, carrying the manifest version that was checked
- *   3. only when the server accepts it, write the batch here (each replaced note backed up)
- * An edit from another device in between makes the server reject the batch (AppError 'conflict')
- * instead of becoming a sync conflict. With sync off or signed out, it is a plain local edit.
- */
-export interface CommitFirstBatch {
-  /** Notes to write, each with the hash the plan was made against (null: must not exist yet). */
-  puts: Array<{ note: Note; expectedHash: string | null }>;
-  /** Notes to delete, with the hash the plan was made against. */
-  deletes: Array<{ id: string; expectedHash: string }>;
-  /** Reason recorded with the backups of the notes this replaces or deletes. */
-  backupReason: string;
-}
-
-export interface CommitFirstResult {
-  /** `committed`: the cloud accepted it first; `local`: sync is off or signed out. */
-  cloud: 'committed' | 'local';
-  written: string[];
-  deleted: string[];
-  /** Backups of the notes deleted here. */
-  backupIds: string[];
-}
 
 /** The cleanup merge's link to this engine: commitFirst for the core's scope. */
 export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
@@ -49,6 +21,15 @@ export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
   };
 }
 
+/**
+ * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
+ * consolidation — seed: Lagring och avstämning):
+ *   1. sync the scope; every note in the batch must then be fully synced (here = baseline = cloud)
+ *   2. commit the whole batch in strict mode, carrying the manifest version that was checked
+ *   3. only when the server accepts it, write the batch here (each replaced note backed up)
+ * An edit from another device in between makes the server reject the batch (AppError 'conflict')
+ * instead of becoming a sync conflict. With sync off or signed out, it is a plain local edit.
+ */
 export async function commitFirst(
   engine: SyncEngine,
   svc: SyncService,

@@ -1,5 +1,5 @@
 import type { Note, NoteContent } from '../../shared/note.js';
-import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { parseNote, plainNote, serializeNote } from '../../shared/note-format.js';
 import type { StoredNote } from '../memory/types.js';
 
 /** A note as the protocol carries it (the whole file) → a Note the store can write. */
@@ -13,20 +13,6 @@ export function noteFromContent(content: string, fallbackTime: number): Note | n
 /** The note file the protocol carries for a stored note (canonical serialisation). */
 export function contentOfStored(note: StoredNote): string {
   return serializeNote(plainNote(note));
-}
-
-export function plainNote(note: Note): Note {
-  const { id, summary, type, tags, createdAt, updatedAt, body, extra } = note;
-  return {
-    id,
-    summary,
-    ...(type !== undefined ? { type } : {}),
-    tags,
-    createdAt,
-    updatedAt,
-    body,
-    ...(extra ? { extra } : {}),
-  };
 }
 
 export function contentFields(note: Note | NoteContent): NoteContent {

@@ -6,7 +6,8 @@ import type { MemoryCore, NoteStore, BackupStore, UserMemory } from '../memory/t
 import { AccountSource } from './account.js';
 import { systemClock, type Clock } from './clock.js';
 import { SyncCoordinator, type CoordinatorOptions, type RoundResult } from './coordinator.js';
-import { commitFirst, type CommitFirstBatch, type CommitFirstResult } from './commit-first.js';
+import type { CommitFirstBatch, CommitFirstResult } from '../cleanup/merge-sync-port.js';
+import { commitFirst } from './commit-first.js';
 import { scopeLabel } from './scope-labels.js';
 import { syncPaths, type SyncPaths } from './sync-paths.js';
 import { SyncService, type SyncHooks } from './sync-service.js';

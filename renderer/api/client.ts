@@ -1,6 +1,6 @@
 import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
 import type { AppEvent } from '../../shared/events.js';
-import type { MemoryDeskBridge, MenuCommand } from '../../electron/transports/ipc/contract.js';
+import type { MemoryDeskBridge, MenuCommand } from '../../shared/ipc-contract.js';
 import { ApiError } from './errors.js';
 import { createHttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';

@@ -1,5 +1,5 @@
 import { AppEventSchema, type AppEvent } from '../../shared/events.js';
-import type { InvokeReply } from '../../electron/transports/ipc/contract.js';
+import type { InvokeReply } from '../../shared/ipc-contract.js';
 import { errorFromUnknownBody } from './errors.js';
 import type { Transport } from './transport.js';
 

@@ -1,5 +1,5 @@
 import type { AppEvent } from '../../shared/events.js';
-import type { InvokeReply, MenuCommand } from '../../electron/transports/ipc/contract.js';
+import type { InvokeReply, MenuCommand } from '../../shared/ipc-contract.js';
 
 /** How the API client reaches the handler table: the preload bridge (desktop) or HTTP (web demo). */
 export interface Transport {

@@ -1,4 +1,4 @@
-import type { MenuCommand } from '../../electron/transports/ipc/contract.js';
+import type { MenuCommand } from '../../shared/ipc-contract.js';
 
 /**
  * Commands reachable from the native menu (desktop) and from the page's shortcuts (both). Pages

@@ -16,7 +16,7 @@ import {
   INVOKE_CHANNEL,
   type InvokeReply,
   type MainMessage,
-} from '../../electron/transports/ipc/contract.js';
+} from '../../shared/ipc-contract.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, detectTransport, ipcTransport } from '../../renderer/api/client.js';
 import { ApiError, errorFromUnknownBody, isApiError } from '../../renderer/api/errors.js';
 import { createHttpTransport } from '../../renderer/api/http-transport.js';
-import type { MemoryDeskBridge } from '../../electron/transports/ipc/contract.js';
+import type { MemoryDeskBridge } from '../../shared/ipc-contract.js';
 import { startSeededBridge, type BridgeEnv } from '../bridge/helpers.js';
 
 /** The renderer's API client against the real web bridge: results, and every kind of failure as an ApiError. */

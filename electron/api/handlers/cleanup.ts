@@ -1,6 +1,6 @@
 import { CleanupService } from '../../cleanup/cleanup-service.js';
-import type { MergeSync } from '../../cleanup/commit-first.js';
-import { FileKeyStore, type KeyStore } from '../../cleanup/model/key-store.js';
+import type { MergeSync } from '../../cleanup/merge-sync-port.js';
+import { FileKeyStore } from '../../cleanup/model/key-store.js';
 import { mergeSyncFor } from '../../sync/commit-first.js';
 import { syncEngineFor } from '../../sync/process-engine.js';
 import type { MemoryCore } from '../../memory/types.js';
@@ -23,12 +23,6 @@ export type CleanupHandlers = Pick<
  * CLI's 0600 file by default). The link to the sync engine defaults to this process's engine
  * (`syncEngineFor(core)`, built at the first merge), so a merge with sync on commits first.
  */
-export interface CleanupDeps {
-  keyStore?: KeyStore;
-  /** null: never sync (a plain local merge). */
-  sync?: MergeSync | null;
-  service?: CleanupService;
-}
 
 /** The process's sync engine for this core, looked up when a merge is applied. */
 export function processMergeSync(core: MemoryCore): MergeSync {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../../shared/events.js';
 import { createApiContext, type HandlerContext } from '../../api/context.js';
 import { createHandlers } from '../../api/handlers.js';
+import { processMergeSync } from '../../api/handlers/cleanup.js';
 import {
   startProjectCleanup,
   type ProjectCleanup,
@@ -88,6 +89,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     opts.consolidation === false
       ? null
       : await startProjectCleanup(context, {
+          sync: processMergeSync(context.core),
           lastKnownPlan: () => sync?.knownPlan() ?? null,
           ...opts.consolidation,
         });

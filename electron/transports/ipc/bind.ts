@@ -7,7 +7,7 @@ import {
   type InvokeReply,
   type MainMessage,
   type MenuCommand,
-} from './contract.js';
+} from '../../../shared/ipc-contract.js';
 
 /**
  * The API table bound to Electron's ipcMain. Written against small structural interfaces so it runs

@@ -1,5 +1,5 @@
-import type { ApiInput, ApiMethodName, ApiOutput } from '../../../shared/api.js';
-import type { AppEvent } from '../../../shared/events.js';
+import type { ApiInput, ApiMethodName, ApiOutput } from './api.js';
+import type { AppEvent } from './events.js';
 
 /**
  * The contract between the main process, the preload script and the renderer. One generic invoke
