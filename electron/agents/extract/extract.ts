@@ -2,10 +2,6 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
 import type { RetainReceipt } from '../../../shared/api/agents.js';
-import { ChatError, chatComplete, type ChatMessage } from '../../cleanup/model/chat-client.js';
-import { FileKeyStore, type KeyStore } from '../../cleanup/model/key-store.js';
-import { extractJsonObject } from '../../cleanup/model/model-draft.js';
-import { readModelSettings } from '../../cleanup/model/settings.js';
 import type { MemoryCore, NotesService } from '../../memory/types.js';
 import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../guidance.js';
 import { SessionStore } from '../hooks/session-state.js';
@@ -23,12 +19,26 @@ const MAX_FACT_CHARS = 2_000;
 /** Existing notes shown to the model (by summary) so it does not repeat them. */
 const RELATED_SHOWN = 12;
 
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The configured model — the one 待整理's 生成合并建议 uses — as the caller provides it (agents do
+ * not import cleanup: the API handler builds this from cleanup's model settings and key store).
+ */
+export interface ExtractModel {
+  /** The JSON object in the model's answer (undefined when it has none); throws an Error a person can read. */
+  askJson(messages: ChatMessage[], timeoutMs: number): Promise<unknown>;
+}
+
 export interface ExtractDeps {
   core: MemoryCore;
   notes: NotesService;
   cwd: string;
-  /** The model's API key (the desktop app's safeStorage store); the CLI's key file otherwise. */
-  keyStore?: KeyStore;
+  /** null when no model is set up. */
+  model: ExtractModel | null;
 }
 
 type ExtractInput = ApiParsedInput<'agents.extract'>;
@@ -70,8 +80,8 @@ export function buildExtractPrompt(
 }
 
 /** The model's answer as retain items; its text is untrusted (retain refuses credentials per item). */
-export function factsOf(answer: string): Array<{ content: string; context?: string }> | null {
-  const parsed = FactsSchema.safeParse(extractJsonObject(answer));
+export function factsOf(answer: unknown): Array<{ content: string; context?: string }> | null {
+  const parsed = FactsSchema.safeParse(answer);
   if (!parsed.success) return null;
   return parsed.data.facts
     .map((f) => (typeof f === 'string' ? { content: f } : f))
@@ -119,8 +129,7 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
       userTurns,
     );
 
-  const settings = await readModelSettings(core.home);
-  if (!settings.baseUrl || !settings.model) {
+  if (!deps.model) {
     return {
       status: 'failed',
       reason: 'no model is set up: choose one in 待整理 → 生成合并建议 settings',
@@ -129,7 +138,6 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
       saved: 0,
     };
   }
-  const apiKey = await (deps.keyStore ?? new FileKeyStore(core.home)).get();
   const label = await projectFilterLabel(core);
   const related = core
     .search()
@@ -145,19 +153,11 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
     )
     .map((h) => h.summary);
 
-  let answer: string;
+  let answer: unknown;
   try {
-    answer = await chatComplete({
-      baseUrl: settings.baseUrl,
-      model: settings.model,
-      apiKey,
-      messages: buildExtractPrompt(fresh, related),
-      timeoutMs: Math.min(settings.timeoutMs, EXTRACT_BUDGET_MS),
-    });
+    answer = await deps.model.askJson(buildExtractPrompt(fresh, related), EXTRACT_BUDGET_MS);
   } catch (err) {
-    const reason =
-      err instanceof ChatError ? err.message : `the model request failed: ${(err as Error).message}`;
-    return { status: 'failed', reason, userTurns, receipts: [], saved: 0 };
+    return { status: 'failed', reason: (err as Error).message, userTurns, receipts: [], saved: 0 };
   }
   const facts = factsOf(answer);
   if (facts === null)

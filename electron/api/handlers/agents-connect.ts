@@ -5,6 +5,7 @@ import { notesTaggedForProjects } from '../../agents/project-tags.js';
 import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
 import { harnessStatuses, runSetup } from '../../agents/setup/setup.js';
 import type { HandlerContext } from '../context.js';
+import { configuredExtractModel } from './extract-model.js';
 import type { ApiHandlers } from '../dispatch.js';
 import { logRecallError } from '../recall-error.js';
 
@@ -31,14 +32,15 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
         updatedAt: n.updatedAt,
       })),
     }),
-    'agents.hook': (call) => answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
-    'agents.extract': (input) =>
+    'agents.hook': (call) =>
+      answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
+    'agents.extract': async (input) =>
       extractFromTranscript(
         {
           core,
           notes: ctx.notes,
           cwd: ctx.cwd,
-          ...(ctx.cleanup?.keyStore ? { keyStore: ctx.cleanup.keyStore } : {}),
+          model: await configuredExtractModel(core.home, ctx.cleanup?.keyStore),
         },
         input,
       ),

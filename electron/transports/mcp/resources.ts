@@ -1,6 +1,6 @@
 import type { ApiOutput } from '../../../shared/api.js';
 import { AppError } from '../../../shared/errors.js';
-import type { InvokeApi } from './server.js';
+import type { InvokeApi } from './invoke.js';
 
 /**
  * MCP resources: `memory://index` (the memory index as the system prompt shows it) and one per note,

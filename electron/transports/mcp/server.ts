@@ -7,19 +7,12 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiMethodName } from '../../../shared/api.js';
 import { toErrorBody } from '../../../shared/errors.js';
+import type { InvokeApi } from './invoke.js';
 import { listResources, readResource } from './resources.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
 
 export const MCP_SERVER_NAME = 'memory-desk';
-
-/**
- * Calls the API table: `(method, input) => invokeApi(handlers, method, input)` — the CLI's
- * `io.invoke` is exactly that, so every tool call is validated by the API schema and handled by
- * the handler table, never around it.
- */
-export type InvokeApi = (method: ApiMethodName, input: never) => Promise<unknown>;
 
 /**
  * The MCP server: lists the tools and answers calls through the API table. Errors become tool
