@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { z } from 'zod';
 import {
   CommitRequestSchema,
   DEFAULT_SYNC_QUOTAS,
+  effectiveLimits,
   EraseRequestSchema,
   SYNC_PROTOCOL_HEADER,
   SYNC_PROTOCOL_MIN_VERSION,
@@ -16,6 +16,9 @@ import {
 import { adminKeyMatches, bearerToken, createTokenVerifier, logLabel, type VerifiedUser } from './auth.js';
 import { type Caller, KeyedMutex, type ServerDeps } from './context.js';
 import { DEFAULT_ENTITLEMENTS, type Entitlements, planFromClaim, planLimits } from './entitlements.js';
+import { acceptsGzip, BodyBudget, readJson, sendJson } from './http-body.js';
+import { ManifestCache } from './manifest-cache.js';
+import { NOTE_FRONTMATTER_BYTES } from './routes/commit.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
 import { commit } from './routes/commit.js';
 import { erase } from './routes/erase.js';
@@ -41,6 +44,8 @@ export interface SyncServerOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** Longest token lifetime accepted (OHARNESS_SYNC_JWT_MAX_TTL; the command line defaults to 30 days). */
+  maxTokenLifetimeSeconds?: number;
   /** OHARNESS_SYNC_ADMIN_KEY; without it the erase route answers `forbidden`. */
   adminKey?: string;
   /** The clock (token expiry, tombstone window, rate limit). */
@@ -51,8 +56,13 @@ export interface SyncServerOptions {
   entitlements?: Entitlements;
   /** The protocol versions served; tests lower `current` to play an old server. */
   protocol?: { min: number; current: number };
-  /** Largest request body accepted (default: a full commit of maximum-size notes, plus room). */
+  /**
+   * Largest commit body accepted; default: from the caller's announced limits, a full commit of
+   * notes at the size limit (`commitBodyLimit`). Bodies are capped before they are parsed.
+   */
   maxRequestBytes?: number;
+  /** Request-body bytes held at once across all requests (default 256 MiB); past it: `busy`. */
+  maxBodyBytesInFlight?: number;
   maxCasAttempts?: number;
   /** One line per request and the startup lines; never tokens, keys or note contents. */
   log?: (line: string) => void;
@@ -68,6 +78,18 @@ export interface RunningSyncServer {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 120, windowMs: 60_000 };
+
+/** A snapshot request is a scope, a version, a cursor and the hashes the client has. */
+const SNAPSHOT_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * The largest commit body a caller may send, from its announced limits: a full commit of notes
+ * whose bodies are at the size limit, with their frontmatter, and room for JSON escaping.
+ */
+export function commitBodyLimit(limits: SyncLimits): number {
+  const perNote = effectiveLimits(limits).noteBytes + NOTE_FRONTMATTER_BYTES;
+  return Math.ceil(limits.quota.changesPerCommit * perNote * 1.25) + 64 * 1024;
+}
 
 type Route = { method: 'GET' | 'POST'; kind: 'identity' | 'snapshot' | 'commit' | 'erase' };
 const ROUTES: Record<string, Route> = {
@@ -92,6 +114,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const quotas: SyncQuotas = { ...DEFAULT_SYNC_QUOTAS, ...options.quotas };
   const deps: ServerDeps = {
     storage,
+    manifests: new ManifestCache(storage),
     now,
     quotas,
     entitlements: options.entitlements ?? DEFAULT_ENTITLEMENTS,
@@ -99,14 +122,17 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     scopeLock: new KeyedMutex(),
     maxCasAttempts: options.maxCasAttempts ?? 100,
   };
-  const maxRequestBytes =
-    options.maxRequestBytes ?? quotas.changesPerCommit * quotas.noteBytes * 1.25 + 1024 * 1024;
+  const budget = new BodyBudget(options.maxBodyBytesInFlight ?? 256 * 1024 * 1024);
+  const commitLimit = (limits: SyncLimits): number => options.maxRequestBytes ?? commitBodyLimit(limits);
   const verify = createTokenVerifier({
     now,
     ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     ...(options.jwksUrl ? { jwksUrl: options.jwksUrl } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
+    ...(options.maxTokenLifetimeSeconds !== undefined
+      ? { maxLifetimeSeconds: options.maxTokenLifetimeSeconds }
+      : {}),
   });
   const limiter =
     options.rateLimit === null ? null : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
@@ -144,6 +170,11 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   ): Promise<{ status: number; who: string }> => {
     let limits: SyncLimits | undefined;
     let who = '-';
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}): Promise<number> =>
+      sendJson(res, status, body, {
+        gzip: acceptsGzip(req),
+        headers: { [SYNC_PROTOCOL_HEADER]: String(deps.protocol.current), ...headers },
+      });
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const route = ROUTES[path];
@@ -169,9 +200,9 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
           );
         if (!adminKeyMatches(token, options.adminKey))
           throw new SyncError('forbidden', 'That is not the admin key of this sync server.');
-        const body = await readJson(req, 64 * 1024, EraseRequestSchema);
+        const body = await readJson(req, 64 * 1024, EraseRequestSchema, budget);
         const result = await erase(deps, body.userId, (sub) => erased.add(sub));
-        return { status: sendJson(res, 200, result, deps), who };
+        return { status: await reply(200, result), who };
       }
 
       if (!token) throw new SyncError('unauthorized', 'Sign in first: this request has no access token.');
@@ -190,56 +221,49 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
           );
         }
       }
-      if (await isErased(user.sub)) {
-        throw new SyncError(
-          'account_erased',
-          'This account has been deleted; its notes can no longer be synced.',
-        );
-      }
+      const requireNotErased = async (): Promise<void> => {
+        if (await isErased(user.sub)) {
+          throw new SyncError(
+            'account_erased',
+            'This account has been deleted; its notes can no longer be synced.',
+          );
+        }
+      };
+      // A poll answered `unchanged` skips the marker (one storage read less per poll): erase
+      // removes the scope's manifest right after writing the marker, so the next poll checks it.
+      if (route.kind !== 'snapshot') await requireNotErased();
       const caller: Caller = { sub: user.sub, limits, protocol };
 
       switch (route.kind) {
-        case 'identity':
-          return {
-            status: sendJson(
-              res,
-              200,
-              {
-                userId: user.sub,
-                protocol: deps.protocol,
-                server: { name: SERVER_NAME, version: SERVER_VERSION },
-                limits,
-              },
-              deps,
-            ),
-            who,
+        case 'identity': {
+          const identity = {
+            userId: user.sub,
+            protocol: deps.protocol,
+            server: { name: SERVER_NAME, version: SERVER_VERSION },
+            limits,
           };
+          return { status: await reply(200, identity), who };
+        }
         case 'snapshot': {
-          const body = await readJson(req, 4 * 1024 * 1024, SnapshotRequestSchema);
-          return { status: sendJson(res, 200, await snapshot(deps, caller, body), deps), who };
+          const body = await readJson(req, SNAPSHOT_BODY_LIMIT, SnapshotRequestSchema, budget);
+          return { status: await reply(200, await snapshot(deps, caller, body, requireNotErased)), who };
         }
         case 'commit': {
-          const body = await readJson(req, maxRequestBytes, CommitRequestSchema);
-          return { status: sendJson(res, 200, await commit(deps, caller, body), deps), who };
+          const body = await readJson(req, commitLimit(limits), CommitRequestSchema, budget);
+          return { status: await reply(200, await commit(deps, caller, body)), who };
         }
       }
     } catch (err) {
       const error = toSyncError(err, log);
-      const status = sendJson(
-        res,
-        error.status,
-        {
-          error: {
-            code: error.code,
-            message: error.message,
-            ...(error.details !== undefined ? { details: error.details } : {}),
-          },
-          ...(limits ? { limits } : {}),
+      const body = {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.details !== undefined ? { details: error.details } : {}),
         },
-        deps,
-        error.headers,
-      );
-      return { status, who };
+        ...(limits ? { limits } : {}),
+      };
+      return { status: await reply(error.status, body, error.headers), who };
     }
   };
 
@@ -306,78 +330,16 @@ function checkProtocol(
   return version;
 }
 
-/** Reads and validates a JSON body of at most `maxBytes`. */
-async function readJson<S extends z.ZodType>(
-  req: http.IncomingMessage,
-  maxBytes: number,
-  schema: S,
-): Promise<z.output<S>> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    throw new SyncError(
-      'request_too_large',
-      `The request is ${declared} bytes; this server accepts at most ${Math.floor(maxBytes)}.`,
-    );
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      req.resume();
-      throw new SyncError(
-        'request_too_large',
-        `The request is over ${Math.floor(maxBytes)} bytes, the most this server accepts.`,
-      );
-    }
-    chunks.push(chunk as Buffer);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new SyncError('invalid_request', 'The request body is not valid JSON.');
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body';
-    throw new SyncError(
-      'invalid_request',
-      `The request is not valid (${where}): ${issue?.message ?? 'unknown problem'}.`,
-    );
-  }
-  return parsed.data;
-}
-
-function sendJson(
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  deps: ServerDeps,
-  headers: Record<string, string> = {},
-): number {
-  const text = JSON.stringify(body);
-  res.sendDate = false; // keeps a no-change poll small; clients use their own clock
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    [SYNC_PROTOCOL_HEADER]: String(deps.protocol.current),
-    ...headers,
-  });
-  res.end(text);
-  return status;
-}
-
 function toSyncError(err: unknown, log: (line: string) => void): SyncError {
   if (err instanceof SyncError) return err;
   if (err instanceof StorageUnavailableError) {
+    // The reason names directories, buckets and keys: it goes to the log, never to the caller.
     log(`storage unavailable: ${err.message}`);
     return new SyncError(
       'storage_unavailable',
-      `The sync server cannot reach its storage: ${err.message}. Nothing was stored.`,
+      err.publicReason
+        ? `The sync server cannot use its storage: ${err.publicReason}. Nothing was stored.`
+        : 'The sync server cannot reach its storage (its log says why). Nothing was stored.',
     );
   }
   log(`internal error: ${(err as Error)?.stack ?? String(err)}`);

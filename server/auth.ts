@@ -12,6 +12,8 @@ export interface AuthConfig {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** Longest token lifetime accepted (`exp` − `iat`, or `exp` − now without `iat`); none if unset. */
+  maxLifetimeSeconds?: number;
   /** Clock for `exp`/`nbf` checks, so tests can expire tokens without waiting. */
   now: () => number;
 }
@@ -23,16 +25,51 @@ export interface VerifiedUser {
 
 export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
 
+/** HS256 secrets shorter than this are refused at start (RFC 7518 §3.2: at least the hash size). */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+/** Verified tokens are remembered this long (a JWKS key rotation takes effect within it). */
+const VERIFIED_CACHE_MS = 5 * 60_000;
+const VERIFIED_CACHE_MAX = 10_000;
+
+/**
+ * Checks the settings (throws, so the server refuses to start: a weak HS secret; a JWKS without the
+ * `iss` and `aud` to require) and returns the verifier. Every token must carry `exp`; a token that
+ * verified is remembered (by its exact text) for a few minutes, its `exp`/`nbf` still checked on
+ * every use, so a poll does not pay for the signature again.
+ */
 export function createTokenVerifier(config: AuthConfig): TokenVerifier {
   let key: Uint8Array | JWTVerifyGetKey | null = null;
   let algorithms: string[] | undefined;
   if (config.jwtSecret) {
     key = new TextEncoder().encode(config.jwtSecret);
+    if (key.length < MIN_JWT_SECRET_BYTES) {
+      throw new Error(
+        `OHARNESS_SYNC_JWT_SECRET is ${key.length} bytes; it must be at least ${MIN_JWT_SECRET_BYTES} (e.g. openssl rand -hex 32).`,
+      );
+    }
     algorithms = ['HS256'];
   } else if (config.jwksUrl) {
+    if (!config.issuer || !config.audience) {
+      throw new Error(
+        'With OHARNESS_SYNC_JWKS_URL, set OHARNESS_SYNC_JWT_ISSUER and OHARNESS_SYNC_JWT_AUDIENCE too: without them any token your identity provider signs for another application would be accepted.',
+      );
+    }
     key = createRemoteJWKSet(new URL(config.jwksUrl));
   }
+  const verified = new Map<string, { user: VerifiedUser; exp: number; nbf: number; until: number }>();
   return async (token) => {
+    const now = config.now();
+    const known = verified.get(token);
+    if (known && now < known.until && now >= known.nbf) {
+      if (now >= known.exp)
+        throw new SyncError('token_expired', 'The access token has expired: sign in again.');
+      return known.user;
+    }
+    return verifyToken(token, now);
+  };
+
+  async function verifyToken(token: string, now: number): Promise<VerifiedUser> {
     if (!key)
       throw new SyncError(
         'unauthorized',
@@ -40,7 +77,8 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       );
     try {
       const options = {
-        currentDate: new Date(config.now()),
+        currentDate: new Date(now),
+        requiredClaims: ['exp'],
         ...(algorithms ? { algorithms } : {}),
         ...(config.issuer ? { issuer: config.issuer } : {}),
         ...(config.audience ? { audience: config.audience } : {}),
@@ -52,7 +90,19 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 512) {
         throw new SyncError('unauthorized', 'The access token has no usable subject (sub).');
       }
-      return { sub: payload.sub, ent: payload.ent };
+      const exp = payload.exp! * 1000;
+      const issued = typeof payload.iat === 'number' ? payload.iat * 1000 : now;
+      if (config.maxLifetimeSeconds !== undefined && exp - issued > config.maxLifetimeSeconds * 1000) {
+        throw new SyncError(
+          'unauthorized',
+          `The access token is valid for longer than this sync server allows (${config.maxLifetimeSeconds} s): get a shorter-lived one.`,
+        );
+      }
+      const user = { sub: payload.sub, ent: payload.ent };
+      const nbf = typeof payload.nbf === 'number' ? payload.nbf * 1000 : 0;
+      verified.set(token, { user, exp, nbf, until: now + VERIFIED_CACHE_MS });
+      if (verified.size > VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!);
+      return user;
     } catch (err) {
       if (err instanceof SyncError) throw err;
       if (err instanceof joseErrors.JWTExpired) {
@@ -67,7 +117,7 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       }
       throw new SyncError('unauthorized', 'The access token is not valid for this sync server.');
     }
-  };
+  }
 }
 
 /** `Authorization: Bearer <token>` → token, or null. */

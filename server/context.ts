@@ -1,10 +1,13 @@
 import type { SyncLimits, SyncQuotas, SyncScope } from '../shared/sync-protocol.js';
 import type { Entitlements } from './entitlements.js';
+import type { ManifestCache } from './manifest-cache.js';
 import type { StorageAdapter } from './storage/storage.js';
 
 /** What every handler gets: the server's settings and the verified caller. */
 export interface ServerDeps {
   storage: StorageAdapter;
+  /** Parsed manifests, validated against storage on every use. */
+  manifests: ManifestCache;
   now: () => number;
   quotas: SyncQuotas;
   entitlements: Entitlements;

@@ -20,6 +20,9 @@ const USAGE = `usage:
   sync-server [--host 127.0.0.1] [--port 8787] [--data DIR | --s3]
   sync-server token --user USER [--plan free|paid] [--ttl 30d]`;
 
+/** The longest token lifetime the command-line server accepts unless OHARNESS_SYNC_JWT_MAX_TTL says otherwise. */
+const DEFAULT_MAX_TOKEN_TTL = '30d';
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'token') return token(argv.slice(1));
   if (argv[0] === 'serve') argv = argv.slice(1);
@@ -61,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     ...(env.OHARNESS_SYNC_JWKS_URL ? { jwksUrl: env.OHARNESS_SYNC_JWKS_URL } : {}),
     ...(env.OHARNESS_SYNC_JWT_ISSUER ? { issuer: env.OHARNESS_SYNC_JWT_ISSUER } : {}),
     ...(env.OHARNESS_SYNC_JWT_AUDIENCE ? { audience: env.OHARNESS_SYNC_JWT_AUDIENCE } : {}),
+    maxTokenLifetimeSeconds: parseTtl(env.OHARNESS_SYNC_JWT_MAX_TTL ?? DEFAULT_MAX_TOKEN_TTL),
     ...(env.OHARNESS_SYNC_ADMIN_KEY ? { adminKey: env.OHARNESS_SYNC_ADMIN_KEY } : {}),
     ...(rate !== undefined
       ? { rateLimit: Number(rate) > 0 ? { requests: Number(rate), windowMs: 60_000 } : null }
@@ -130,12 +134,20 @@ async function token(argv: string[]): Promise<number> {
     console.error('--plan is free or paid');
     return 2;
   }
+  const ttlSeconds = parseTtl(values.ttl ?? DEFAULT_MAX_TOKEN_TTL);
+  const maxTtl = parseTtl(process.env.OHARNESS_SYNC_JWT_MAX_TTL ?? DEFAULT_MAX_TOKEN_TTL);
+  if (ttlSeconds > maxTtl) {
+    console.error(
+      `--ttl ${values.ttl} is longer than the server accepts (OHARNESS_SYNC_JWT_MAX_TTL, default ${DEFAULT_MAX_TOKEN_TTL}).`,
+    );
+    return 2;
+  }
   console.log(
     await signUserToken({
       secret,
       user: values.user,
       plan: values.plan ?? 'free',
-      ttlSeconds: parseTtl(values.ttl ?? '30d'),
+      ttlSeconds,
       ...(process.env.OHARNESS_SYNC_JWT_ISSUER ? { issuer: process.env.OHARNESS_SYNC_JWT_ISSUER } : {}),
       ...(process.env.OHARNESS_SYNC_JWT_AUDIENCE ? { audience: process.env.OHARNESS_SYNC_JWT_AUDIENCE } : {}),
     }),

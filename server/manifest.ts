@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { SyncEntrySchema, type SyncEntry } from '../shared/sync-protocol.js';
-import type { StorageAdapter } from './storage/storage.js';
 
 /**
  * One scope's manifest, stored as `manifest.json` and replaced only by ETag compare-and-swap.
@@ -25,19 +24,21 @@ export interface LoadedManifest {
   etag: string | null;
 }
 
-export async function loadManifest(storage: StorageAdapter, key: string): Promise<LoadedManifest> {
-  const stored = await storage.get(key);
-  if (!stored) return { manifest: EMPTY_MANIFEST, etag: null };
+/**
+ * A manifest read from storage: JSON and schema checked (a damaged one is an error, never empty).
+ * The key is in the message for the server's log; clients only ever see `internal`.
+ */
+export function parseManifest(body: Buffer, key: string): StoredManifest {
   let data: unknown;
   try {
-    data = JSON.parse(stored.body.toString('utf8'));
+    data = JSON.parse(body.toString('utf8'));
   } catch (err) {
     throw new Error(`the manifest ${key} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = StoredManifestSchema.safeParse(data);
   if (!parsed.success)
     throw new Error(`the manifest ${key} is malformed: ${parsed.error.issues[0]?.message ?? ''}`);
-  return { manifest: parsed.data, etag: stored.etag };
+  return parsed.data;
 }
 
 export function serializeManifest(manifest: StoredManifest): string {

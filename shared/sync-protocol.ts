@@ -58,7 +58,10 @@ export const SyncQuotasSchema = z.object({
   notesPerScope: z.number().int().positive(),
   /** Puts + deletes in one commit request; clients split bigger batches. */
   changesPerCommit: z.number().int().positive(),
-  /** UTF-8 bytes of one note's revision `content` (the whole note file: frontmatter and body). */
+  /**
+   * UTF-8 bytes of one note's Markdown body (the seed's 128 KiB "of body"; not the frontmatter,
+   * which the server caps separately at 16 KiB per note).
+   */
   noteBytes: z.number().int().positive(),
   /** UTF-8 bytes of note contents in one snapshot response; more is paged with `nextCursor`. */
   responseBytes: z.number().int().positive(),

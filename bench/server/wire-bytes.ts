@@ -23,7 +23,7 @@ import { startSyncServer } from '../../server/app.js';
 import { signUserToken } from '../../server/token.js';
 
 const NOTES = 5000;
-const SECRET = 'bench-secret';
+const SECRET = 'bench-secret-0123456789abcdef0123456789';
 
 interface Measured {
   status: number;

@@ -20,7 +20,7 @@ import { startSyncServer, signUserToken } from '../../server/index.js';
 
 const argIndex = process.argv.indexOf('--notes');
 const NOTES = argIndex >= 0 ? Number(process.argv[argIndex + 1]) : 5000;
-const SECRET = 'bench-sync-secret-0123456789';
+const SECRET = 'bench-sync-secret-0123456789abcdefghij';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-sync-'));
 const server = await startSyncServer({

@@ -2,36 +2,52 @@ import { api, type ApiMethodName } from '../../shared/api.js';
 import { AppError } from '../../shared/errors.js';
 import type { HandlerContext } from './context.js';
 import type { ApiHandlers } from './dispatch.js';
-import { createAgentsHandlers } from './handlers/agents.js';
-import { createAgentsConnectHandlers } from './handlers/agents-connect.js';
-import { createBackupsHandlers } from './handlers/backups.js';
-import { createCleanupHandlers } from './handlers/cleanup.js';
-import { createNotesHandlers } from './handlers/notes.js';
-import { createProjectHandlers } from './handlers/project.js';
-import { createSyncHandlers } from './handlers/sync.js';
+
+/** An area's handlers, built from the context; its module is imported on the area's first call. */
+type Area = (ctx: HandlerContext) => Promise<Partial<ApiHandlers>>;
+
+const notes: Area = async (ctx) => (await import('./handlers/notes.js')).createNotesHandlers(ctx);
+const backups: Area = async (ctx) => (await import('./handlers/backups.js')).createBackupsHandlers(ctx);
+const project: Area = async (ctx) => (await import('./handlers/project.js')).createProjectHandlers(ctx);
+const agents: Area = async (ctx) => {
+  const [base, connect] = await Promise.all([
+    import('./handlers/agents.js'),
+    import('./handlers/agents-connect.js'),
+  ]);
+  return { ...base.createAgentsHandlers(ctx), ...connect.createAgentsConnectHandlers(ctx) };
+};
+const cleanup: Area = async (ctx) => (await import('./handlers/cleanup.js')).createCleanupHandlers(ctx);
+const sync: Area = async (ctx) => (await import('./handlers/sync.js')).createSyncHandlers(ctx);
 
 /**
- * The handler table: each area contributes its methods from electron/api/handlers/<area>.ts.
- * Add your area with one line in `areas` below.
+ * Which area implements the methods named `<prefix>.*` (electron/api/handlers/<area>.ts). Add your
+ * area with one line. Areas are imported on first use, so a one-shot CLI command loads only its
+ * own area — `memdesk recall` never loads the sync engine, sql.js or the zip code.
  */
+export const handlerAreas: Readonly<Record<string, Area>> = {
+  notes,
+  backups,
+  project,
+  app: project,
+  agents,
+  cleanup,
+  sync,
+};
+
+/** The handler table: one function per API method; each area is built once, on its first call. */
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
-  const areas: Partial<ApiHandlers>[] = [
-    createNotesHandlers(ctx),
-    createBackupsHandlers(ctx),
-    createProjectHandlers(ctx),
-    createAgentsHandlers(ctx),
-    createAgentsConnectHandlers(ctx),
-    createCleanupHandlers(ctx),
-    createSyncHandlers(ctx),
-  ];
-  const table: Partial<ApiHandlers> = Object.assign({}, ...areas);
-  // Methods whose area is not wired yet answer with a clear error instead of crashing a transport.
+  const built = new Map<Area, Promise<Partial<ApiHandlers>>>();
+  const table: Partial<Record<ApiMethodName, (input: never) => Promise<unknown>>> = {};
   for (const method of Object.keys(api) as ApiMethodName[]) {
-    if (!table[method]) {
-      (table as Record<string, unknown>)[method] = async () => {
-        throw new AppError('unavailable', `${method} is not available in this build yet`);
-      };
-    }
+    const area = handlerAreas[method.slice(0, method.indexOf('.'))];
+    table[method] = async (input: never) => {
+      let handlers = area && built.get(area);
+      if (area && !handlers) built.set(area, (handlers = area(ctx)));
+      const handler = (await handlers)?.[method] as ((input: never) => Promise<unknown>) | undefined;
+      // A method whose area is not wired yet answers with a clear error instead of crashing a transport.
+      if (!handler) throw new AppError('unavailable', `${method} is not available in this build yet`);
+      return handler(input);
+    };
   }
   return table as ApiHandlers;
 }

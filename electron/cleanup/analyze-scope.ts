@@ -41,8 +41,63 @@ export interface ScopeAnalysisInput {
   projectRoot: string | null;
 }
 
+/**
+ * The part of a scope's analysis that depends only on its notes' text (and which ids exist): what
+ * the findings worker computes off the request path, once per store version (findings-worker.ts).
+ * Plain data, so it crosses a worker boundary.
+ */
+export interface ContentAnalysis {
+  sameTopic: Array<{ ids: string[]; similarity: number }>;
+  brokenLinks: Array<{ id: string; targets: string[] }>;
+  /** Relative paths each project note names (checked against the disk at every listing). */
+  relativePaths: Array<{ id: string; paths: string[] }>;
+  tooLong: Array<{ id: string; chars: number }>;
+}
+
+/** What the content analysis reads of a note. */
+export type ContentNote = Pick<AnalysedNote, 'id' | 'summary' | 'tags' | 'body' | 'links'>;
+
+export function analyseContent(
+  input: Pick<ScopeAnalysisInput, 'scope' | 'linkExists' | 'projectRoot'> & { notes: readonly ContentNote[] },
+): ContentAnalysis {
+  const { notes } = input;
+  const out: ContentAnalysis = {
+    sameTopic: findSameTopicGroups(notes, analyze),
+    brokenLinks: [],
+    relativePaths: [],
+    tooLong: [],
+  };
+  for (const note of notes) {
+    const broken = note.links.filter((id) => !input.linkExists(id));
+    if (broken.length > 0) out.brokenLinks.push({ id: note.id, targets: broken });
+  }
+  if (input.scope === 'project' && input.projectRoot) {
+    for (const note of notes) {
+      const paths = extractRelativePaths(note.body);
+      if (paths.length > 0) out.relativePaths.push({ id: note.id, paths });
+    }
+  }
+  for (const note of notes) {
+    const chars = codePointLength(note.body);
+    if (chars > TOO_LONG_CHARS) out.tooLong.push({ id: note.id, chars });
+  }
+  return out;
+}
+
 /** Every finding of one scope, in a stable order (kind, then id). */
 export async function analyseScope(input: ScopeAnalysisInput): Promise<AnalysedFinding[]> {
+  return findingsOf(input, analyseContent(input));
+}
+
+/**
+ * The findings of a scope from its content analysis (however old, as long as it is of these
+ * notes), plus what changes without a note changing: files appearing in the project, and time
+ * passing / recalls (unused).
+ */
+export async function findingsOf(
+  input: ScopeAnalysisInput,
+  content: ContentAnalysis,
+): Promise<AnalysedFinding[]> {
   const { scope, notes } = input;
   const byId = new Map(notes.map((n) => [n.id, n]));
   const out: AnalysedFinding[] = [];
@@ -58,7 +113,7 @@ export async function analyseScope(input: ScopeAnalysisInput): Promise<AnalysedF
     return { id: findingId(kind, scope, noteIds), kind, scope, noteIds, detail, ...extra, hashes };
   };
 
-  for (const group of findSameTopicGroups(notes, analyze)) {
+  for (const group of content.sameTopic) {
     out.push(
       make(
         'same_topic',
@@ -71,30 +126,22 @@ export async function analyseScope(input: ScopeAnalysisInput): Promise<AnalysedF
     );
   }
 
-  for (const note of notes) {
-    const broken = note.links.filter((id) => !input.linkExists(id));
-    if (broken.length > 0) {
-      out.push(
-        make(
-          'broken_link',
-          [note.id],
-          `links to ${broken.map((b) => `[[${b}]]`).join(', ')}, which no note has`,
-          { targets: broken },
-        ),
-      );
-    }
+  for (const { id, targets } of content.brokenLinks) {
+    out.push(
+      make('broken_link', [id], `links to ${targets.map((b) => `[[${b}]]`).join(', ')}, which no note has`, {
+        targets,
+      }),
+    );
   }
 
   if (scope === 'project' && input.projectRoot) {
     const exists = existenceChecker(input.projectRoot);
-    for (const note of notes) {
-      const paths = extractRelativePaths(note.body);
-      if (paths.length === 0) continue;
+    for (const { id, paths } of content.relativePaths) {
       const present = await Promise.all(paths.map(exists));
       const missing = paths.filter((_, i) => !present[i]);
       if (missing.length > 0) {
         out.push(
-          make('missing_file', [note.id], `names ${missing.join(', ')}, not found in the project`, {
+          make('missing_file', [id], `names ${missing.join(', ')}, not found in the project`, {
             targets: missing,
           }),
         );
@@ -115,11 +162,8 @@ export async function analyseScope(input: ScopeAnalysisInput): Promise<AnalysedF
     }
   }
 
-  for (const note of notes) {
-    const chars = codePointLength(note.body);
-    if (chars > TOO_LONG_CHARS) {
-      out.push(make('too_long', [note.id], `body is ${chars} characters (over ${TOO_LONG_CHARS})`));
-    }
+  for (const { id, chars } of content.tooLong) {
+    out.push(make('too_long', [id], `body is ${chars} characters (over ${TOO_LONG_CHARS})`));
   }
   return out;
 }

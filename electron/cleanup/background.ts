@@ -49,7 +49,7 @@ export async function startProjectCleanup(
 ): Promise<ProjectCleanup> {
   const core = ctx.core;
   const keyStore = opts.keyStore ?? new FileKeyStore(core.home);
-  const service = new CleanupService({ core, keyStore, sync: opts.sync });
+  const service = new CleanupService({ core, keyStore, sync: opts.sync, analysisWorker: true });
   ctx.cleanup = { ...ctx.cleanup, keyStore, service };
   const consolidator = new Consolidator({
     target: service,
@@ -68,6 +68,7 @@ export async function startProjectCleanup(
     async stop() {
       consolidator.stop();
       await consolidator.whenIdle();
+      await service.close();
     },
   };
 }

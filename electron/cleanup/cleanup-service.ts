@@ -3,9 +3,10 @@ import { AppError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/note.js';
 import { projectUsageKey } from '../memory/usage.js';
 import type { MemoryCore } from '../memory/types.js';
-import { analyseScope, type AnalysedFinding } from './analyze-scope.js';
+import { findingsOf, type AnalysedFinding } from './analyze-scope.js';
 import type { MergeSync } from './merge-sync-port.js';
 import { DismissalStore } from './dismissals.js';
+import { FindingsAnalyser } from './findings-analyser.js';
 import { applyMerge, planManualMerge, resolveMergeNotes } from './merge.js';
 import type { KeyStore } from './model/key-store.js';
 import { modelDraft } from './model/model-draft.js';
@@ -17,6 +18,11 @@ export interface CleanupServiceOptions {
   keyStore: KeyStore;
   /** The link to the sync engine (commitFirst with sync on), when this process syncs. */
   sync?: MergeSync | null;
+  /**
+   * Analyse in a worker thread (long-running processes: the app, the web bridge), so requests are
+   * never queued behind the analysis. Off by default (a one-shot CLI waits for it anyway).
+   */
+  analysisWorker?: boolean;
 }
 
 /** The one-line reason 生成合并建议 is disabled when no model is configured. */
@@ -30,9 +36,16 @@ export const NO_MODEL_REASON =
  */
 export class CleanupService {
   readonly dismissals: DismissalStore;
+  private readonly analyser: FindingsAnalyser;
 
   constructor(private readonly opts: CleanupServiceOptions) {
     this.dismissals = new DismissalStore(opts.core.home);
+    this.analyser = new FindingsAnalyser(opts.core, { worker: opts.analysisWorker ?? false });
+  }
+
+  /** Stops the analysis worker, if one runs. */
+  close(): Promise<void> {
+    return this.analyser.close();
   }
 
   private get core(): MemoryCore {
@@ -54,17 +67,17 @@ export class CleanupService {
     for (const scope of scopes) {
       const store = this.core.store(scope);
       if (!store) continue;
-      out.push(
-        ...(await analyseScope({
-          scope,
-          notes: store.list(),
-          linkExists: (id) => this.core.resolveLink(id) !== null,
-          usage: this.core.usage.all(scope),
-          now: this.core.now(),
-          unusedDays: this.core.config.consolidate.unusedDays,
-          projectRoot: scope === 'project' ? (this.core.project?.root ?? null) : null,
-        })),
-      );
+      // The notes are read before the analysis is awaited: both are of the same store version.
+      const input = {
+        scope,
+        notes: store.list(),
+        linkExists: (id: string) => this.core.resolveLink(id) !== null,
+        usage: this.core.usage.all(scope),
+        now: this.core.now(),
+        unusedDays: this.core.config.consolidate.unusedDays,
+        projectRoot: scope === 'project' ? (this.core.project?.root ?? null) : null,
+      };
+      out.push(...(await findingsOf(input, await this.analyser.analyse(scope))));
     }
     return out;
   }

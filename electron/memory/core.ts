@@ -7,6 +7,7 @@ import { defaultScopeForType, type Scope } from '../../shared/note.js';
 import { parseNote } from '../../shared/note-format.js';
 import { createBackupStore } from './backups.js';
 import { loadMemoryConfig } from './config.js';
+import { StoreIndexCache } from './index-cache.js';
 import { createNoteStore } from './note-store.js';
 import { readProjectId, registerProject, resolveMemoryDir } from './project.js';
 import { SearchIndex } from './search/index.js';
@@ -15,6 +16,7 @@ import type {
   BackupEntry,
   CoreOptions,
   MemoryCore,
+  NoteIndexCache,
   NoteStore,
   NoteStoreChange,
   ProjectInfo,
@@ -76,13 +78,17 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
         backups,
         now,
         ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+        ...(opts.watch ? {} : { syncStat: true }),
       })
     : null;
+  const indexCache = store ? new StoreIndexCache(home, store, config.maxNoteBytes) : null;
+  indexCache?.prime();
   await store?.load();
   if (opts.watch) store?.watch();
   return {
     home,
     store,
+    indexCache,
     backups,
     now,
     homeUsable,
@@ -117,6 +123,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
 
   let project: ProjectInfo | null = null;
   let projectStore: NoteStore | null = null;
+  let projectCache: StoreIndexCache | null = null;
   if (root !== undefined) {
     const memoryDir = resolveMemoryDir(root, config.dir);
     project = {
@@ -133,7 +140,11 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       backups: user.backups,
       now,
       ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+      ...(opts.watch ? {} : { syncStat: true }),
     });
+    // The index cache lives in the home: without a usable home the project's notes are read as before.
+    if (user.homeUsable) projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes);
+    projectCache?.prime();
     await projectStore.load();
     if (opts.watch) projectStore.watch();
   }
@@ -147,6 +158,14 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
 
   const store = (scope: Scope): NoteStore | null => (scope === 'project' ? projectStore : user.store);
   const stores = (): NoteStore[] => [projectStore, user.store].filter((s): s is NoteStore => s !== null);
+  const cacheOf = (scope: Scope): NoteIndexCache | null =>
+    scope === 'project' ? projectCache : user.indexCache;
+  /** Indexes a note with its persisted analysis when the cache has it (most of the cost of indexing). */
+  const indexNote = (note: StoredNote): void => index!.upsert(note, cacheOf(note.scope)?.analysisOf(note));
+  /** Saves the caches of both stores (a failure only costs the next open its speed). */
+  const saveCaches = async (): Promise<void> => {
+    await Promise.all([projectCache?.save(), user.indexCache?.save()].map((p) => p?.catch(() => {})));
+  };
 
   // The search index is built on first use, then kept current by every change of either store.
   // A long-running core (watch: true — the app, the MCP server) builds it in small slices in the
@@ -161,7 +180,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       const [scope, id] = queue[queued++]!;
       // The current version (a change since queueing was already indexed; a removal is skipped).
       const note = store(scope)?.get(id);
-      if (note) index!.upsert(note);
+      if (note) indexNote(note);
     }
     if (queued >= queue.length) queue = [];
   };
@@ -182,6 +201,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     if (!index || queue.length === 0) return;
     indexQueued(WARM_SLICE);
     if (queue.length > 0) warming = setImmediate(warmStep);
+    else void saveCaches();
   };
   const onStoreChange = (change: NoteStoreChange): void => {
     if (index) {
@@ -189,7 +209,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       for (const id of change.removed) index.remove(change.scope, id);
       for (const id of change.changed) {
         const note = s?.get(id);
-        if (note) index.upsert(note);
+        if (note) indexNote(note);
         else index.remove(change.scope, id);
       }
     }
@@ -316,6 +336,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       if (warming) clearImmediate(warming);
       warming = null;
       for (const u of unsubscribe) u();
+      await saveCaches();
       await projectStore?.close();
       if (ownsUser) await user.close();
     },

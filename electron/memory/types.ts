@@ -13,6 +13,7 @@ import type { Note, Scope } from '../../shared/note.js';
 import type { Warning } from '../../shared/api/notes.js';
 import type { MemoryConfig } from './config-schema.js';
 import type { SearchIndex } from './search/index.js';
+import type { DocumentAnalysis } from './search/search-index.js';
 
 export type { MemoryConfig } from './config-schema.js';
 export type { Warning } from '../../shared/api/notes.js';
@@ -63,12 +64,36 @@ export interface DeleteNoteOptions {
   expectedHash?: string;
 }
 
+/** A loaded note with the mtime and size of its file when it was read (what the index cache keeps). */
+export interface LoadedFile {
+  /** `<id>.md` */
+  name: string;
+  mtimeMs: number;
+  size: number;
+  note: StoredNote;
+}
+
+/** A note directory's index cache (index-cache.ts): the search analyses of its notes, saved at close. */
+export interface NoteIndexCache {
+  /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
+  analysisOf(note: StoredNote): DocumentAnalysis;
+  /** Writes the cache when enough changed since it was read. */
+  save(): Promise<void>;
+}
+
 /** One note directory (`<project>/MEMORY/` or `$OHARNESS_HOME/memory/user/`). */
 export interface NoteStore {
   readonly scope: Scope;
   readonly dir: string;
   /** (Re)reads the directory. Malformed files are reported in warnings(), never touched. */
   load(): Promise<void>;
+  /**
+   * Before the first load: files whose mtime and size on disk still match are taken from `files`
+   * instead of being read (the index cache, index-cache.ts).
+   */
+  adopt(files: readonly LoadedFile[]): void;
+  /** The loaded notes with their files' mtime and size. */
+  loadedFiles(): LoadedFile[];
   /** Loaded notes, most recently updated first. */
   list(): StoredNote[];
   /** Exact id, or the same id ignoring case (ids equal ignoring case name one file). */
@@ -187,6 +212,8 @@ export interface UserMemory {
   readonly home: string;
   /** null when the user directory could not be created (a user_dir_unavailable warning says why). */
   readonly store: NoteStore | null;
+  /** The user store's index cache (index-cache.ts); null with `store`. */
+  readonly indexCache: NoteIndexCache | null;
   readonly backups: BackupStore;
   readonly now: () => number;
   /** false when $OHARNESS_HOME cannot be used at all (recall counts then stay in memory). */

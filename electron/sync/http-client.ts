@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import type { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
 import {
@@ -19,8 +21,12 @@ import {
 /**
  * The HTTP client of the sync protocol (shared/sync-protocol.ts). Validates every response with
  * the protocol's zod schemas, honours an AbortSignal (sync switched off), counts requests and bytes
- * (bench/sync), and turns every failure into a SyncRequestError a person can read.
+ * (bench/sync), and turns every failure into a SyncRequestError a person can read. Responses are
+ * taken gzipped; request bodies of 1 KiB or more are gzipped once the server has announced
+ * (`accept-encoding: gzip` on a response) that it reads them, so an older server never gets one.
  */
+const gzip = promisify(gzipCallback);
+const GZIP_MIN_BYTES = 1024;
 
 /** What went wrong, as the engine distinguishes it. Server codes pass through as they are. */
 export type SyncFailure =
@@ -74,6 +80,8 @@ export class SyncHttpClient {
   protocolVersion: number;
   private readonly fetchImpl: typeof fetch;
   private readonly timeoutMs: number;
+  /** The server said it reads gzip request bodies. */
+  private serverTakesGzip = false;
   readonly stats: TransferStats = { requests: 0, bytesSent: 0, bytesReceived: 0 };
 
   constructor(opts: SyncHttpClientOptions) {
@@ -105,18 +113,26 @@ export class SyncHttpClient {
   ): Promise<z.output<S>> {
     signal?.throwIfAborted();
     const url = this.origin + route;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const requestText = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       [SYNC_PROTOCOL_HEADER]: String(this.protocolVersion),
       accept: 'application/json',
+      'accept-encoding': 'gzip',
     };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    let payload: string | Uint8Array<ArrayBuffer> | undefined = requestText;
+    if (requestText !== undefined) {
+      headers['content-type'] = 'application/json';
+      if (this.serverTakesGzip && requestText.length >= GZIP_MIN_BYTES) {
+        payload = new Uint8Array(await gzip(requestText));
+        headers['content-encoding'] = 'gzip';
+      }
+    }
     this.stats.requests++;
     this.stats.bytesSent +=
       byteLength(`${method} ${route} HTTP/1.1\r\nhost: ${new URL(url).host}\r\n`) +
       headerBytes(headers) +
-      (payload ? byteLength(payload) + byteLength(`content-length: ${byteLength(payload)}\r\n`) : 0);
+      (payload ? payloadBytes(payload) + byteLength(`content-length: ${payloadBytes(payload)}\r\n`) : 0);
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
@@ -145,7 +161,13 @@ export class SyncHttpClient {
     }
     let respHeaderBytes = byteLength(`HTTP/1.1 ${response.status} ${response.statusText}\r\n`);
     response.headers.forEach((value, key) => (respHeaderBytes += byteLength(`${key}: ${value}\r\n`)));
-    this.stats.bytesReceived += respHeaderBytes + byteLength(text);
+    // fetch inflates a gzip answer; what crossed the wire is its content-length.
+    const wireLength = response.headers.get('content-encoding')
+      ? Number(response.headers.get('content-length') ?? NaN)
+      : NaN;
+    this.stats.bytesReceived +=
+      respHeaderBytes + (Number.isFinite(wireLength) ? wireLength : byteLength(text));
+    if (/\bgzip\b/i.test(response.headers.get('accept-encoding') ?? '')) this.serverTakesGzip = true;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -202,6 +224,10 @@ function parseRetryAfter(value: string | null): number | null {
 
 function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
+}
+
+function payloadBytes(payload: string | Uint8Array): number {
+  return typeof payload === 'string' ? byteLength(payload) : payload.length;
 }
 
 function headerBytes(headers: Record<string, string>): number {

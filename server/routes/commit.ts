@@ -12,13 +12,7 @@ import {
   type SyncEntry,
 } from '../../shared/sync-protocol.js';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
-import {
-  activeCount,
-  loadManifest,
-  pruneTombstones,
-  serializeManifest,
-  type StoredManifest,
-} from '../manifest.js';
+import { activeCount, pruneTombstones, serializeManifest, type StoredManifest } from '../manifest.js';
 import { eraseMarkerKey, manifestKey, objectKey, scopePrefix } from '../storage-keys.js';
 import { PreconditionFailedError } from '../storage/storage.js';
 import { SyncError } from '../sync-error.js';
@@ -28,9 +22,15 @@ type CommitRequest = z.output<typeof CommitRequestSchema>;
 type Put = CommitRequest['puts'][number];
 type Delete = CommitRequest['deletes'][number];
 
+/** UTF-8 bytes a note's frontmatter may take on top of its body limit (`quota.noteBytes`). */
+export const NOTE_FRONTMATTER_BYTES = 16 * 1024;
+
 interface CheckedPut {
   put: Put;
+  /** UTF-8 bytes of the whole content (what a snapshot pages by). */
   size: number;
+  /** UTF-8 bytes of the body: what the note size limits measure, here and on the client. */
+  bodyBytes: number;
   typed: boolean;
   rev: string;
 }
@@ -127,14 +127,25 @@ export async function commit(
       );
     }
     seen.add(noteIdKey(put.id));
-    puts.push({ put, size: Buffer.byteLength(put.content, 'utf8'), typed, rev: newRevisionId(put.hash) });
+    const size = Buffer.byteLength(put.content, 'utf8');
+    const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
+    if (size - bodyBytes > NOTE_FRONTMATTER_BYTES) {
+      reject(
+        put.id,
+        'put',
+        'note_too_large',
+        `Note ${put.id}'s frontmatter is ${size - bodyBytes} bytes; this sync server accepts at most ${NOTE_FRONTMATTER_BYTES}.`,
+      );
+      continue;
+    }
+    puts.push({ put, size, bodyBytes, typed, rev: newRevisionId(put.hash) });
   }
 
   const key = manifestKey(caller.sub, request.scope);
   return deps.scopeLock.run(`${scopePrefix(caller.sub, request.scope)}`, async () => {
     const written = new Set<string>();
     for (let attempt = 1; ; attempt++) {
-      const loaded = await loadManifest(deps.storage, key);
+      const loaded = await deps.manifests.load(key);
       const now = deps.now();
       const base = pruneTombstones(loaded.manifest, now, deps.quotas.tombstoneDays);
       if (request.strict && base.version !== request.strict.manifestVersion) {
@@ -180,11 +191,12 @@ export async function commit(
         );
       }
       try {
-        await deps.storage.put(
+        const published = await deps.storage.put(
           key,
           serializeManifest(plan.manifest),
           loaded.etag === null ? { ifNoneMatch: '*' } : { ifMatch: loaded.etag },
         );
+        deps.manifests.remember(key, plan.manifest, published.etag);
       } catch (err) {
         if (!(err instanceof PreconditionFailedError)) throw err;
         if (attempt >= deps.maxCasAttempts) {
@@ -271,7 +283,7 @@ function planCommit(
   }
 
   for (const checked of puts) {
-    const { put, size } = checked;
+    const { put, size, bodyBytes } = checked;
     const current = entries.get(put.id) ?? null;
     const isActive = current !== null && current.hash !== null;
     const refuse = (code: CommitRejectionCode, message: string): void => {
@@ -292,19 +304,19 @@ function planCommit(
       );
       continue;
     }
-    // Size: a note already over a lowered limit may still shrink.
+    // Size is the body's; a note already over a lowered limit may still shrink (whole file).
     const grows = !isActive || size > current.size;
-    if (grows && size > quota.noteBytes) {
+    if (grows && bodyBytes > quota.noteBytes) {
       refuse(
         'note_too_large',
-        `Note ${put.id} is ${size} bytes; this sync server accepts at most ${quota.noteBytes} bytes per note.`,
+        `Note ${put.id}'s body is ${bodyBytes} bytes; this sync server accepts at most ${quota.noteBytes} bytes of body per note.`,
       );
       continue;
     }
-    if (grows && planLimits.noteBytes !== null && size > planLimits.noteBytes) {
+    if (grows && planLimits.noteBytes !== null && bodyBytes > planLimits.noteBytes) {
       refuse(
         'plan_note_too_large',
-        `Note ${put.id} is ${size} bytes; the free plan syncs notes of at most ${planLimits.noteBytes} bytes.`,
+        `Note ${put.id}'s body is ${bodyBytes} bytes; the free plan syncs notes of at most ${planLimits.noteBytes} bytes of body.`,
       );
       continue;
     }

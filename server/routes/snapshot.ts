@@ -2,7 +2,7 @@ import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
 import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
-import { compareIds, loadManifest, pruneTombstones, activeCount } from '../manifest.js';
+import { compareIds, pruneTombstones, activeCount } from '../manifest.js';
 import { manifestKey, objectKey } from '../storage-keys.js';
 import { SyncError } from '../sync-error.js';
 import { requireProtocolForScope } from './protocol-rules.js';
@@ -26,11 +26,22 @@ export async function snapshot(
   deps: ServerDeps,
   caller: Caller,
   request: SnapshotRequest,
+  requireNotErased: () => Promise<void>,
 ): Promise<SnapshotResponse> {
   requireProtocolForScope(caller, request.scope);
-  const loaded = await loadManifest(deps.storage, manifestKey(caller.sub, request.scope));
-  const manifest = pruneTombstones(loaded.manifest, deps.now(), deps.quotas.tombstoneDays);
+  const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope));
   const since = request.sinceVersion;
+  // The poll that finds nothing new: answered from the cached manifest's version alone.
+  if (
+    request.cursor === null &&
+    since !== null &&
+    since === loaded.manifest.version &&
+    loaded.etag !== null
+  ) {
+    return { status: 'unchanged', version: since, limits: caller.limits };
+  }
+  await requireNotErased();
+  const manifest = pruneTombstones(loaded.manifest, deps.now(), deps.quotas.tombstoneDays);
 
   let status: 'changes' | 'full';
   let after: string | null = null;
@@ -48,7 +59,7 @@ export async function snapshot(
     status = cursor.s;
     after = cursor.a;
   } else if (since !== null && since === manifest.version) {
-    return { status: 'unchanged', version: manifest.version, limits: caller.limits };
+    return { status: 'unchanged', version: since, limits: caller.limits };
   } else {
     // A version from the future (storage restored or erased) or one older than dropped tombstones
     // cannot be answered with a difference: list everything.

@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Dirent, promises as fs } from 'node:fs';
+import { type BigIntStats, type Dirent, promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
   PreconditionFailedError,
   StorageUnavailableError,
   keyProblem,
+  UNCHANGED,
+  unquotedEtag,
   type PutCondition,
   type StorageAdapter,
   type StoredObject,
@@ -18,6 +20,10 @@ import {
  * and compare the ETag (sha256 of the content), then rename. A process killed at any point leaves
  * either the old or the new file, never a torn one. A lock left by a dead process on this host is
  * broken; a lock older than `staleLockMs` (another host on a shared disk) is broken as well.
+ *
+ * `getIfChanged` answers from one stat: every version of a key is a new file (rename), and a
+ * compare-and-swap gives the new file an mtime later than the one it replaces, so (inode, size,
+ * mtime) never repeats for a key and equal stats mean the very version whose ETag was recorded.
  */
 export interface FsStorageOptions {
   staleLockMs?: number;
@@ -26,10 +32,15 @@ export interface FsStorageOptions {
 }
 
 const HOST = hostname();
+/** Keys whose (stat signature → ETag) this process remembers, for getIfChanged. */
+const MAX_SEEN = 10_000;
+/** How far past the replaced version's mtime a compare-and-swap sets the new one (see above). */
+const MTIME_STEP_NS = 10_000n;
 
 export class FsStorage implements StorageAdapter {
   readonly kind = 'fs';
   private readonly staleLockMs: number;
+  private readonly seen = new Map<string, { sig: string; etag: string }>();
 
   constructor(
     readonly root: string,
@@ -62,16 +73,67 @@ export class FsStorage implements StorageAdapter {
   }
 
   async get(key: string): Promise<StoredObject | null> {
+    return (await this.read(key))?.object ?? null;
+  }
+
+  async getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
+    etag = unquotedEtag(etag);
+    if (this.seen.get(key)?.etag === etag) {
+      const now = await this.currentVersion(key).catch((err: unknown) => {
+        throw wrap(err);
+      });
+      if (now === null) return null;
+      if (now.etag === etag) return UNCHANGED;
+    }
+    const read = await this.read(key);
+    if (!read) return null;
+    return read.object.etag === etag ? UNCHANGED : read.object;
+  }
+
+  /** The ETag and stat signature of the key's file now: one stat when this process knows it. */
+  private async currentVersion(key: string): Promise<{ etag: string; sig: string } | null> {
+    const known = this.seen.get(key);
+    if (known) {
+      try {
+        if (signature(await fs.stat(this.filePath(key), { bigint: true })) === known.sig) return known;
+      } catch (err) {
+        if (isCode(err, 'ENOENT')) return null;
+        throw err;
+      }
+    }
+    const read = await this.read(key);
+    return read && { etag: read.object.etag, sig: read.sig };
+  }
+
+  /** The content and the stat of the same file (one open), remembered for getIfChanged. */
+  private async read(key: string): Promise<{ object: StoredObject; sig: string } | null> {
     const file = this.filePath(key);
+    let handle: fs.FileHandle;
     try {
-      const body = await fs.readFile(file);
-      return { body, etag: etagOf(body) };
+      handle = await fs.open(file, 'r');
     } catch (err) {
       // Only a missing file is "no object": a file where a directory should be (ENOTDIR) means the
       // data directory is damaged, and must not read as an empty scope.
       if (isCode(err, 'ENOENT')) return null;
       throw wrap(err);
     }
+    try {
+      const sig = signature(await handle.stat({ bigint: true }));
+      const body = await handle.readFile();
+      const object = { body, etag: etagOf(body) };
+      this.remember(key, sig, object.etag);
+      return { object, sig };
+    } catch (err) {
+      throw wrap(err);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private remember(key: string, sig: string, etag: string): void {
+    this.seen.delete(key);
+    this.seen.set(key, { sig, etag });
+    if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
 
   async put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
@@ -98,16 +160,21 @@ export class FsStorage implements StorageAdapter {
           await syncDir(path.dirname(file));
           return { etag };
         }
+        const expected = unquotedEtag(condition.ifMatch);
         await this.options.beforePublish?.(key);
         await this.withLock(file, async () => {
-          const current = await fs.readFile(file).catch((err: unknown) => {
-            if (isCode(err, 'ENOENT')) return null;
-            throw err;
-          });
-          if (current === null || etagOf(current) !== condition.ifMatch)
-            throw new PreconditionFailedError(key);
+          const current = await this.currentVersion(key);
+          if (current === null || current.etag !== expected) throw new PreconditionFailedError(key);
+          // Strictly later than the version replaced, whatever the clocks say (see the class note).
+          const replacedMtime = BigInt(current.sig.split(':')[2]!);
+          const nowNs = BigInt(Date.now()) * 1_000_000n;
+          const mtimeNs = nowNs > replacedMtime + MTIME_STEP_NS ? nowNs : replacedMtime + MTIME_STEP_NS;
+          const seconds = Number(mtimeNs) / 1e9;
+          await fs.utimes(temp, seconds, seconds);
+          const sig = signature(await fs.stat(temp, { bigint: true }));
           await this.options.beforePublish?.(key);
           await fs.rename(temp, file);
+          this.remember(key, sig, etag);
           await syncDir(path.dirname(file));
         });
         return { etag };
@@ -225,7 +292,12 @@ export class FsStorage implements StorageAdapter {
 }
 
 export function etagOf(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('hex')}"`;
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** What identifies one version of a key's file (see the class note). */
+function signature(stat: BigIntStats): string {
+  return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
 }
 
 async function writeTemp(file: string, data: Buffer): Promise<string> {

@@ -12,16 +12,26 @@ import {
   PreconditionFailedError,
   StorageUnavailableError,
   keyProblem,
+  UNCHANGED,
+  unquotedEtag,
   type PutCondition,
   type StorageAdapter,
   type StoredObject,
 } from './storage.js';
 
 /**
- * S3-compatible object storage (Cloudflare R2, AWS S3, MinIO) through @aws-sdk/client-s3. Manifest
- * compare-and-swap uses conditional PutObject (`If-Match` / `If-None-Match: *`), which all three
- * honour; a 412 (or S3's 409 ConditionalRequestConflict for a race in flight) means the condition
- * did not hold.
+ * S3-compatible object storage (AWS S3, Cloudflare R2, Ceph RGW, MinIO) through @aws-sdk/client-s3.
+ * Manifest compare-and-swap uses conditional PutObject (`If-Match` / `If-None-Match: *`). What the
+ * stores disagree on is handled here, not by callers (docs/self-hosting.md, "Supported stores"):
+ * - ETags are kept and sent without quotes: RGW 16 compares `If-Match` literally against the
+ *   unquoted value (a quoted one is always 412); AWS S3 and R2 accept either form.
+ * - The condition did not hold: 412, S3's 409 ConditionalRequestConflict (a race in flight), and on
+ *   a missing key either 404 NoSuchKey (S3, R2) or 412 (RGW).
+ * - A 5xx or a broken connection on a conditional PUT leaves the outcome unknown (RGW answers some
+ *   losers of a race `500 UnknownError`): the key is re-read and the write counts as done only if
+ *   it holds exactly our bytes; if it still holds the version we named, the PUT is tried again;
+ *   anything else is a lost race. Conditional PUTs are therefore never retried blindly by the SDK.
+ * - Checksums only when an operation requires them (`WHEN_REQUIRED`), which every store accepts.
  */
 export interface S3StorageOptions {
   bucket: string;
@@ -35,25 +45,33 @@ export interface S3StorageOptions {
   prefix?: string;
 }
 
+/** How often a conditional PUT whose outcome was unknown, and that did not land, is sent again. */
+const UNKNOWN_OUTCOME_ATTEMPTS = 3;
+
 export class S3Storage implements StorageAdapter {
   readonly kind = 's3';
+  /** For reads, lists, deletes and unconditional writes: the SDK may retry them. */
   private readonly client: S3Client;
+  /** For conditional writes: one attempt each, the outcome of a failure is decided here. */
+  private readonly casClient: S3Client;
   private readonly prefix: string;
 
   constructor(private readonly options: S3StorageOptions) {
     this.prefix = options.prefix ?? '';
-    this.client = new S3Client({
+    const config = {
       region: options.region ?? 'auto',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
       ...(options.accessKeyId && options.secretAccessKey
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),
-      // R2 and MinIO reject some of the SDK's newer default checksums; only send them when required.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+      // RGW answers 411 to streamed bodies with the SDK's default checksums, R2 and MinIO reject
+      // some of them: only send checksums when an operation requires them.
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    };
+    this.client = new S3Client({ ...config, maxAttempts: 3 });
+    this.casClient = new S3Client({ ...config, maxAttempts: 1 });
   }
 
   describe(): string {
@@ -77,45 +95,79 @@ export class S3Storage implements StorageAdapter {
   }
 
   async get(key: string): Promise<StoredObject | null> {
+    const got = await this.read(key, undefined);
+    return got === UNCHANGED ? null : got;
+  }
+
+  async getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
+    return this.read(key, etag);
+  }
+
+  private async read(
+    key: string,
+    unlessEtag: string | undefined,
+  ): Promise<StoredObject | null | typeof UNCHANGED> {
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.fullKey(key) }),
+        new GetObjectCommand({
+          Bucket: this.options.bucket,
+          Key: this.fullKey(key),
+          ...(unlessEtag !== undefined ? { IfNoneMatch: quoted(unlessEtag) } : {}),
+        }),
       );
       const bytes = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
-      return { body: Buffer.from(bytes), etag: out.ETag ?? '' };
+      return { body: Buffer.from(bytes), etag: unquotedEtag(out.ETag ?? '') };
     } catch (err) {
-      if (statusOf(err) === 404) return null;
+      const status = statusOf(err);
+      if (status === 404) return null;
+      if (status === 304 && unlessEtag !== undefined) return UNCHANGED;
       throw wrap(err);
     }
   }
 
   async put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    try {
-      const out = await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.options.bucket,
-          Key: this.fullKey(key),
-          Body: data,
-          ContentLength: data.length,
-          ContentType: key.endsWith('.json') ? 'application/json' : 'text/markdown; charset=utf-8',
-          ...(condition.ifMatch !== undefined ? { IfMatch: condition.ifMatch } : {}),
-          ...(condition.ifNoneMatch !== undefined ? { IfNoneMatch: condition.ifNoneMatch } : {}),
-        }),
-      );
-      return { etag: out.ETag ?? '' };
-    } catch (err) {
-      const status = statusOf(err);
-      if (
-        status === 412 ||
-        (status === 409 && (condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined))
-      ) {
-        throw new PreconditionFailedError(key);
+    const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(key, data, condition);
+      } catch (err) {
+        if (!conditional) throw wrap(err);
+        const status = statusOf(err);
+        if (status === 412 || status === 409) throw new PreconditionFailedError(key);
+        if (status === 404 && condition.ifMatch !== undefined) throw new PreconditionFailedError(key);
+        if (status !== undefined && status < 500) throw wrap(err);
+        // 5xx or no answer: did our write land?
+        const now = await this.get(key).catch((readErr: unknown) => {
+          throw new StorageUnavailableError(
+            `S3 storage failed on a conditional write of ${key} and could not be re-read to learn its outcome (${describeError(err)}; then ${describeError(readErr)})`,
+          );
+        });
+        if (now !== null && now.body.equals(data)) return { etag: now.etag };
+        const stillBase =
+          condition.ifMatch !== undefined
+            ? now !== null && now.etag === unquotedEtag(condition.ifMatch)
+            : now === null;
+        if (!stillBase) throw new PreconditionFailedError(key);
+        if (attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw wrap(err);
       }
-      // If-Match on a missing object: S3 answers 404 NoSuchKey; that is a failed condition too.
-      if (status === 404 && condition.ifMatch !== undefined) throw new PreconditionFailedError(key);
-      throw wrap(err);
     }
+  }
+
+  private async send(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
+    const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
+    const out = await (conditional ? this.casClient : this.client).send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.fullKey(key),
+        Body: data,
+        ContentLength: data.length,
+        ContentType: key.endsWith('.json') ? 'application/json' : 'text/markdown; charset=utf-8',
+        ...(condition.ifMatch !== undefined ? { IfMatch: unquotedEtag(condition.ifMatch) } : {}),
+        ...(condition.ifNoneMatch !== undefined ? { IfNoneMatch: condition.ifNoneMatch } : {}),
+      }),
+    );
+    return { etag: unquotedEtag(out.ETag ?? '') };
   }
 
   async delete(key: string): Promise<void> {
@@ -169,6 +221,10 @@ export class S3Storage implements StorageAdapter {
     }
     return keys.length;
   }
+}
+
+function quoted(etag: string): string {
+  return `"${unquotedEtag(etag)}"`;
 }
 
 function statusOf(err: unknown): number | undefined {

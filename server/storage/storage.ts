@@ -5,7 +5,7 @@
  */
 export interface StoredObject {
   body: Buffer;
-  /** Opaque; changes whenever the object's content is replaced. */
+  /** Opaque, without quotes; changes whenever the object's content is replaced. */
   etag: string;
 }
 
@@ -15,6 +15,9 @@ export interface PutCondition {
   ifNoneMatch?: '*';
 }
 
+/** What `getIfChanged` answers when the key still holds the version named. */
+export const UNCHANGED = Symbol('unchanged');
+
 export interface StorageAdapter {
   /** 'fs', 's3', or 'unavailable' (misconfigured: every call throws StorageUnavailableError). */
   readonly kind: string;
@@ -23,6 +26,12 @@ export interface StorageAdapter {
   /** Throws StorageUnavailableError when storage cannot be used. */
   check(): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
+  /**
+   * `get`, unless `key` still holds the version `etag` names: then UNCHANGED, without the body.
+   * Cheaper than `get` (S3: a conditional GET answered 304; filesystem: one stat), and exact —
+   * a process that cached an object validates it with this on every use.
+   */
+  getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED>;
   /** Throws PreconditionFailedError when `condition` does not hold; returns the new ETag. */
   put(key: string, body: Buffer | string, condition?: PutCondition): Promise<{ etag: string }>;
   /** Deleting a missing key is not an error. */
@@ -41,7 +50,14 @@ export class PreconditionFailedError extends Error {
 }
 
 export class StorageUnavailableError extends Error {
-  constructor(message: string) {
+  /**
+   * @param message for the server's log: may name directories, buckets and keys.
+   * @param publicReason for callers, when there is one without any storage path (a setting missing).
+   */
+  constructor(
+    message: string,
+    readonly publicReason?: string,
+  ) {
     super(message);
     this.name = 'StorageUnavailableError';
   }
@@ -55,4 +71,9 @@ export function keyProblem(key: string): string | null {
     if (/[\\\0]/.test(segment)) return `bad character in storage key "${key}"`;
   }
   return null;
+}
+
+/** The canonical form of an ETag for every adapter: no weak marker, no quotes (S3 sends them quoted). */
+export function unquotedEtag(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/"/g, '');
 }

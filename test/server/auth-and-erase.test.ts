@@ -174,6 +174,8 @@ describe('authentication: every way in without a valid token is refused', () => 
         storage: { kind: 'fs', dir: offlineDir },
         jwtSecret: undefined,
         jwksUrl: `http://127.0.0.1:${deadPort}/jwks.json`,
+        issuer: 'https://id.example',
+        audience: 'memory-sync',
       });
       running.push(offline);
       const down = await new TestClient(

@@ -17,6 +17,7 @@ import { S3Storage } from '../../server/storage/s3-storage.js';
 import type { StorageAdapter } from '../../server/storage/storage.js';
 import { signUserToken } from '../../server/token.js';
 import { startS3LoopbackServer, type S3LoopbackServer } from '../support/s3-loopback-server.js';
+import { rgwBucket } from './rgw.js';
 
 export const SECRET = 'test-secret-for-sync-server-tests';
 export const ADMIN_KEY = 'test-admin-key';
@@ -63,9 +64,10 @@ export function testClock(start = T0): {
   return { now: () => t, set: (v) => void (t = v), advance: (ms) => void (t += ms) };
 }
 
-export type AdapterKind = 'fs' | 's3';
+/** 's3' is the loopback S3 stand-in (fast); 'rgw' is Ceph RGW started by scripts/rgw.sh. */
+export type AdapterKind = 'fs' | 's3' | 'rgw';
 
-/** Real storage for a test: a temp dir, or the loopback S3 server with the real AWS SDK. */
+/** Real storage for a test: a temp dir, the loopback S3 server or Ceph RGW, with the real AWS SDK. */
 export async function makeStorage(kind: AdapterKind): Promise<{
   storage: StorageAdapter;
   make: () => StorageAdapter;
@@ -81,6 +83,10 @@ export async function makeStorage(kind: AdapterKind): Promise<{
       dir,
       cleanup: () => fs.rm(dir, { recursive: true, force: true }),
     };
+  }
+  if (kind === 'rgw') {
+    const rgw = await rgwBucket();
+    return { storage: rgw.make(), make: rgw.make, cleanup: rgw.cleanup };
   }
   const s3 = await startS3LoopbackServer();
   const make = (): StorageAdapter =>
@@ -117,7 +123,7 @@ export async function tokenFor(
     ...(options.plan ? { plan: options.plan } : {}),
     ...(options.teams ? { teams: options.teams } : {}),
     now: options.now ?? T0,
-    ttlSeconds: options.ttlSeconds ?? 365 * 24 * 3600,
+    ttlSeconds: options.ttlSeconds ?? 30 * 24 * 3600, // the command-line server's longest
   });
 }
 

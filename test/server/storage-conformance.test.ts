@@ -5,21 +5,22 @@ import { FsStorage } from '../../server/storage/fs-storage.js';
 import {
   PreconditionFailedError,
   StorageUnavailableError,
+  UNCHANGED,
   type StorageAdapter,
 } from '../../server/storage/storage.js';
 import { S3Storage } from '../../server/storage/s3-storage.js';
 import { makeStorage, tempDir, type AdapterKind } from './helpers.js';
 
-// One behaviour for both adapters: the sync server relies on exactly these guarantees.
-describe.each<AdapterKind>(['fs', 's3'])('storage conformance: %s', (kind) => {
-  let cleanup: (() => Promise<void>) | null = null;
+// One behaviour for every adapter and store: the sync server relies on exactly these guarantees.
+// 's3' is the loopback stand-in; 'rgw' is Ceph RGW (scripts/rgw.sh start), the real S3 server.
+describe.each<AdapterKind>(['fs', 's3', 'rgw'])('storage conformance: %s', (kind) => {
+  let made: Awaited<ReturnType<typeof makeStorage>> | null = null;
   afterEach(async () => {
-    await cleanup?.();
-    cleanup = null;
+    await made?.cleanup();
+    made = null;
   });
   const setup = async (): Promise<StorageAdapter> => {
-    const made = await makeStorage(kind);
-    cleanup = made.cleanup;
+    made = await makeStorage(kind);
     await made.storage.check();
     return made.storage;
   };
@@ -59,18 +60,55 @@ describe.each<AdapterKind>(['fs', 's3'])('storage conformance: %s', (kind) => {
     expect(now?.etag).toBe(v2.etag);
   });
 
-  it('lets exactly one of many racing compare-and-swap writes win', async () => {
+  it('accepts an ETag quoted or not (S3 returns it quoted; RGW compares it unquoted)', async () => {
     const s = await setup();
-    const base = await s.put('race.json', 'base', { ifNoneMatch: '*' });
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => s.put('race.json', `writer-${i}`, { ifMatch: base.etag })),
+    const v1 = await s.put('q.json', 'v1', { ifNoneMatch: '*' });
+    expect(v1.etag).not.toMatch(/"/);
+    const v2 = await s.put('q.json', 'v2', { ifMatch: `"${v1.etag}"` });
+    await s.put('q.json', 'v3', { ifMatch: v2.etag });
+    expect((await s.get('q.json'))?.body.toString()).toBe('v3');
+  });
+
+  it('getIfChanged answers UNCHANGED for the version named, the object otherwise, null when missing', async () => {
+    const s = await setup();
+    expect(await s.getIfChanged('c.json', 'whatever')).toBeNull();
+    const v1 = await s.put('c.json', 'one', { ifNoneMatch: '*' });
+    expect(await s.getIfChanged('c.json', v1.etag)).toBe(UNCHANGED);
+    expect(await s.getIfChanged('c.json', `"${v1.etag}"`)).toBe(UNCHANGED);
+    // Replaced (same size) by another client of the same store: the old ETag no longer matches.
+    const other = made!.make();
+    const v2 = await other.put('c.json', 'two', { ifMatch: v1.etag });
+    const got = await s.getIfChanged('c.json', v1.etag);
+    expect(got).not.toBe(UNCHANGED);
+    expect(got !== UNCHANGED && got?.body.toString()).toBe('two');
+    expect(got !== UNCHANGED && got?.etag).toBe(v2.etag);
+    expect(await s.getIfChanged('c.json', v2.etag)).toBe(UNCHANGED);
+    await other.delete('c.json');
+    expect(await s.getIfChanged('c.json', v2.etag)).toBeNull();
+  });
+
+  it('lets exactly one of many racing compare-and-swap writes win, every round', async () => {
+    const s = await setup();
+    // Separate clients, as separate server processes would be. On RGW some losers get 500s.
+    const writers = Array.from({ length: 20 }, () => made!.make());
+    let base = await s.put('race.json', 'base', { ifNoneMatch: '*' });
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.allSettled(
+        writers.map((w, i) => w.put('race.json', `round-${round}-writer-${i}`, { ifMatch: base.etag })),
+      );
+      const won = results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ i, etag: r.value.etag }] : []));
+      expect(won).toHaveLength(1);
+      for (const r of results)
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(PreconditionFailedError);
+      const final = (await s.get('race.json'))!;
+      expect(final.body.toString()).toBe(`round-${round}-writer-${won[0]!.i}`);
+      expect(final.etag).toBe(won[0]!.etag);
+      base = won[0]!;
+    }
+    const creates = await Promise.allSettled(
+      writers.map((w, i) => w.put('created.json', `creator-${i}`, { ifNoneMatch: '*' })),
     );
-    const won = results.filter((r) => r.status === 'fulfilled');
-    expect(won).toHaveLength(1);
-    for (const r of results)
-      if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(PreconditionFailedError);
-    const final = (await s.get('race.json'))!.body.toString();
-    expect(final).toMatch(/^writer-\d+$/);
+    expect(creates.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 
   it('lists by prefix, deletes single keys (missing is fine) and whole prefixes', async () => {
@@ -104,6 +142,40 @@ describe.each<AdapterKind>(['fs', 's3'])('storage conformance: %s', (kind) => {
     expect((await s.get('users/a/memory/objects/å/r.md'))?.body.toString('utf8')).toBe(text);
     await s.put('empty', '');
     expect((await s.get('empty'))?.body.length).toBe(0);
+  });
+});
+
+describe('s3: a 5xx on a conditional PUT is "outcome unknown": re-read and decide', () => {
+  it('counts the write as done when it landed, retries it when it did not, and loses to another writer', async () => {
+    const made = await makeStorage('s3');
+    try {
+      const s = made.storage;
+      const v1 = await s.put('m.json', 'v1', { ifNoneMatch: '*' });
+      made.s3!.failConditionalPuts(1, 'after-applying');
+      const v2 = await s.put('m.json', 'v2', { ifMatch: v1.etag });
+      expect((await s.get('m.json'))?.etag).toBe(v2.etag);
+      made.s3!.failConditionalPuts(1, 'before-applying');
+      const v3 = await s.put('m.json', 'v3', { ifMatch: v2.etag });
+      expect((await s.get('m.json'))?.body.toString()).toBe('v3');
+      made.s3!.failConditionalPuts(1, 'before-applying');
+      await s.put('new.json', 'created', { ifNoneMatch: '*' });
+      expect((await s.get('new.json'))?.body.toString()).toBe('created');
+      // The 500 hides that someone else won: a lost race, never a success.
+      await made.make().put('m.json', 'other', { ifMatch: v3.etag });
+      made.s3!.failConditionalPuts(1, 'before-applying');
+      await expect(s.put('m.json', 'mine', { ifMatch: v3.etag })).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+      // 500s that never stop: unavailable, not a success and not a lost race.
+      made.s3!.failConditionalPuts(10, 'before-applying');
+      const now = (await s.get('m.json'))!;
+      await expect(s.put('m.json', 'again', { ifMatch: now.etag })).rejects.toBeInstanceOf(
+        StorageUnavailableError,
+      );
+      expect((await s.get('m.json'))?.body.toString()).toBe('other');
+    } finally {
+      await made.cleanup();
+    }
   });
 });
 

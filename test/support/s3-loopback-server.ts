@@ -8,7 +8,11 @@ import type { AddressInfo } from 'node:net';
  * path-style: PUT/GET/HEAD/DELETE of objects (with ETags, `If-Match` and `If-None-Match: *`
  * answering 412 when they do not hold), ListObjectsV2, DeleteObjects and HeadBucket. Objects live in
  * memory; requests are not signature-checked. `setOutage(true)` makes every request fail with 503,
- * to test how the sync server reports broken storage.
+ * to test how the sync server reports broken storage. `failConditionalPuts` makes the next
+ * conditional PUTs answer `500 UnknownError` as Ceph RGW does for some losers of a race — before
+ * or after applying the write — so the adapter's "outcome unknown" path runs in fast tests too.
+ * `If-Match` is compared without quotes (S3 and R2 accept both forms); GET honours
+ * `If-None-Match` with 304.
  */
 export interface S3LoopbackServer {
   endpoint: string;
@@ -17,6 +21,7 @@ export interface S3LoopbackServer {
   counts: Map<string, number>;
   objectCount(): number;
   setOutage(on: boolean): void;
+  failConditionalPuts(count: number, when: 'before-applying' | 'after-applying'): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export async function startS3LoopbackServer(bucket = 'memory-sync-test'): Promis
   const objects = new Map<string, Obj>();
   const counts = new Map<string, number>();
   let outage = false;
+  let failing = { count: 0, when: 'before-applying' as 'before-applying' | 'after-applying' };
   const count = (op: string): void => {
     counts.set(op, (counts.get(op) ?? 0) + 1);
   };
@@ -91,9 +97,14 @@ export async function startS3LoopbackServer(bucket = 'memory-sync-test'): Promis
         count('PutObject');
         const ifMatch = req.headers['if-match'];
         const ifNoneMatch = req.headers['if-none-match'];
+        const conditional = ifMatch !== undefined || ifNoneMatch !== undefined;
+        const fail = conditional && failing.count > 0 ? failing.when : null;
+        if (fail) failing.count--;
+        if (fail === 'before-applying')
+          return sendError(res, 500, 'UnknownError', 'simulated outcome-unknown failure', false);
         if (ifNoneMatch === '*' && current)
           return sendError(res, 412, 'PreconditionFailed', 'the object exists', false);
-        if (ifMatch !== undefined && (!current || current.etag !== ifMatch)) {
+        if (ifMatch !== undefined && (!current || unquote(current.etag) !== unquote(ifMatch))) {
           return sendError(
             res,
             current ? 412 : 404,
@@ -104,6 +115,8 @@ export async function startS3LoopbackServer(bucket = 'memory-sync-test'): Promis
         }
         const etag = `"${createHash('md5').update(body).digest('hex')}"`;
         objects.set(key, { body, etag, modified: new Date() });
+        if (fail === 'after-applying')
+          return sendError(res, 500, 'UnknownError', 'simulated outcome-unknown failure', false);
         res.writeHead(200, { etag }).end();
         return;
       }
@@ -111,6 +124,11 @@ export async function startS3LoopbackServer(bucket = 'memory-sync-test'): Promis
       case 'HEAD': {
         count(head ? 'HeadObject' : 'GetObject');
         if (!current) return sendError(res, 404, 'NoSuchKey', 'The specified key does not exist.', head);
+        const ifNoneMatch = req.headers['if-none-match'];
+        if (ifNoneMatch !== undefined && unquote(ifNoneMatch) === unquote(current.etag)) {
+          res.writeHead(304, { etag: current.etag }).end();
+          return;
+        }
         res.writeHead(200, {
           etag: current.etag,
           'content-length': current.body.length,
@@ -164,6 +182,9 @@ export async function startS3LoopbackServer(bucket = 'memory-sync-test'): Promis
     setOutage: (on) => {
       outage = on;
     },
+    failConditionalPuts: (count, when) => {
+      failing = { count, when };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -182,6 +203,10 @@ function sendError(
   const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`;
   res.writeHead(status, { 'content-type': 'application/xml' });
   res.end(head ? undefined : xml);
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/"/g, '');
 }
 
 function xmlEscape(text: string): string {

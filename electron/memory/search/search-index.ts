@@ -37,7 +37,20 @@ function pack(s: number, t: number, b: number): PackedTf {
 interface Entry {
   doc: SearchDocument;
   key: string;
-  terms: Map<string, PackedTf>;
+  /** The note's distinct terms and their frequencies (as indexed). */
+  analysis: DocumentAnalysis;
+  /** term → tf, built on first lookup: most notes are never looked up, and 10,000 maps cost a lot to build. */
+  tfByTerm: Map<string, PackedTf> | null;
+}
+
+/** The entry's term → tf map (built on first use). */
+function termsOf(e: Entry): Map<string, PackedTf> {
+  if (!e.tfByTerm) {
+    const { terms, tfs } = e.analysis;
+    e.tfByTerm = new Map();
+    for (let i = 0; i < terms.length; i++) e.tfByTerm.set(terms[i]!, tfs[i]!);
+  }
+  return e.tfByTerm;
 }
 
 interface Posting {
@@ -128,6 +141,14 @@ export class SearchIndex {
     return slot === undefined ? undefined : this.entries[slot]?.doc;
   }
 
+  /** The analysis an indexed note was indexed with (what the index cache persists). */
+  analysisOf(scope: Scope, id: string): DocumentAnalysis | undefined {
+    const slot = this.byKey.get(docKey(scope, id));
+    const e = slot === undefined ? undefined : this.entries[slot];
+    if (!e) return undefined;
+    return e.analysis;
+  }
+
   *documents(): IterableIterator<SearchDocument> {
     for (const e of this.entries) if (e) yield e.doc;
   }
@@ -147,32 +168,20 @@ export class SearchIndex {
     this.normsDirty = true;
   }
 
-  /** Add the note `(doc.scope, doc.id)`, or replace it when it is already indexed. */
-  upsert(doc: SearchDocument): void {
+  /**
+   * Add the note `(doc.scope, doc.id)`, or replace it when it is already indexed. `analysis`, when
+   * given, must be `analyseDocument(doc)` (a persisted copy, see ../index-cache.ts): it skips the
+   * text analysis, which is most of the cost of indexing a note.
+   */
+  upsert(doc: SearchDocument, analysis: DocumentAnalysis = analyseDocument(doc)): void {
     const key = docKey(doc.scope, doc.id);
     if (this.byKey.has(key)) this.remove(doc.scope, doc.id);
 
-    const s = analyze(doc.summary);
-    const t = analyze(doc.tags.join(' '));
-    const b = analyze(doc.body);
-    const counts = new Map<string, [number, number, number]>();
-    const bump = (terms: string[], field: 0 | 1 | 2) => {
-      for (const term of terms) {
-        let c = counts.get(term);
-        if (!c) counts.set(term, (c = [0, 0, 0]));
-        c[field]++;
-      }
-    };
-    bump(s, 0);
-    bump(t, 1);
-    bump(b, 2);
-
     const slot = this.free.pop() ?? this.entries.length;
     this.ensureCapacity(slot + 1);
-    const terms = new Map<string, PackedTf>();
-    for (const [term, [cs, ct, cb]] of counts) {
-      const tf = pack(cs, ct, cb);
-      terms.set(term, tf);
+    for (let i = 0; i < analysis.terms.length; i++) {
+      const term = analysis.terms[i]!;
+      const tf = analysis.tfs[i]!;
       let p = this.postings.get(term);
       if (!p) {
         this.postings.set(term, (p = { docs: [], tfs: [] }));
@@ -186,19 +195,34 @@ export class SearchIndex {
         else this.headPostings.set(term, [slot]);
       }
     }
-    this.entries[slot] = { doc: { ...doc, tags: [...doc.tags] }, key, terms };
+    // Only the fields search uses (a StoredNote's spread would also compute its derived links).
+    // The body is read from the document when needed (recall's block): with a precomputed
+    // analysis, indexing never reads it (a note from the index cache loads its body lazily).
+    const own: SearchDocument = {
+      id: doc.id,
+      scope: doc.scope,
+      summary: doc.summary,
+      tags: [...doc.tags],
+      type: doc.type,
+      get body() {
+        return doc.body;
+      },
+      updatedAt: doc.updatedAt,
+    };
+    this.entries[slot] = { doc: own, key, analysis, tfByTerm: null };
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
     pair[doc.scope === 'project' ? 0 : 1] = slot;
     this.byIdKey.set(idKey, pair);
     this.scopeCode[slot] = SCOPE_CODE[doc.scope];
-    this.lenS[slot] = s.length;
-    this.lenT[slot] = t.length;
-    this.lenB[slot] = b.length;
-    this.sumS += s.length;
-    this.sumT += t.length;
-    this.sumB += b.length;
+    const [lenS, lenT, lenB] = analysis.lengths;
+    this.lenS[slot] = lenS;
+    this.lenT[slot] = lenT;
+    this.lenB[slot] = lenB;
+    this.sumS += lenS;
+    this.sumT += lenT;
+    this.sumB += lenB;
     this.count++;
     this.normsDirty = true;
   }
@@ -209,7 +233,10 @@ export class SearchIndex {
     const slot = this.byKey.get(key);
     if (slot === undefined) return false;
     const entry = this.entries[slot]!;
-    for (const [term, tf] of entry.terms) {
+    const { terms, tfs } = entry.analysis;
+    for (let k = 0; k < terms.length; k++) {
+      const term = terms[k]!;
+      const tf = tfs[k]!;
       if ((tf & 0xffff) !== 0) {
         const head = this.headPostings.get(term)!;
         const h = head.indexOf(slot);
@@ -332,7 +359,10 @@ export class SearchIndex {
     let duplicateOf: RelatedResult['duplicateOf'] = null;
     const vec = this.vectorOf(termCounts(note));
     for (const hit of hits.slice(0, 3)) {
-      const sim = cosine(vec, this.vectorOf(this.entries[this.byKey.get(docKey(hit.scope, hit.id))!]!.terms));
+      const sim = cosine(
+        vec,
+        this.vectorOf(termsOf(this.entries[this.byKey.get(docKey(hit.scope, hit.id))!]!)),
+      );
       if (sim >= DUPLICATE_THRESHOLD && (!duplicateOf || sim > duplicateOf.similarity)) {
         duplicateOf = { id: hit.id, scope: hit.scope, summary: hit.summary, similarity: sim };
       }
@@ -352,7 +382,7 @@ export class SearchIndex {
   similarity(note: NoteLike, scope: Scope, id: string): number {
     const slot = this.byKey.get(docKey(scope, id));
     if (slot === undefined) return 0;
-    return cosine(this.vectorOf(termCounts(note)), this.vectorOf(this.entries[slot]!.terms));
+    return cosine(this.vectorOf(termCounts(note)), this.vectorOf(termsOf(this.entries[slot]!)));
   }
 
   /** Per-message recall (see ./recall.ts). Never throws. */
@@ -476,7 +506,7 @@ export class SearchIndex {
 
     if (touched.length * qTerms.length <= postingsTotal) {
       for (const d of touched) {
-        const terms = this.entries[d]!.terms;
+        const terms = termsOf(this.entries[d]!);
         let sum = 0;
         for (let i = 0; i < qTerms.length; i++) {
           const tf = terms.get(qTerms[i]!);
@@ -524,7 +554,7 @@ export class SearchIndex {
     let pB = 0;
     for (let qi = 0; qi < q.terms.length; qi++) {
       const term = q.terms[qi]!;
-      const tf = e.terms.get(term);
+      const tf = termsOf(e).get(term);
       if (tf === undefined) continue;
       const p = this.postings.get(term)!;
       const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
@@ -621,26 +651,49 @@ export class SearchIndex {
   }
 }
 
+/**
+ * A note's text analysis as the index stores it: its distinct terms with their packed per-field
+ * frequencies, and the number of terms per field (summary, tags, body). Depends only on the note's
+ * summary, tags and body.
+ */
+export interface DocumentAnalysis {
+  terms: string[];
+  tfs: PackedTf[];
+  lengths: readonly [summary: number, tags: number, body: number];
+}
+
+export function analyseDocument(doc: Pick<SearchDocument, 'summary' | 'tags' | 'body'>): DocumentAnalysis {
+  const s = analyze(doc.summary);
+  const t = analyze(doc.tags.join(' '));
+  const b = analyze(doc.body);
+  const counts = new Map<string, [number, number, number]>();
+  const bump = (terms: string[], field: 0 | 1 | 2) => {
+    for (const term of terms) {
+      let c = counts.get(term);
+      if (!c) counts.set(term, (c = [0, 0, 0]));
+      c[field]++;
+    }
+  };
+  bump(s, 0);
+  bump(t, 1);
+  bump(b, 2);
+  const terms: string[] = [];
+  const tfs: PackedTf[] = [];
+  for (const [term, [cs, ct, cb]] of counts) {
+    terms.push(term);
+    tfs.push(pack(cs, ct, cb));
+  }
+  return { terms, tfs, lengths: [s.length, t.length, b.length] };
+}
+
 function uniformQuery(terms: string[]): WeightedQuery {
   const unique = [...new Set(terms)];
   return { terms: unique, weights: unique.map(() => 1) };
 }
 
 function termCounts(note: NoteLike): Map<string, PackedTf> {
-  const counts = new Map<string, [number, number, number]>();
-  const add = (terms: string[], f: 0 | 1 | 2) => {
-    for (const t of terms) {
-      let c = counts.get(t);
-      if (!c) counts.set(t, (c = [0, 0, 0]));
-      c[f]++;
-    }
-  };
-  add(analyze(note.summary), 0);
-  add(analyze(note.tags.join(' ')), 1);
-  add(analyze(note.body), 2);
-  const out = new Map<string, PackedTf>();
-  for (const [t, [s, g, b]] of counts) out.set(t, pack(s, g, b));
-  return out;
+  const { terms, tfs } = analyseDocument(note);
+  return new Map(terms.map((t, i) => [t, tfs[i]!]));
 }
 
 function cosine(a: Map<string, number>, b: Map<string, number>): number {

@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
 import type { HandlerContext } from '../../api/context.js';
 import { parseArgs } from './args.js';
-import { cliCommands } from './commands/index.js';
+import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
 
 /**
@@ -56,15 +56,17 @@ function parseGlobals(argv: string[]): Globals {
   return g;
 }
 
-function findCommand(words: string[]): { command: CliCommand; rest: string[] } | null {
+/** The command the first one or two words name; only that command's file is loaded. */
+async function findCommand(words: string[]): Promise<{ command: CliCommand; rest: string[] } | null> {
   const two = `${words[0]} ${words[1]}`;
-  const byTwo = cliCommands.find((c) => c.name === two);
-  if (byTwo) return { command: byTwo, rest: words.slice(2) };
-  const byOne = cliCommands.find((c) => c.name === words[0]);
-  return byOne ? { command: byOne, rest: words.slice(1) } : null;
+  const used = cliCommandIndex.some(([name]) => name === two) ? 2 : 1;
+  const name = words.slice(0, used).join(' ');
+  if (!cliCommandIndex.some(([n]) => n === name)) return null;
+  return { command: await loadCommand(name), rest: words.slice(used) };
 }
 
-export function helpText(): string {
+export async function helpText(): Promise<string> {
+  const cliCommands = await allCommands();
   const width = Math.max(...cliCommands.map((c) => c.usage.length));
   const lines = [
     "Memory Desk — look after your AI agent's Markdown memory notes.",
@@ -118,18 +120,18 @@ export async function runCli(env: CliEnv): Promise<number> {
     }
     const words = globals.rest;
     if (words[0] === 'help') {
-      const found = words.length > 1 ? findCommand(words.slice(1)) : null;
-      stdout.write(found ? commandHelp(found.command) : helpText());
+      const found = words.length > 1 ? await findCommand(words.slice(1)) : null;
+      stdout.write(found ? commandHelp(found.command) : await helpText());
       return 0;
     }
     if (words.length === 0) {
       if (globals.help) {
-        stdout.write(helpText());
+        stdout.write(await helpText());
         return 0;
       }
       throw new UsageError('no command given');
     }
-    const found = findCommand(words);
+    const found = await findCommand(words);
     if (!found) throw new UsageError(`unknown command "${words[0]}"`);
     const { command, rest } = found;
     commandName = command.name;
@@ -207,8 +209,8 @@ async function readAll(stream: Readable & { isTTY?: boolean }): Promise<string |
 }
 
 async function packageVersion(): Promise<string> {
-  // dist/electron/transports/cli → the package root is four levels up (three from the sources).
-  for (const up of ['../../../../package.json', '../../../package.json']) {
+  // The bundle (dist/cli) is two levels below the package root, the sources three, tsc's output four.
+  for (const up of ['../../package.json', '../../../package.json', '../../../../package.json']) {
     try {
       const pkg = JSON.parse(await fs.readFile(new URL(up, import.meta.url), 'utf8')) as {
         name?: string;

@@ -62,7 +62,7 @@ export const agentsCommands: CliCommand[] = [
     positionals: { min: 0, max: 0, names: '' },
     longRunning: true,
     async run(io) {
-      // The MCP SDK is loaded only when the server starts.
+      // The MCP SDK (with ajv and zod-to-json-schema) is loaded only by this command.
       const { serveMcpStdio } = await import('../../mcp/server.js');
       await serveMcpStdio((method, input) => io.invoke(method, input));
       return { json: null, text: '', streamed: true };

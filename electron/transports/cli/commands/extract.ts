@@ -39,3 +39,5 @@ export const extractCommand: CliCommand = {
     return { json: out, text: lines.join('\n') };
   },
 };
+
+export const extractCommands: CliCommand[] = [extractCommand];

@@ -34,3 +34,5 @@ export const hookCommand: CliCommand = {
     return { json: output ? (JSON.parse(output) as unknown) : null, text: output };
   },
 };
+
+export const hookCommands: CliCommand[] = [hookCommand];

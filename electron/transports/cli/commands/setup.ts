@@ -27,3 +27,5 @@ export const setupCommand: CliCommand = {
     return { json: out, text: lines.join('\n') };
   },
 };
+
+export const setupCommands: CliCommand[] = [setupCommand];

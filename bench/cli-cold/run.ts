@@ -1,0 +1,217 @@
+/**
+ * bench/cli-cold: what a per-message hook or an agent pays for one `memdesk` call, cold (a new
+ * process every time), against baselines measured in the same run:
+ *   - `node -e 0` (the floor of any Node CLI) and `grep -ril WORD` over the same note folders
+ *     (the floor of reading every note);
+ *   - the CLI bundle (scripts/build-cli.ts, built into a temp dir first) at an empty home and at
+ *     ~10,000 notes (4,990 project + 5,000 user, generated like bench/load): recall, list,
+ *     remember (project scope) and a refused remember (the full user scope), with the index cache
+ *     warm (the normal case) and once cold (first run after the cache is removed);
+ *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer.
+ * Wall and CPU time (user + system, from /usr/bin/time) per run; medians of --runs (default 3).
+ *
+ *   npx tsx bench/cli-cold/run.ts [--notes 5000] [--runs 3]
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildCliBundle } from '../../scripts/build-cli.js';
+import { arg, generate, median, rng } from '../load/corpus.js';
+
+const NOTES = arg('notes', 5000);
+const RUNS = arg('runs', 3);
+const QUESTION = 'how do we deploy the release after the merge review?';
+
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+/** Runs a command once under /usr/bin/time; wall from here, CPU (user + sys) of the child. */
+function timed(cmd: string[], stdin = ''): Promise<Timing & { code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...cmd], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.stdin.end(stdin);
+    child.on('exit', (code) => {
+      const wall = performance.now() - t0;
+      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      if (!m) return reject(new Error(`no timing from ${cmd.join(' ')}: ${stderr}`));
+      resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, code, stdout });
+    });
+  });
+}
+
+/** Medians of RUNS runs of each command, interleaved so load changes hit every command alike. */
+async function measure(
+  cmds: Record<
+    string,
+    { cmd: string[]; before?: () => Promise<void>; ok?: (code: number | null) => boolean }
+  >,
+): Promise<Record<string, Timing>> {
+  const runs: Record<string, Timing[]> = {};
+  for (let r = 0; r < RUNS; r++) {
+    for (const [name, c] of Object.entries(cmds)) {
+      await c.before?.();
+      const t = await timed(c.cmd);
+      if (!(c.ok ?? ((code) => code === 0))(t.code)) throw new Error(`${name}: exit ${t.code}`);
+      (runs[name] ??= []).push(t);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, ts]) => [
+      name,
+      { wall: median(ts.map((t) => t.wall)), cpu: median(ts.map((t) => t.cpu)) },
+    ]),
+  );
+}
+
+/** `memdesk mcp`: ms until the initialize answer and until the first recall answer (one session). */
+function mcpSession(bin: string, g: string[]): Promise<{ initialize: number; recall: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [bin, ...g, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (msg: unknown) => child.stdin.write(JSON.stringify(msg) + '\n');
+    let buf = '';
+    let initialize = 0;
+    child.on('error', reject);
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl)) as { id?: number; error?: unknown };
+        buf = buf.slice(nl + 1);
+        if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+        if (msg.id === 1) {
+          initialize = performance.now() - t0;
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'recall', arguments: { message: QUESTION } },
+          });
+        } else if (msg.id === 2) {
+          resolve({ initialize, recall: performance.now() - t0 });
+          child.stdin.end();
+        }
+      }
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    });
+  });
+}
+
+async function mcpMedians(bin: string, g: string[]): Promise<{ initialize: number; recall: number }> {
+  const runs: Array<{ initialize: number; recall: number }> = [];
+  for (let r = 0; r < RUNS; r++) runs.push(await mcpSession(bin, g));
+  return { initialize: median(runs.map((x) => x.initialize)), recall: median(runs.map((x) => x.recall)) };
+}
+
+const ms = (x: number): string => `${Math.round(x)} ms`;
+
+function table(title: string, base: Timing, baseName: string, rows: Record<string, Timing>): void {
+  console.log(`\n${title} (baseline ${baseName}: wall ${ms(base.wall)}, cpu ${ms(base.cpu)})`);
+  console.log('| command | wall | cpu | wall ratio | cpu ratio |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, t] of Object.entries(rows)) {
+    console.log(
+      `| ${name} | ${ms(t.wall)} | ${ms(t.cpu)} | ${(t.wall / base.wall).toFixed(2)}× | ${(t.cpu / base.cpu).toFixed(2)}× |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-cli-cold-'));
+  try {
+    const bin = await buildCliBundle(path.join(base, 'cli'));
+    const node = process.execPath;
+
+    // ---- an empty home ----
+    const emptyHome = path.join(base, 'empty-home');
+    const emptyProject = path.join(base, 'empty-project');
+    await fs.mkdir(emptyProject, { recursive: true });
+    const ge = ['--home', emptyHome, '--project', emptyProject];
+    const empty = await measure({
+      'node -e 0': { cmd: [node, '-e', '0'] },
+      recall: { cmd: [node, bin, ...ge, 'recall', QUESTION] },
+      list: { cmd: [node, bin, ...ge, 'list'] },
+      remember: {
+        cmd: [node, bin, ...ge, 'remember', '--summary', 'Deploy after review', '--body', 'Checklist first.'],
+        // Each run writes a new note into an otherwise empty project: forget the earlier ones.
+        before: () => fs.rm(path.join(emptyProject, 'MEMORY'), { recursive: true, force: true }),
+      },
+    });
+    const { 'node -e 0': nodeEmpty, ...emptyRows } = empty;
+    table('Empty home', nodeEmpty!, '`node -e 0`', emptyRows);
+
+    // ---- ~10,000 notes: 4,990 project notes (room for the remember runs), 5,000 user notes (full) ----
+    const home = path.join(base, 'home');
+    const root = path.join(base, 'project');
+    const projectDir = path.join(root, 'MEMORY');
+    const userDir = path.join(home, 'memory', 'user');
+    const random = rng(42);
+    await generate(projectDir, 'p', NOTES - 10, random);
+    await generate(userDir, 'u', NOTES, random);
+    const g = ['--home', home, '--project', root];
+    const cacheDir = path.join(home, 'memory-cache');
+    // The first run after the cache is removed: reads, parses and analyses every note, writes the cache.
+    const coldIndex = await measure({
+      'recall (no index cache yet)': {
+        cmd: [node, bin, ...g, 'recall', QUESTION],
+        before: () => fs.rm(cacheDir, { recursive: true, force: true }),
+      },
+    });
+    await timed([node, bin, ...g, 'recall', QUESTION]); // leaves a complete cache behind
+    const full = await measure({
+      'node -e 0': { cmd: [node, '-e', '0'] },
+      'grep -ril': { cmd: ['grep', '-ril', 'checklist', projectDir, userDir], ok: (c) => c === 0 || c === 1 },
+      recall: { cmd: [node, bin, ...g, 'recall', QUESTION] },
+      list: { cmd: [node, bin, ...g, 'list'] },
+      'list --json': { cmd: [node, bin, ...g, '--json', 'list'] },
+      search: { cmd: [node, bin, ...g, 'search', 'merge review'] },
+      remember: {
+        cmd: [node, bin, ...g, 'remember', '--summary', 'Release note', '--body', 'Deploy after review.'],
+      },
+      'remember, refused (full user scope)': {
+        cmd: [node, bin, ...g, 'remember', '--scope', 'user', '--summary', 'One more', '--body', 'x'],
+        ok: (c) => c === 1,
+      },
+    });
+    const { 'node -e 0': nodeFull, 'grep -ril': grep, ...fullRows } = full;
+    const allRows = { ...fullRows, ...coldIndex };
+    const total = NOTES - 10 + NOTES;
+    table(`${total} notes, against grep`, grep!, '`grep -ril` over both folders', allRows);
+    table(`${total} notes, against node`, nodeFull!, '`node -e 0`', allRows);
+
+    const mcp = await mcpMedians(bin, g);
+    console.log(
+      `\nmemdesk mcp at ${total} notes: initialize answered ${ms(mcp.initialize)} (${(mcp.initialize / nodeFull!.wall).toFixed(2)}× node -e 0), first recall answered ${ms(mcp.recall)} (${(mcp.recall / nodeFull!.wall).toFixed(2)}×)`,
+    );
+    console.log(
+      `\nruns: ${RUNS} (medians), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
+    );
+  } finally {
+    await fs.rm(base, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCliBundle } from '../../scripts/build-cli.js';
+import { cliCommandIndex } from '../../electron/transports/cli/commands/index.js';
+import { fixture, tempDir, tsxLoader } from '../memory/helpers.js';
+
+const sourceEntry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
+const moduleLog = new URL('./module-log/register.mjs', import.meta.url).href;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(nodeArgs: string[], args: string[], cwd: string, stdin = ''): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(stdin);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code. */
+const HEAVY = [
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'zod-to-json-schema',
+  'sql.js',
+  'fflate',
+  '@aws-sdk',
+  '/electron/sync/',
+  '/electron/transports/mcp/',
+  '/electron/cleanup/',
+];
+
+describe('memdesk CLI loading', () => {
+  it('lists every command of every command file exactly once, with the file that defines it', async () => {
+    const areas = [...new Set(cliCommandIndex.map(([, area]) => area))];
+    const defined = new Set<string>();
+    for (const area of areas) for (const c of await area()) defined.add(c.name);
+    const listed = cliCommandIndex.map(([name]) => name);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...defined].sort()).toEqual([...listed].sort());
+    // Each command is listed with the file that defines it.
+    for (const [name, area] of cliCommandIndex)
+      expect((await area()).some((c) => c.name === name)).toBe(true);
+  });
+
+  it('loads only what a note command needs (no MCP SDK, sync engine, zip or SQLite code)', async () => {
+    const fx = await fixture();
+    const g = ['--home', fx.home, '--project', fx.root];
+    const remember = await run(
+      ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
+      [...g, 'remember', '--summary', 'Deploy with the release checklist', '--body', 'Run the checks.'],
+      fx.root,
+    );
+    expect(remember.code, remember.stderr).toBe(0);
+    for (const args of [['recall', 'how do we deploy?'], ['list'], ['search', 'deploy']]) {
+      const r = await run(
+        ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
+        [...g, ...args],
+        fx.root,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
+      expect(modules.length).toBeGreaterThan(10);
+      for (const heavy of HEAVY)
+        expect(
+          modules.filter((m) => m.includes(heavy)),
+          `${args[0]}: ${heavy}`,
+        ).toEqual([]);
+    }
+    expect(remember.stderr.split('\n').filter((l) => HEAVY.some((h) => l.includes(h)))).toEqual([]);
+  });
+
+  it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
+    const out = await tempDir('memdesk-bundle-');
+    const bin = await buildCliBundle(path.join(out, 'cli'));
+    const fx = await fixture();
+    const g = ['--home', fx.home, '--project', fx.root];
+    const help = await run([bin], ['--help'], fx.root);
+    expect(help.code).toBe(0);
+    for (const [name] of cliCommandIndex) expect(help.stdout).toContain(`  ${name}`);
+    const remembered = await run(
+      [bin],
+      [
+        ...g,
+        '--json',
+        'remember',
+        '--summary',
+        'Deploy with the release checklist',
+        '--body',
+        'Run the checks.',
+      ],
+      fx.root,
+    );
+    expect(remembered.code, remembered.stderr).toBe(0);
+    expect(JSON.parse(remembered.stdout)).toMatchObject({ scope: 'project' });
+    const recalled = await run(
+      [bin],
+      [...g, '--json', 'recall', 'how do we deploy with the checklist?'],
+      fx.root,
+    );
+    expect(recalled.code, recalled.stderr).toBe(0);
+    expect((JSON.parse(recalled.stdout) as { notes: Array<{ summary: string }> }).notes[0]?.summary).toBe(
+      'Deploy with the release checklist',
+    );
+    const unknown = await run([bin], [...g, 'no-such-command'], fx.root);
+    expect(unknown.code).toBe(2);
+    // The MCP command's chunk (with the SDK bundled in) loads and answers on stdin/stdout.
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    };
+    const mcp = await run([bin], [...g, 'mcp'], fx.root, JSON.stringify(initialize) + '\n');
+    expect(mcp.code, mcp.stderr).toBe(0);
+    expect(JSON.parse(mcp.stdout.split('\n')[0]!)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'memory-desk' } },
+    });
+    await fs.rm(out, { recursive: true, force: true });
+  });
+});

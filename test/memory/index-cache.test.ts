@@ -1,0 +1,251 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { serializeNote } from '../../shared/note-format.js';
+import type { Note, Scope } from '../../shared/note.js';
+import { createMemoryCore } from '../../electron/memory/core.js';
+import { indexCacheDir, indexCacheFile } from '../../electron/memory/index-cache.js';
+import { createNoteStore } from '../../electron/memory/note-store.js';
+import { SearchIndex } from '../../electron/memory/search/index.js';
+import type { MemoryCore, StoredNote } from '../../electron/memory/types.js';
+import { tempDir } from './helpers.js';
+
+const WORDS = [
+  'merge',
+  'merging',
+  'deploy',
+  'cache',
+  'caching',
+  'the',
+  'font',
+  '数据库',
+  '迁移',
+  'theme',
+  'tests',
+];
+const QUERIES = ['merge deploy', 'caching the font', '数据库迁移', 'theme tests', 'deploy'];
+const IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+/** Files get mtimes an hour back (and distinct per write): the cache never keeps files written < 2 s ago. */
+const PAST = Date.now() - 3_600_000;
+
+const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' '));
+const noteArb = fc.record({
+  id: fc.constantFrom(...IDS),
+  scope: fc.constantFrom<Scope>('project', 'user'),
+  summary: words,
+  tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
+  body: words,
+  updatedAt: fc.integer({ min: 1, max: 9 }),
+});
+type NoteArb = typeof noteArb extends fc.Arbitrary<infer T> ? T : never;
+const opArb = fc.oneof(
+  noteArb.map((note) => ({ kind: 'write' as const, note })),
+  fc
+    .record({ id: fc.constantFrom(...IDS), scope: fc.constantFrom<Scope>('project', 'user') })
+    .map((r) => ({ kind: 'delete' as const, ...r })),
+  fc.constant({ kind: 'corrupt' as const }),
+);
+
+interface Env {
+  home: string;
+  root: string;
+  dirs: Record<Scope, string>;
+  tick: number;
+}
+
+async function writeNote(env: Env, n: NoteArb): Promise<void> {
+  const file = path.join(env.dirs[n.scope], `${n.id}.md`);
+  const note: Note = {
+    id: n.id,
+    summary: n.summary,
+    tags: n.tags,
+    body: n.body,
+    createdAt: 1,
+    updatedAt: n.updatedAt,
+  };
+  await fs.writeFile(file, serializeNote(note));
+  const t = new Date(PAST + env.tick++ * 1000);
+  await fs.utimes(file, t, t);
+}
+
+/** What a store holds, independent of the cache: the notes read fresh from disk. */
+async function freshNotes(env: Env, scope: Scope): Promise<StoredNote[]> {
+  const store = createNoteStore({
+    scope,
+    dir: env.dirs[scope],
+    maxNotes: 5000,
+    maxNoteBytes: 131072,
+    backups: null,
+    now: Date.now,
+  });
+  await store.load();
+  return store.list();
+}
+
+const plain = (n: StoredNote) => ({
+  id: n.id,
+  scope: n.scope,
+  summary: n.summary,
+  type: n.type,
+  tags: n.tags,
+  createdAt: n.createdAt,
+  updatedAt: n.updatedAt,
+  body: n.body,
+  hash: n.hash,
+  links: n.links,
+  path: n.path,
+});
+
+/** The core (cache primed) answers exactly like an index built fresh from the files. */
+async function expectSameAsFresh(env: Env, core: MemoryCore): Promise<void> {
+  const fresh = [...(await freshNotes(env, 'project')), ...(await freshNotes(env, 'user'))];
+  const loaded = [...core.store('project')!.list(), ...core.store('user')!.list()];
+  expect(loaded.map(plain)).toEqual(fresh.map(plain));
+  const truth = new SearchIndex(fresh);
+  for (const q of QUERIES) {
+    expect(core.search().search(q)).toEqual(truth.search(q));
+    expect(core.search().recall(q, { minScore: 0.1 })).toEqual(truth.recall(q, { minScore: 0.1 }));
+  }
+  const draft = { summary: 'merging the cache', tags: ['deploy'], body: 'font tests' };
+  expect(core.search().related(draft)).toEqual(truth.related(draft));
+}
+
+async function setup(): Promise<Env> {
+  const base = await tempDir('memdesk-index-cache-');
+  const env: Env = {
+    home: path.join(base, 'home'),
+    root: path.join(base, 'project'),
+    dirs: { project: path.join(base, 'project', 'MEMORY'), user: path.join(base, 'home', 'memory', 'user') },
+    tick: 0,
+  };
+  await fs.mkdir(env.dirs.project, { recursive: true });
+  await fs.mkdir(env.dirs.user, { recursive: true });
+  return env;
+}
+
+const open = (env: Env) => createMemoryCore({ home: env.home, projectRoot: env.root, env: {} });
+
+describe('the index cache (memory-cache/)', () => {
+  it('an index loaded from the cache equals one built fresh, with random edits, deletes, adds and corruption between runs', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(noteArb, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.array(opArb, { maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+        async (initial, rounds) => {
+          const env = await setup();
+          for (const n of initial) await writeNote(env, n);
+          let core = await open(env);
+          core.search(); // analyses every note: the cache saved at close holds them
+          await core.close();
+          for (const ops of rounds) {
+            for (const op of ops) {
+              if (op.kind === 'write') await writeNote(env, op.note);
+              else if (op.kind === 'delete')
+                await fs.rm(path.join(env.dirs[op.scope], `${op.id}.md`), { force: true });
+              else {
+                const file = indexCacheFile(env.home, 'project', env.dirs.project);
+                const bytes = await fs.readFile(file).catch(() => null);
+                if (bytes && bytes.length > 0) {
+                  const at = Math.floor(bytes.length / 2);
+                  bytes[at] = bytes[at]! ^ 0x20;
+                  await fs.writeFile(file, bytes);
+                }
+              }
+            }
+            core = await open(env);
+            await expectSameAsFresh(env, core);
+            await core.close();
+          }
+          await fs.rm(path.dirname(env.home), { recursive: true, force: true });
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('is written per scope under OHARNESS_HOME/memory-cache; changed, deleted and added files are seen', async () => {
+    const env = await setup();
+    for (const [i, id] of IDS.entries())
+      await writeNote(env, {
+        id,
+        scope: i % 2 ? 'user' : 'project',
+        summary: `deploy ${id}`,
+        tags: [],
+        body: 'x',
+        updatedAt: i,
+      });
+    let core = await open(env);
+    core.search();
+    await core.close();
+    expect((await fs.readdir(indexCacheDir(env.home))).sort()).toEqual(
+      [
+        path.basename(indexCacheFile(env.home, 'project', env.dirs.project)),
+        path.basename(indexCacheFile(env.home, 'user', env.dirs.user)),
+      ].sort(),
+    );
+    // A changed file (another mtime) is read again, a deleted one is gone, a new one appears.
+    await writeNote(env, {
+      id: 'a',
+      scope: 'project',
+      summary: 'merge a',
+      tags: [],
+      body: 'x',
+      updatedAt: 1,
+    });
+    await fs.rm(path.join(env.dirs.user, 'b.md'));
+    await writeNote(env, { id: 'z', scope: 'user', summary: 'merge z', tags: [], body: 'x', updatedAt: 1 });
+    core = await open(env);
+    expect(core.store('project')!.get('a')?.summary).toBe('merge a');
+    expect(core.store('user')!.get('b')).toBeUndefined();
+    expect(core.store('user')!.get('z')?.summary).toBe('merge z');
+    await expectSameAsFresh(env, core);
+    await core.close();
+  });
+
+  it('a cache of another analyzer version, directory or size limit is ignored', async () => {
+    const env = await setup();
+    await writeNote(env, { id: 'a', scope: 'project', summary: 'deploy', tags: [], body: 'x', updatedAt: 1 });
+    let core = await open(env);
+    core.search();
+    await core.close();
+    const file = indexCacheFile(env.home, 'project', env.dirs.project);
+    const text = await fs.readFile(file, 'utf8');
+    const nl = text.indexOf('\n');
+    const header = JSON.parse(text.slice(0, nl)) as { notes: { length: number; crc: number } };
+    // The cache's copy says "cached" where the file says "deploy" (same length, CRC recomputed):
+    // whether the copy is used shows in the loaded summary.
+    const notes = Buffer.from(
+      text.slice(nl + 1, nl + 1 + header.notes.length).replace('"deploy"', '"cached"'),
+    );
+    const rest = Buffer.from(text).subarray(Buffer.byteLength(text.slice(0, nl + 1)) + header.notes.length);
+    const write = (change: object) =>
+      fs.writeFile(
+        file,
+        Buffer.concat([
+          Buffer.from(
+            JSON.stringify({ ...header, notes: { length: notes.length, crc: crc32(notes) }, ...change }) +
+              '\n',
+          ),
+          notes,
+          rest,
+        ]),
+      );
+    await write({});
+    core = await open(env);
+    expect(core.store('project')!.get('a')?.summary).toBe('cached'); // the file is not read again
+    await core.close();
+    for (const change of [
+      { fingerprint: 'other' },
+      { dir: '/elsewhere' },
+      { maxNoteBytes: 1 },
+      { version: 0 },
+    ]) {
+      await write(change);
+      core = await open(env);
+      expect(core.store('project')!.get('a')?.summary).toBe('deploy');
+      await core.close();
+    }
+  });
+});
