@@ -5,6 +5,18 @@
  * default macOS and Windows file systems, so `noteIdKey` is what uniqueness is checked against.
  */
 export const MAX_NOTE_ID_LENGTH = 128;
+/**
+ * File names are limited to 255 bytes, and an id appears in longer names than `<id>.md`: the atomic
+ * write's temp file `.<id>.md.<pid>.<8 hex>.tmp`, a backup's `<stamp>-<id>-<6 hex>.json` and its
+ * temp file (id + 57 bytes with a 10-digit pid). 192 bytes of UTF-8 leaves room for all of them:
+ * 128 ASCII characters, but only 64 CJK characters.
+ */
+export const MAX_NOTE_ID_BYTES = 192;
+
+const encoder = new TextEncoder();
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).length;
+}
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const ALLOWED = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*$/u;
@@ -13,6 +25,9 @@ const ALLOWED = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*$/u;
 export function noteIdProblem(id: string): string | null {
   if (id.length === 0) return 'the id is empty';
   if (id.length > MAX_NOTE_ID_LENGTH) return `the id is longer than ${MAX_NOTE_ID_LENGTH} characters`;
+  const bytes = utf8Bytes(id);
+  if (bytes > MAX_NOTE_ID_BYTES)
+    return `the id is ${bytes} bytes in UTF-8, over ${MAX_NOTE_ID_BYTES} (its file names, with their temporary and backup forms, must fit the 255-byte limit; Chinese, Japanese and Korean characters take 3 bytes each)`;
   if (id.normalize('NFC') !== id) return 'the id is not in Unicode NFC form';
   if (!ALLOWED.test(id)) {
     return 'the id may only contain letters, digits, "-", "_" and ".", and must start with a letter or digit';
@@ -40,8 +55,23 @@ export function generateNoteId(summary: string, random: () => number = Math.rand
     .slice(0, 60)
     .replace(/-+$/, '')
     .normalize('NFC');
+  // 60 CJK characters are 180 bytes: leave room for the suffix and a retry counter.
+  const fitted = fitBytes(slug, MAX_NOTE_ID_BYTES - 12).replace(/-+$/, '');
   const suffix = Math.floor(random() * 0xfff)
     .toString(16)
     .padStart(3, '0');
-  return slug ? `${slug}-${suffix}` : `note-${suffix}`;
+  return fitted ? `${fitted}-${suffix}` : `note-${suffix}`;
+}
+
+/** The longest prefix of `text` (whole code points) of at most `maxBytes` UTF-8 bytes. */
+export function fitBytes(text: string, maxBytes: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const ch of text) {
+    const n = utf8Bytes(ch);
+    if (bytes + n > maxBytes) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
 }

@@ -9,6 +9,8 @@ import { minisearch, ours, termFrequency } from './engines.js';
 import type { Ranker } from './engines.js';
 import { fmt, quality } from './metrics.js';
 import { duplicateCalibration } from './duplicates.js';
+import { ABLATION_STEPS } from '../recall-public/ablation.js';
+import { DEFAULT_RANKING } from '../../electron/memory/search/scoring.js';
 
 const noteCount = Number(process.argv[2] ?? 2000);
 const queryCount = Number(process.argv[3] ?? 400);
@@ -51,6 +53,14 @@ for (const o of others) {
   console.log(
     `  ${o.name}: ${us!.all.recallAt10.toFixed(3)} vs ${o.all.recallAt10.toFixed(3)} (${us!.all.recallAt10 > o.all.recallAt10 ? 'ahead' : 'NOT ahead'})`,
   );
+}
+
+console.log('\nablation (each step adds one ranking method; docs/search.md):');
+const stepIndex = ours(notes).index;
+for (const step of ABLATION_STEPS) {
+  stepIndex.configureRanking({ ...DEFAULT_RANKING, ...step.change });
+  const ranked = queries.map((q) => stepIndex.search(q.query, { limit: 10 }).map((h) => h.id));
+  console.log(`  ${step.name.padEnd(60)} ${fmt(quality(queries, ranked))}`);
 }
 
 console.log('\nduplicate threshold calibration (cosine similarity, see docs/search.md):');

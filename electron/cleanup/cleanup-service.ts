@@ -8,6 +8,8 @@ import type { MergeSync } from './merge-sync-port.js';
 import { DismissalStore } from './dismissals.js';
 import { FindingsAnalyser } from './findings-analyser.js';
 import { applyMerge, planManualMerge, resolveMergeNotes } from './merge.js';
+import { insecureUrlProblem } from '../../shared/secure-url.js';
+import { BoundKeyStore } from './model/bound-key.js';
 import type { KeyStore } from './model/key-store.js';
 import { modelDraft } from './model/model-draft.js';
 import { readModelSettings, writeModelSettings, type ModelSettings } from './model/settings.js';
@@ -123,7 +125,7 @@ export class CleanupService {
 
   async modelStatus(): Promise<ModelStatus> {
     const s = await this.modelSettings();
-    const hasApiKey = (await this.opts.keyStore.get()) !== null;
+    const hasApiKey = (await this.apiKey().keyFor(s.baseUrl)) !== null;
     const available = s.baseUrl !== null && s.model !== null;
     return {
       available,
@@ -141,14 +143,32 @@ export class CleanupService {
     apiKey?: string | null;
     timeoutMs?: number;
   }): Promise<ModelStatus> {
+    if (input.baseUrl !== null) {
+      let url: URL;
+      try {
+        url = new URL(input.baseUrl);
+      } catch {
+        throw new AppError('invalid_input', `"${input.baseUrl}" is not a URL`);
+      }
+      const problem = insecureUrlProblem(url);
+      if (problem) throw new AppError('invalid_input', `the model's base URL ${problem}`);
+    }
     const current = await this.modelSettings();
+    const key = this.apiKey();
+    await key.keyFor(current.baseUrl); // binds a key stored by an older version to the URL it was used with
     await writeModelSettings(this.core.home, {
       baseUrl: input.baseUrl,
       model: input.model,
       timeoutMs: input.timeoutMs ?? current.timeoutMs,
     });
-    if (input.apiKey !== undefined) await this.opts.keyStore.set(input.apiKey);
+    // A key goes only to the URL it was entered for: a new URL without a new key drops it.
+    if (input.apiKey !== undefined) await key.set(input.baseUrl, input.apiKey);
+    else await key.keepOnlyFor(input.baseUrl);
     return this.modelStatus();
+  }
+
+  private apiKey(): BoundKeyStore {
+    return new BoundKeyStore(this.opts.keyStore);
   }
 
   // ---------- merge ----------
@@ -172,7 +192,7 @@ export class CleanupService {
       notes,
       baseUrl: settings.baseUrl,
       model: settings.model,
-      apiKey: await this.opts.keyStore.get(),
+      apiKey: await this.apiKey().keyFor(settings.baseUrl),
       timeoutMs: settings.timeoutMs,
       maxNoteBytes: this.core.config.maxNoteBytes,
       ...(input.signal ? { signal: input.signal } : {}),

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Note, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
+import { credentialsMessage, findFieldCredentials } from '../memory/credentials.js';
 import type { NoteStore, StoredNote } from '../memory/types.js';
 import type { MergeSync } from './merge-sync-port.js';
 import { plainNote } from '../../shared/note-format.js';
@@ -138,6 +139,20 @@ export async function applyMerge(
       `the merged body is ${bytes} bytes, over memory.maxNoteBytes (${core.config.maxNoteBytes}); shorten the draft before applying`,
     );
   }
+
+  // A draft (typed, or a model's) may not add a credential; one already in the merged notes is theirs.
+  const sources = current.map((n) => `${n.summary}\n${n.tags.join(' ')}\n${n.body}`);
+  const draftFields = [
+    ['the summary', draft.summary],
+    ['the tags', draft.tags.join(' ')],
+    ['the body', keptBody],
+  ] as const;
+  const added = (await findFieldCredentials(draftFields)).filter((f) => {
+    const text = draftFields.find(([field]) => field === f.field)![1];
+    const secret = text.slice(f.index, f.index + f.length);
+    return !sources.some((s) => s.includes(secret));
+  });
+  if (added.length > 0) throw new AppError('refused', `the merged draft: ${credentialsMessage(added)}`);
 
   const now = core.now();
   const keptNote: Note = {

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
+import { pageHandlers } from '../transports/page-methods.js';
 import { processMergeSync } from '../api/handlers/cleanup.js';
 import { startProjectCleanup } from '../cleanup/background.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
 import { ProjectHost } from './project-host.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
+import { registerAppScheme, serveAppScheme } from './app-protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
 import { createSecretStore } from './secret-store.js';
 import { startDesktopSync } from './sync-lifecycle.js';
@@ -28,6 +30,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  registerAppScheme(); // before ready, as Electron requires
   void run();
 }
 
@@ -35,7 +38,15 @@ async function run(): Promise<void> {
   const broadcaster = new EventBroadcaster();
   const home = defaultHome(process.env);
   // Cloud sync: one coordinator for the process, started with the app (sync-lifecycle.ts).
-  const secrets = createSecretStore(app.getPath('userData'));
+  const secrets = createSecretStore(app.getPath('userData'), {
+    onMemoryOnly: (why) =>
+      void dialog.showMessageBox({
+        type: 'warning',
+        title: 'Memory Desk',
+        message: 'Secrets are not saved on this system',
+        detail: why,
+      }),
+  });
   const sync = startDesktopSync({
     home,
     tokens: secretTokenStore(secrets),
@@ -138,13 +149,14 @@ async function run(): Promise<void> {
   }
 
   await app.whenReady();
+  if (renderer.dir) serveAppScheme(renderer.dir);
   hardenSession(MAIN_WINDOW_VITE_DEV_SERVER_URL);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, renderer.isRendererUrl));
 
   // Open the most recent project, or user notes only on a first start.
   await host.open(recent[0]);
   bindIpc(ipcMain, {
-    handlers: () => host.handlers(),
+    handlers: () => pageHandlers(host.handlers()),
     isTrustedSender: makeSenderCheck(renderer.isRendererUrl),
   });
   refreshMenu();

@@ -2,20 +2,32 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { safeStorage } from 'electron';
 import { writeFileAtomic } from '../memory/atomic-write.js';
+import { secretProtection } from './secret-protection.js';
 
 /**
  * Tokens (sync access token, model API key) encrypted with the OS keychain through safeStorage,
- * stored as base64 in a 0600 JSON file in userData. Refuses to store in plain text: when the OS
- * offers no encryption (a Linux session without a keyring) it says so instead.
+ * stored as base64 in a 0600 JSON file in userData. Never in plain text: when the OS offers no real
+ * encryption (a Linux session without a keyring: the `basic_text` backend) secrets are kept in
+ * memory for this run only, and `onMemoryOnly` tells the person once (secret-protection.ts).
  */
 export interface SecretStore {
+  /** True when secrets are written to disk encrypted by the OS keychain. */
   available(): boolean;
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<void>;
 }
 
-export function createSecretStore(userDataDir: string): SecretStore {
+export function createSecretStore(
+  userDataDir: string,
+  opts: { onMemoryOnly?: (why: string) => void } = {},
+): SecretStore {
+  const protection = secretProtection({
+    platform: process.platform,
+    encryptionAvailable: safeStorage.isEncryptionAvailable(),
+    ...(process.platform === 'linux' ? { linuxBackend: safeStorage.getSelectedStorageBackend() } : {}),
+  });
+  if (protection.atRest === 'memory') return memoryOnlySecrets(protection.why, opts.onMemoryOnly);
   const file = path.join(userDataDir, 'secrets.json');
   async function readAll(): Promise<Record<string, string>> {
     try {
@@ -31,18 +43,13 @@ export function createSecretStore(userDataDir: string): SecretStore {
     await fs.chmod(file, 0o600).catch(() => undefined);
   }
   return {
-    available: () => safeStorage.isEncryptionAvailable(),
+    available: () => true,
     async get(name) {
       const v = (await readAll())[name];
-      if (!v || !safeStorage.isEncryptionAvailable()) return null;
+      if (!v) return null;
       return safeStorage.decryptString(Buffer.from(v, 'base64'));
     },
     async set(name, value) {
-      if (!safeStorage.isEncryptionAvailable()) {
-        throw new Error(
-          'This system offers no secure storage for secrets (no keychain/keyring); the token was not saved.',
-        );
-      }
       const all = await readAll();
       all[name] = safeStorage.encryptString(value).toString('base64');
       await writeAll(all);
@@ -51,6 +58,28 @@ export function createSecretStore(userDataDir: string): SecretStore {
       const all = await readAll();
       delete all[name];
       await writeAll(all);
+    },
+  };
+}
+
+/** Secrets held for this run only; the first one stored triggers `onMemoryOnly(why)`. */
+function memoryOnlySecrets(why: string, onMemoryOnly?: (why: string) => void): SecretStore {
+  const held = new Map<string, string>();
+  let told = false;
+  return {
+    available: () => false,
+    get: async (name) => held.get(name) ?? null,
+    async set(name, value) {
+      held.set(name, value);
+      if (!told) {
+        told = true;
+        onMemoryOnly?.(
+          `${why} Your sign-in and API key are kept only until Memory Desk quits; you will be asked again next time.`,
+        );
+      }
+    },
+    async delete(name) {
+      held.delete(name);
     },
   };
 }

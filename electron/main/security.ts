@@ -24,6 +24,10 @@ export function hardenWebContents(contents: WebContents, isRendererUrl: (url: st
   contents.on('will-redirect', (event, url) => {
     if (!isRendererUrl(url)) event.preventDefault();
   });
+  // Sub-frames too (will-navigate covers only the main frame): no frame may load anything else.
+  contents.on('will-frame-navigate', (event) => {
+    if (!isRendererUrl(event.url)) event.preventDefault();
+  });
   contents.setWindowOpenHandler(({ url }) => {
     if (isExternalLink(url)) void shell.openExternal(url);
     return { action: 'deny' };

@@ -1,18 +1,30 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BrowserWindow, screen } from 'electron';
+import { APP_ORIGIN, isAppUrl } from './app-protocol.js';
 import { loadWindowState, saveWindowState, type WindowState } from './window-state.js';
 
-/** Where the renderer comes from: Vite's dev server under `npm start`, the built files otherwise. */
-export function rendererLocation(mainDir: string): { url: string; isRendererUrl: (url: string) => boolean } {
+/**
+ * Where the renderer comes from: Vite's dev server under `npm start`, the built files otherwise,
+ * served as app://bundle/ (app-protocol.ts) from `dir`.
+ */
+export function rendererLocation(mainDir: string): {
+  url: string;
+  dir: string | null;
+  isRendererUrl: (url: string) => boolean;
+} {
   if (MAIN_WINDOW_VITE_DEV_SERVER_URL) {
     const origin = new URL(MAIN_WINDOW_VITE_DEV_SERVER_URL).origin;
-    return { url: MAIN_WINDOW_VITE_DEV_SERVER_URL, isRendererUrl: (u) => safeOrigin(u) === origin };
+    return {
+      url: MAIN_WINDOW_VITE_DEV_SERVER_URL,
+      dir: null,
+      isRendererUrl: (u) => safeOrigin(u) === origin,
+    };
   }
-  const index = path.join(mainDir, '..', 'renderer', MAIN_WINDOW_VITE_NAME, 'index.html');
-  const fileUrl = pathToFileURL(index).href;
-  const dirUrl = pathToFileURL(path.dirname(index) + path.sep).href;
-  return { url: fileUrl, isRendererUrl: (u) => u.split('#')[0] === fileUrl || u.startsWith(dirUrl) };
+  return {
+    url: `${APP_ORIGIN}/index.html`,
+    dir: path.join(mainDir, '..', 'renderer', MAIN_WINDOW_VITE_NAME),
+    isRendererUrl: isAppUrl,
+  };
 }
 
 function safeOrigin(url: string): string | null {

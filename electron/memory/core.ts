@@ -4,12 +4,13 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
 import { defaultScopeForType, type Scope } from '../../shared/note.js';
+import { credentialsMessage, findFieldCredentials } from './credentials.js';
 import { parseNote } from '../../shared/note-format.js';
 import { createBackupStore } from './backups.js';
 import { loadMemoryConfig } from './config.js';
 import { StoreIndexCache } from './index-cache.js';
 import { createNoteStore } from './note-store.js';
-import { readProjectId, registerProject, resolveMemoryDir } from './project.js';
+import { readProjectId, registerProject, resolveProjectNotesDir } from './project.js';
 import { SearchIndex } from './search/index.js';
 import { createUsageStore, projectUsageKey } from './usage.js';
 import type {
@@ -125,28 +126,32 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
   let projectStore: NoteStore | null = null;
   let projectCache: StoreIndexCache | null = null;
   if (root !== undefined) {
-    const memoryDir = resolveMemoryDir(root, config.dir);
+    const notesDir = await resolveProjectNotesDir(root, config.dir);
+    if (notesDir.warning) projectWarnings.push(notesDir.warning);
+    const memoryDir = notesDir.dir;
     project = {
       root,
       id: await readProjectId(root, projectWarnings),
       memoryDir,
       artifactsDir: path.join(root, 'ARTIFACTS'),
     };
-    projectStore = createNoteStore({
-      scope: 'project',
-      dir: memoryDir,
-      maxNotes: config.maxNotes,
-      maxNoteBytes: config.maxNoteBytes,
-      backups: user.backups,
-      now,
-      ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-      ...(opts.watch ? {} : { syncStat: true }),
-    });
-    // The index cache lives in the home: without a usable home the project's notes are read as before.
-    if (user.homeUsable) projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes);
-    projectCache?.prime();
-    await projectStore.load();
-    if (opts.watch) projectStore.watch();
+    if (notesDir.ok) {
+      projectStore = createNoteStore({
+        scope: 'project',
+        dir: memoryDir,
+        maxNotes: config.maxNotes,
+        maxNoteBytes: config.maxNoteBytes,
+        backups: user.backups,
+        now,
+        ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+        ...(opts.watch ? {} : { syncStat: true }),
+      });
+      // The index cache lives in the home: without a usable home the project's notes are read as before.
+      if (user.homeUsable) projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes);
+      projectCache?.prime();
+      await projectStore.load();
+      if (opts.watch) projectStore.watch();
+    }
   }
 
   const usage = await createUsageStore({
@@ -266,6 +271,12 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
 
   async function restoreBackup(backupId: string) {
     const { entry, content } = await user.backups.get(backupId);
+    const credentials = await findFieldCredentials([['the backup', content]]);
+    if (credentials.length > 0)
+      throw new AppError(
+        'refused',
+        `backup ${backupId}: ${credentialsMessage(credentials)}; it stays in memory-backups/ (not synced) where you can copy what you need`,
+      );
     const parsed = parseNote(content);
     // The recorded note id is its file name (which wins over the frontmatter, see note-store.ts).
     const noteId = entry.noteId;

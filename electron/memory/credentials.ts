@@ -1,11 +1,16 @@
+import { AppError } from '../../shared/errors.js';
+import { localCredentialFindings, type RawFinding } from './credential-rules.js';
+import { secretlintFindings } from './credential-secretlint.js';
+
 /**
- * Credential detection for anything that writes notes (remember, edit, retain, the extractor,
- * cleanup drafts). Notes are plain files that sync, so a credential in one is refused
- * (`findCredential`) or masked (`maskCredentials`). Patterns favour well-known token shapes and
- * explicit assignments; a word like "password" on its own is fine.
+ * Credential detection for every path that writes notes (remember, edit, retain, cleanup drafts,
+ * zip and Mnemopi import, backup restore) and for marking pulled notes. Notes are plain files that
+ * sync, so a credential in one is refused (`refuseCredentials`) or masked (`maskCredentials`).
+ * Two layers: secretlint's maintained recommended rules, and a local layer for shapes it misses
+ * (credential-rules.ts). All findings are reported at once. docs/security.md lists the corpus test.
  */
 export interface CredentialFinding {
-  /** What it looks like, for the message: "an OpenAI-style API key (sk-…)". */
+  /** What it looks like, for the message: "an API key (sk-…)". */
   kind: string;
   /** The first characters of the match, enough to find it, never the whole secret. */
   excerpt: string;
@@ -13,76 +18,94 @@ export interface CredentialFinding {
   length: number;
 }
 
-interface Pattern {
-  kind: string;
-  re: RegExp;
-  /** Group holding the secret itself (defaults to the whole match). */
-  group?: number;
-  accept?: (secret: string) => boolean;
-  /** The match names no secret itself (a PEM header), so it may be shown whole. */
-  showWhole?: boolean;
+/** A finding in one named part of a note ("the body", "the tags", "row 7 metadata_json"…). */
+export interface FieldCredentialFinding extends CredentialFinding {
+  field: string;
 }
 
-const PLACEHOLDER =
-  /^(?:<.*>|\$\{?.*|\{\{.*|\*+|x{3,}|\.{3,}|…|changeme|redacted|\[redacted\]|null|none|undefined|true|false|string|number|boolean|str|int|env|process\.env.*|os\.environ.*|your[_-].*|example.*)$/i;
+/** Texts longer than this are checked in overlapping windows so one huge input stays linear. */
+const WINDOW = 256 * 1024;
+const OVERLAP = 4096;
 
-const PATTERNS: Pattern[] = [
-  {
-    kind: 'a private key (PEM)',
-    re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
-    showWhole: true,
-  },
-  { kind: 'an API key (sk-…)', re: /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: 'a Stripe key', re: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { kind: 'a GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { kind: 'an AWS access key id', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { kind: 'a Slack token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { kind: 'a Google API key', re: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { kind: 'a JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  {
-    kind: 'a password or secret in an assignment',
-    re: /\b(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key|private[_-]?key|access[_-]?key(?:[_-]?id)?)\b["']?\s*(?:=|:)\s*["']?([^\s"'`,;]{6,})/gi,
-    group: 1,
-    accept: (secret) => !PLACEHOLDER.test(secret),
-  },
-];
-
-export function findCredentials(text: string): CredentialFinding[] {
-  const found: CredentialFinding[] = [];
-  for (const pattern of PATTERNS) {
-    pattern.re.lastIndex = 0;
-    for (const match of text.matchAll(pattern.re)) {
-      const secret = pattern.group !== undefined ? match[pattern.group] : match[0];
-      if (secret === undefined) continue;
-      if (pattern.accept && !pattern.accept(secret)) continue;
-      const index = (match.index ?? 0) + (pattern.group !== undefined ? match[0].lastIndexOf(secret) : 0);
-      found.push({
-        kind: pattern.kind,
-        excerpt: pattern.showWhole ? secret : excerptOf(secret),
-        index,
-        length: secret.length,
-      });
-    }
+export async function findCredentials(text: string): Promise<CredentialFinding[]> {
+  const raw: RawFinding[] = [];
+  for (let start = 0; start < text.length; start += WINDOW - OVERLAP) {
+    const part = text.slice(start, start + WINDOW);
+    for (const f of [...(await secretlintFindings(part)), ...localCredentialFindings(part)])
+      raw.push({ ...f, index: f.index + start });
+    if (start + WINDOW >= text.length) break;
   }
-  return found.sort((a, b) => a.index - b.index);
+  // secretlint's findings come first, so its (more specific) name wins where both saw the same text.
+  const kept: RawFinding[] = [];
+  for (const f of raw) {
+    const overlaps = kept.some((k) => f.index < k.index + k.length && k.index < f.index + f.length);
+    if (!overlaps && f.length > 0) kept.push(f);
+  }
+  return kept
+    .sort((a, b) => a.index - b.index)
+    .map((f) => {
+      const secret = text.slice(f.index, f.index + f.length);
+      return {
+        kind: f.kind,
+        excerpt: f.showWhole ? secret : excerptOf(secret),
+        index: f.index,
+        length: f.length,
+      };
+    });
 }
 
-export function findCredential(text: string): CredentialFinding | null {
-  return findCredentials(text)[0] ?? null;
+export async function findFieldCredentials(
+  fields: ReadonlyArray<readonly [field: string, text: string | undefined]>,
+): Promise<FieldCredentialFinding[]> {
+  const out: FieldCredentialFinding[] = [];
+  for (const [field, text] of fields) {
+    if (!text) continue;
+    for (const f of await findCredentials(text)) out.push({ ...f, field });
+  }
+  return out;
 }
 
-/** A sentence for people: why the text is refused. `field` names where it was found. */
-export function credentialMessage(finding: CredentialFinding, field = 'the note'): string {
-  return `${field} looks like it contains ${finding.kind} ("${finding.excerpt}"); notes are plain files that may sync, so credentials are refused — remove it and try again`;
+/**
+ * One sentence for people naming every finding, grouped by field (never a whole secret):
+ * `the body looks like it contains a GitHub Token ("ghp_ab…") and …; notes are plain files …`.
+ */
+export function credentialsMessage(findings: readonly FieldCredentialFinding[]): string {
+  const fields = [...new Set(findings.map((f) => f.field))];
+  const parts = fields.map((field) => {
+    const list = findings.filter((f) => f.field === field).map((f) => `${f.kind} ("${f.excerpt}")`);
+    const shown = list.length > 5 ? [...list.slice(0, 5), `${list.length - 5} more`] : list;
+    return `${field} looks like it contains ${shown.join(' and ')}`;
+  });
+  return `${parts.join('; ')}; notes are plain files that may sync, so credentials are refused — remove ${findings.length === 1 ? 'it' : 'them'} and try again`;
+}
+
+/** Throws `refused` naming every credential found in the fields. */
+export async function refuseCredentials(
+  fields: ReadonlyArray<readonly [field: string, text: string | undefined]>,
+): Promise<void> {
+  const findings = await findFieldCredentials(fields);
+  if (findings.length > 0) throw new AppError('refused', credentialsMessage(findings));
+}
+
+/**
+ * For notes that arrive from elsewhere and must not be refused (a sync pull: the note is the
+ * user's): a warning naming what was found, or null. The caller keeps the note and shows this.
+ */
+export async function credentialWarning(
+  noteId: string,
+  fields: ReadonlyArray<readonly [field: string, text: string | undefined]>,
+): Promise<string | null> {
+  const findings = await findFieldCredentials(fields);
+  if (findings.length === 0) return null;
+  const list = findings.map((f) => `${f.kind} in ${f.field} ("${f.excerpt}")`).join('; ');
+  return `note "${noteId}" looks like it contains ${list}; it is kept, but notes are plain files that sync — consider removing it`;
 }
 
 /** Replaces every credential with `[redacted]` (for untrusted drafts such as model output). */
-export function maskCredentials(text: string): string {
-  const findings = findCredentials(text);
+export async function maskCredentials(text: string): Promise<string> {
   let out = '';
   let at = 0;
-  for (const f of findings) {
-    if (f.index < at) continue;
+  for (const f of await findCredentials(text)) {
     out += text.slice(at, f.index) + '[redacted]';
     at = f.index + f.length;
   }

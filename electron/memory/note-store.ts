@@ -2,6 +2,7 @@ import { promises as fs, statSync, watch as watchFs, type FSWatcher } from 'node
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
+import type { HeldNote, HeldReason } from '../../shared/held-note.js';
 import type { Note, Scope } from '../../shared/note.js';
 import { parseNote, serializeNote } from '../../shared/note-format.js';
 import { fastParseNote } from './fast-parse.js';
@@ -30,6 +31,10 @@ import type {
  * - Files that cannot be parsed, are too large, or collide with another file ignoring case are
  *   reported with their path and reason and are never rewritten, renamed or deleted.
  * - Beyond memory.maxNotes, the least recently modified files are not loaded.
+ * - A symbolic link is never followed (it could point out of the notes folder): it is reported,
+ *   never read, written through, replaced or deleted.
+ * - Every file present but not loaded is listed by held() with its reason: sync must never read
+ *   it as a deleted note.
  */
 export interface NoteStoreOptions {
   scope: Scope;
@@ -59,6 +64,8 @@ interface FileEntry {
   size: number;
   note: StoredNote | null;
   warning: Warning | null;
+  /** Why the file is not loaded (null: loaded, or kept as it was read before). */
+  held: HeldReason | null;
 }
 
 /** `gone`: the file no longer exists. `error`: it exists but cannot be read now (kept, reported). */
@@ -77,6 +84,7 @@ class FileNoteStore implements NoteStore {
   private byKey = new Map<string, StoredNote>();
   private sorted: StoredNote[] | null = null;
   private loadWarnings: Warning[] = [];
+  private heldFiles: HeldNote[] = [];
   private mdFileCount = 0;
   private listeners = new Set<(change: NoteStoreChange) => void>();
   private watcher: FSWatcher | null = null;
@@ -113,13 +121,14 @@ class FileNoteStore implements NoteStore {
   private async scanOnce(): Promise<Omit<NoteStoreChange, 'external'> | null> {
     const generation = this.writeGeneration;
     let names: string[];
+    let links: string[];
     try {
-      const dirents = await fs.readdir(this.dir, { withFileTypes: true });
-      names = dirents
-        .filter(
-          (d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.md') && !d.name.startsWith('.'),
-        )
-        .map((d) => d.name);
+      const dirents = (await fs.readdir(this.dir, { withFileTypes: true })).filter(
+        (d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.md') && !d.name.startsWith('.'),
+      );
+      // readdir's types come from lstat: a link is never followed, whatever it points to.
+      names = dirents.filter((d) => d.isFile()).map((d) => d.name);
+      links = dirents.filter((d) => d.isSymbolicLink()).map((d) => d.name);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (generation !== this.writeGeneration) return this.scanOnce();
@@ -141,6 +150,7 @@ class FileNoteStore implements NoteStore {
         this.loadWarnings = [];
       }
       const removed = [...this.byKey.values()].map((n) => n.id);
+      this.heldFiles = [];
       this.files.clear();
       this.loaded.clear();
       this.mdFileCount = 0;
@@ -148,8 +158,18 @@ class FileNoteStore implements NoteStore {
       return removed.length > 0 ? { scope: this.scope, dir: this.dir, changed: [], removed } : null;
     }
     names.sort();
-    const mdCount = names.length;
+    links.sort();
+    const mdCount = names.length + links.length;
     const warnings: Warning[] = [];
+    const held: HeldNote[] = [];
+    const hold = (name: string, reason: HeldReason, message: string): void => {
+      held.push({ id: name.slice(0, -3), path: path.join(this.dir, name), reason, message });
+    };
+    for (const name of links) {
+      const warning = this.linkWarning(name);
+      warnings.push(warning);
+      hold(name, 'symlink', warning.message);
+    }
 
     // Known files need a stat to tell whether they changed; on a first load the read itself stats.
     const stats = new Map<string, { mtimeMs: number; size: number }>();
@@ -171,6 +191,13 @@ class FileNoteStore implements NoteStore {
       const byRecency = [...names].sort((a, b) => stats.get(b)!.mtimeMs - stats.get(a)!.mtimeMs);
       const skipped = byRecency.length - this.opts.maxNotes;
       const keep = new Set(byRecency.slice(0, this.opts.maxNotes));
+      for (const name of names)
+        if (!keep.has(name))
+          hold(
+            name,
+            'over_note_limit',
+            `${path.join(this.dir, name)} is not loaded: the folder holds more notes than memory.maxNotes (${this.opts.maxNotes}) and it is among the least recently modified`,
+          );
       names = names.filter((n) => keep.has(n));
       warnings.push({
         code: 'over_note_limit',
@@ -198,7 +225,7 @@ class FileNoteStore implements NoteStore {
           name,
           known?.note
             ? { ...known, mtimeMs: NaN, warning }
-            : { name, mtimeMs: NaN, size: -1, note: null, warning },
+            : { name, mtimeMs: NaN, size: -1, note: null, warning, held: 'unreadable' },
         );
       }
     });
@@ -210,16 +237,17 @@ class FileNoteStore implements NoteStore {
       const entry = next.get(name);
       if (!entry) continue;
       if (entry.warning) warnings.push(entry.warning);
-      if (!entry.note) continue;
+      if (!entry.note) {
+        if (entry.held)
+          hold(name, entry.held, entry.warning?.message ?? `${path.join(this.dir, name)} is not loaded`);
+        continue;
+      }
       const key = noteIdKey(entry.note.id);
       const first = seenKeys.get(key);
       if (first !== undefined) {
-        warnings.push({
-          code: 'id_collision',
-          message: `${path.join(this.dir, name)} is not loaded: its id equals "${first.slice(0, -3)}" ignoring case, and macOS and Windows cannot keep both files; rename or merge one of them`,
-          scope: this.scope,
-          path: path.join(this.dir, name),
-        });
+        const message = `${path.join(this.dir, name)} is not loaded: its id equals "${first.slice(0, -3)}" ignoring case, and macOS and Windows cannot keep both files; rename or merge one of them`;
+        warnings.push({ code: 'id_collision', message, scope: this.scope, path: path.join(this.dir, name) });
+        hold(name, 'case_twin', message);
         continue;
       }
       seenKeys.set(key, name);
@@ -238,6 +266,7 @@ class FileNoteStore implements NoteStore {
     for (const [name, note] of loaded) if (before.get(name) !== note) changed.push(note.id);
     for (const [name, note] of before) if (!loaded.has(name)) removed.push(note.id);
     this.loadWarnings = warnings;
+    this.heldFiles = held.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.rebuildIndex();
     return changed.length > 0 || removed.length > 0
       ? { scope: this.scope, dir: this.dir, changed, removed }
@@ -248,7 +277,8 @@ class FileNoteStore implements NoteStore {
     const file = path.join(this.dir, name);
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(file, 'r');
+      // O_NOFOLLOW: a file replaced by a link after the listing is not followed either.
+      handle = await fs.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { error: err as Error };
@@ -264,7 +294,9 @@ class FileNoteStore implements NoteStore {
       mtimeMs = st.mtimeMs;
       size = st.size;
       if (size > this.opts.maxNoteBytes + FRONTMATTER_ALLOWANCE) {
-        return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, size) } };
+        return {
+          entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, size), held: 'too_large' },
+        };
       }
       // One read of the size fstat reported (FileHandle.readFile would fstat again).
       const buffer = Buffer.allocUnsafe(size);
@@ -280,12 +312,13 @@ class FileNoteStore implements NoteStore {
     } finally {
       await handle.close().catch(() => {});
     }
-    const fail = (reason: string): ReadResult => ({
+    const fail = (reason: string, held: HeldReason = 'unreadable'): ReadResult => ({
       entry: {
         name,
         mtimeMs,
         size,
         note: null,
+        held,
         warning: {
           code: 'unreadable_note',
           message: `${file}: ${reason}; the file is left as it is`,
@@ -296,14 +329,23 @@ class FileNoteStore implements NoteStore {
     });
     const fileId = name.slice(0, -3);
     const idProblem = noteIdProblem(fileId);
-    if (idProblem) return fail(`the file name is not a valid note id (${idProblem})`);
+    if (idProblem) return fail(`the file name is not a valid note id (${idProblem})`, 'invalid_id');
     const parsed = fastParseNote(text);
     if (!parsed.ok) return fail(parsed.reason);
     // A UTF-16 unit is at most 3 UTF-8 bytes: only count bytes when the body might be too large.
     if (parsed.note.body.length * 3 > this.opts.maxNoteBytes) {
       const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
       if (bodyBytes > this.opts.maxNoteBytes) {
-        return { entry: { name, mtimeMs, size, note: null, warning: this.tooLarge(file, bodyBytes) } };
+        return {
+          entry: {
+            name,
+            mtimeMs,
+            size,
+            note: null,
+            warning: this.tooLarge(file, bodyBytes),
+            held: 'too_large',
+          },
+        };
       }
     }
     let warning: Warning | null = null;
@@ -319,7 +361,7 @@ class FileNoteStore implements NoteStore {
     note.id = fileId;
     note.createdAt = parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs);
     note.updatedAt = parsed.note.updatedAt ?? Math.round(mtimeMs);
-    return { entry: { name, mtimeMs, size, note: this.stored(note, file, mtimeMs), warning } };
+    return { entry: { name, mtimeMs, size, note: this.stored(note, file, mtimeMs), warning, held: null } };
   }
 
   private unreadable(name: string, err: Error): Warning {
@@ -327,6 +369,16 @@ class FileNoteStore implements NoteStore {
     return {
       code: 'unreadable_note',
       message: `${file} cannot be read (${err.message}); the file is left as it is`,
+      scope: this.scope,
+      path: file,
+    };
+  }
+
+  private linkWarning(name: string): Warning {
+    const file = path.join(this.dir, name);
+    return {
+      code: 'unreadable_note',
+      message: `${file} cannot be read: it is a symbolic link, and Memory Desk never follows a link out of the notes folder; the link is left as it is`,
       scope: this.scope,
       path: file,
     };
@@ -354,7 +406,7 @@ class FileNoteStore implements NoteStore {
   adopt(files: readonly LoadedFile[]): void {
     if (this.files.size > 0) return;
     for (const { name, mtimeMs, size, note } of files)
-      this.files.set(name, { name, mtimeMs, size, note, warning: null });
+      this.files.set(name, { name, mtimeMs, size, note, warning: null, held: null });
   }
 
   loadedFiles(): LoadedFile[] {
@@ -402,6 +454,10 @@ class FileNoteStore implements NoteStore {
     }
   }
 
+  held(): HeldNote[] {
+    return [...this.heldFiles];
+  }
+
   fileCount(): number {
     return this.mdFileCount;
   }
@@ -411,8 +467,10 @@ class FileNoteStore implements NoteStore {
   }
 
   async readRaw(id: string): Promise<string | null> {
+    const file = path.join(this.dir, `${id}.md`);
+    if (await isLink(file)) return null;
     try {
-      return await fs.readFile(path.join(this.dir, `${id}.md`), 'utf8');
+      return await fs.readFile(file, 'utf8');
     } catch {
       return null;
     }
@@ -455,6 +513,7 @@ class FileNoteStore implements NoteStore {
           `a note "${other.slice(0, -3)}" already exists in ${this.dir}; ids equal ignoring case name the same file on macOS and Windows, so "${note.id}" is refused`,
         );
       }
+      await refuseLink(file);
       const exists = names.includes(name);
       let raw: string | null = null;
       let currentHash: string | null = null;
@@ -515,11 +574,13 @@ class FileNoteStore implements NoteStore {
         size: st.size,
         note: this.stored(note, file, st.mtimeMs),
         warning: null,
+        held: null,
       };
       this.files.set(name, entry);
       this.loaded.set(name, entry.note!);
       this.mdFileCount = exists ? Math.max(this.mdFileCount, names.length) : names.length + 1;
       this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.heldFiles = this.heldFiles.filter((h) => h.path !== file);
       this.writeGeneration++;
       this.rebuildIndex();
       return entry.note!;
@@ -552,6 +613,7 @@ class FileNoteStore implements NoteStore {
           `a note "${other.slice(0, -3)}" already exists in ${this.dir}; ids equal ignoring case name the same file, so "${id}" cannot be written beside it`,
         );
       }
+      await refuseLink(file);
       let replacedBackupId: string | null = null;
       if (names.includes(name)) {
         const current = await fs.readFile(file, 'utf8');
@@ -580,6 +642,14 @@ class FileNoteStore implements NoteStore {
         else this.loaded.delete(name);
         this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
         if (read.entry.warning) this.loadWarnings.push(read.entry.warning);
+        this.heldFiles = this.heldFiles.filter((h) => h.path !== file);
+        if (read.entry.held)
+          this.heldFiles.push({
+            id,
+            path: file,
+            reason: read.entry.held,
+            message: read.entry.warning?.message ?? `${file} is not loaded`,
+          });
       }
       this.mdFileCount = names.includes(name) ? names.length : names.length + 1;
       this.writeGeneration++;
@@ -596,6 +666,7 @@ class FileNoteStore implements NoteStore {
     const name = this.get(id) ? path.basename(this.get(id)!.path) : `${id}.md`;
     const file = path.join(this.dir, name);
     const result = await this.withLock(async () => {
+      await refuseLink(file);
       let raw: string;
       try {
         raw = await fs.readFile(file, 'utf8');
@@ -633,6 +704,7 @@ class FileNoteStore implements NoteStore {
       this.loaded.delete(name);
       this.mdFileCount = Math.max(0, this.mdFileCount - 1);
       this.loadWarnings = this.loadWarnings.filter((w) => w.path !== file);
+      this.heldFiles = this.heldFiles.filter((h) => h.path !== file);
       this.writeGeneration++;
       this.rebuildIndex();
       return { backupId: entry.id, id: name.slice(0, -3) };
@@ -760,6 +832,24 @@ class FileNoteStore implements NoteStore {
     this.watcher?.close();
     this.watcher = null;
     await this.rescanning;
+  }
+}
+
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await fs.lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** A note file that is a symbolic link is never written through, replaced or deleted. */
+async function refuseLink(file: string): Promise<void> {
+  if (await isLink(file)) {
+    throw new AppError(
+      'conflict',
+      `${file} is a symbolic link; Memory Desk never writes through, replaces or deletes a link in a notes folder — move it away by hand first`,
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import { AppError } from '../../shared/errors.js';
 import { defaultScopeForType, type Note, type Scope } from '../../shared/note.js';
 import { generateNoteId, noteIdProblem } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
-import { credentialMessage, findCredential } from './credentials.js';
+import { refuseCredentials } from './credentials.js';
 import type {
   EditRequest,
   MemoryCore,
@@ -38,14 +38,6 @@ export function createNotesService(core: MemoryCore): NotesService {
     throw new AppError('not_found', `no note "${ref.id}"${ref.scope ? ` in the ${ref.scope} scope` : ''}`);
   }
 
-  function refuseCredentials(fields: Array<[string, string | undefined]>): void {
-    for (const [field, text] of fields) {
-      if (!text) continue;
-      const finding = findCredential(text);
-      if (finding) throw new AppError('refused', credentialMessage(finding, field));
-    }
-  }
-
   function danglingLinks(note: StoredNote): string[] {
     return note.links.filter((l) => l !== note.id && core.resolveLink(l) === null);
   }
@@ -54,7 +46,7 @@ export function createNotesService(core: MemoryCore): NotesService {
     const summary = req.summary.trim();
     if (!summary) throw new AppError('invalid_input', 'a summary is required');
     const tags = normalizeTags(req.tags ?? []);
-    refuseCredentials([
+    await refuseCredentials([
       ['the summary', summary],
       ['the tags', tags.join(' ')],
       ['the body', req.body],
@@ -121,7 +113,7 @@ export function createNotesService(core: MemoryCore): NotesService {
     if (!summary) throw new AppError('invalid_input', 'the summary must not be empty');
     const tags = req.tags !== undefined ? normalizeTags(req.tags) : current.tags;
     const body = req.body ?? current.body;
-    refuseCredentials([
+    await refuseCredentials([
       ['the summary', req.summary !== undefined ? summary : undefined],
       ['the tags', req.tags !== undefined ? tags.join(' ') : undefined],
       ['the body', req.body],

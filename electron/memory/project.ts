@@ -23,9 +23,51 @@ export function projectFilePath(root: string): string {
   return path.join(root, '.oharness', 'project.json');
 }
 
-/** memory.dir relative to the project root (absolute paths are taken as they are). */
-export function resolveMemoryDir(root: string, dir: string): string {
-  return path.resolve(root, dir);
+export const DEFAULT_MEMORY_DIR = 'MEMORY';
+
+export type ProjectNotesDir =
+  { ok: true; dir: string; warning?: Warning } | { ok: false; dir: string; warning: Warning };
+
+/**
+ * The project's notes directory: `memory.dir` relative to the project root, and inside it. An
+ * absolute or escaping `memory.dir` is refused (warning naming the key) and `MEMORY` used instead;
+ * a directory reached through a symbolic link (`MEMORY -> ~/elsewhere`) is refused outright, so
+ * notes are never written outside the project.
+ */
+export async function resolveProjectNotesDir(root: string, configured: string): Promise<ProjectNotesDir> {
+  let warning: Warning | undefined;
+  let rel = configured;
+  const inside = path.relative(root, path.resolve(root, configured));
+  if (path.isAbsolute(configured) || inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+    warning = {
+      code: 'invalid_config',
+      message: `memory.dir "${configured}" is not a directory inside the project (${root}); the project's notes stay in ${DEFAULT_MEMORY_DIR}/`,
+      scope: 'project',
+    };
+    rel = DEFAULT_MEMORY_DIR;
+  }
+  const dir = path.resolve(root, rel);
+  // Every existing component below the root must be a real directory, not a link.
+  let at = root;
+  for (const part of path.relative(root, dir).split(path.sep)) {
+    at = path.join(at, part);
+    const stat = await fs.lstat(at).catch(() => null);
+    if (!stat) break;
+    if (stat.isSymbolicLink()) {
+      const target = await fs.readlink(at).catch(() => '?');
+      return {
+        ok: false,
+        dir,
+        warning: {
+          code: 'project_dir_refused',
+          message: `${at} is a symbolic link (to ${target}); project notes are never read or written through a link (memory.dir "${rel}"). Replace it with a real directory inside the project`,
+          scope: 'project',
+          path: at,
+        },
+      };
+    }
+  }
+  return warning ? { ok: true, dir, warning } : { ok: true, dir };
 }
 
 export async function readProjectId(root: string, warnings?: Warning[]): Promise<string | null> {

@@ -11,6 +11,7 @@
 import type { AppEvent } from '../../shared/events.js';
 import type { Note, Scope } from '../../shared/note.js';
 import type { Warning } from '../../shared/api/notes.js';
+import type { HeldNote } from '../../shared/held-note.js';
 import type { MemoryConfig } from './config-schema.js';
 import type { SearchIndex } from './search/index.js';
 import type { DocumentAnalysis } from './search/search-index.js';
@@ -100,6 +101,12 @@ export interface NoteStore {
   get(id: string): StoredNote | undefined;
   /** Problems found by the last load: unreadable_note, note_too_large, id_collision, over_note_limit, … */
   warnings(): Warning[];
+  /**
+   * Every `*.md` file on disk at the last load that is not loaded, and why (malformed, too large,
+   * a case twin, skipped by memory.maxNotes, a symbolic link, an invalid name). Sync never reads
+   * such a note as deleted.
+   */
+  held(): HeldNote[];
   /** Number of `*.md` files on disk at the last load (including ones not loaded). */
   fileCount(): number;
   /** True when no new note may be created (memory.maxNotes reached). */

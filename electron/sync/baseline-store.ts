@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
@@ -12,7 +13,7 @@ import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
  *   objects/<hash>   a copy of each note file as last synced, content-addressed (also the pushed
  *                    versions a journal names, and the three versions a conflict shows)
  *   conflicts.json   conflicts waiting for the person, persisted across restarts
- *   journal.json     the pushes of a round in progress (see sync-round.ts: a crash between the
+ *   journal.json     the pushes of a round in progress (see round/commit.ts: a crash between the
  *                    cloud commit and the local write is finished by the next round)
  *
  * Every file is replaced atomically; objects are written before the state that names them, so a
@@ -62,7 +63,21 @@ export const BaselineStateSchema = z.object({
   lastPull: PullCountsSchema.extend({ at: z.number() }).nullable(),
   /** The account and origin this baseline was built with (a different one starts from scratch). */
   boundTo: z.object({ userId: z.string(), origin: z.string() }).nullable(),
+  /**
+   * What the last round that planned could not do, so every process (a later `memdesk status`,
+   * the app after a CLI sync) shows it: notes held here and why, the fail-safe's open question.
+   */
+  report: z
+    .object({
+      notices: z.array(z.string()),
+      localOnly: z.array(LocalOnlyNoteSchema).default([]),
+      pendingDeletes: z.object({ ids: z.array(z.string()), total: z.number().int() }).nullable(),
+    })
+    .optional(),
 });
+
+/** What a round could not do, kept for the status of every process (`state.json` → `report`). */
+export type ScopeReport = NonNullable<BaselineState['report']>;
 export type BaselineState = z.infer<typeof BaselineStateSchema>;
 
 export const JournalSchema = z.object({
@@ -183,6 +198,15 @@ export class BaselineStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** The hashes that have a copy (one directory listing instead of a check per note). */
+  async listObjects(): Promise<Set<string>> {
+    try {
+      return new Set((await fs.readdir(this.objectsDir)).filter((name) => /^[0-9a-f]{64}$/.test(name)));
+    } catch {
+      return new Set();
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import { insecureUrlProblem } from '../../shared/secure-url.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
 /** `$OHARNESS_HOME/cloud.json`: where the sync server is. No secrets. Unknown keys are kept. */
@@ -13,12 +14,9 @@ export function normalizeOrigin(url: string): string {
   } catch {
     throw new AppError('invalid_input', `"${url}" is not a URL (expected e.g. https://sync.example.com)`);
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new AppError(
-      'invalid_input',
-      `"${url}" must start with https:// (or http:// for a server on this machine)`,
-    );
-  }
+  // The sync token goes to this origin: http:// only to this machine.
+  const problem = insecureUrlProblem(parsed);
+  if (problem) throw new AppError('invalid_input', problem);
   return parsed.origin;
 }
 

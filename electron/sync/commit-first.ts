@@ -4,14 +4,23 @@ import { serializeNote } from '../../shared/note-format.js';
 import type { CommitDelete, CommitPut } from '../../shared/sync-protocol.js';
 import { SyncRequestError } from './http-client.js';
 import { scoped } from './scope-labels.js';
-import type { SyncEngine } from './sync-engine.js';
+import type { RoundResult } from './coordinator.js';
 import { SyncService } from './sync-service.js';
 import type { CommitFirstBatch, CommitFirstResult, MergeSync } from '../cleanup/merge-sync-port.js';
 import type { MemoryCore } from '../memory/types.js';
+import type { Scope } from '../../shared/note.js';
 import { effectiveLimits, StrictRejectionDetailsSchema } from '../../shared/sync-protocol.js';
 
+/** What commit first needs of the process's sync engine (sync-engine.ts implements it). */
+export interface CommitFirstEngine {
+  servicesOf(core: MemoryCore): SyncService[];
+  serviceForScope(core: MemoryCore, scope: Scope): SyncService;
+  syncNow(services: SyncService[]): Promise<Map<SyncService, RoundResult>>;
+  commitFirst(svc: SyncService, batch: CommitFirstBatch): Promise<CommitFirstResult>;
+}
+
 /** The cleanup merge's link to this engine: commitFirst for the core's scope. */
-export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
+export function mergeSyncFor(engine: CommitFirstEngine, core: MemoryCore): MergeSync {
   return {
     enabled: async (scope) => {
       const svc = engine.servicesOf(core).find((s) => s.scope === scope);
@@ -31,7 +40,7 @@ export function mergeSyncFor(engine: SyncEngine, core: MemoryCore): MergeSync {
  * instead of becoming a sync conflict. With sync off or signed out, it is a plain local edit.
  */
 export async function commitFirst(
-  engine: SyncEngine,
+  engine: CommitFirstEngine,
   svc: SyncService,
   batch: CommitFirstBatch,
 ): Promise<CommitFirstResult> {

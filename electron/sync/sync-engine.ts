@@ -196,10 +196,7 @@ export class SyncEngine {
       enabled,
     );
     if (!enabled) {
-      for (const svc of services) {
-        svc.error = null;
-        svc.pendingDeletes = null;
-      }
+      for (const svc of services) svc.clearForOff();
       this.coordinator.abortAll();
     } else {
       for (const svc of services) this.coordinator.localWrite(svc.key);
@@ -209,7 +206,7 @@ export class SyncEngine {
 
   async login(url: string, token: string): Promise<{ origin: string }> {
     const result = await this.accounts.login(url, token);
-    for (const svc of this.all()) svc.error = null;
+    for (const svc of this.all()) svc.clearError();
     for (const svc of this.all()) this.coordinator.localWrite(svc.key);
     return result;
   }
@@ -230,6 +227,11 @@ export class SyncEngine {
       this.coordinator.pausedUntil !== null && this.coordinator.pausedUntil > now
         ? this.coordinator.pausedUntil
         : null;
+    const report = svc.reportOf(state);
+    const notices = report.notices;
+    const enabled = await svc.enabled().catch(() => target?.enabled ?? true);
+    // Switched off: no question waits (the next round, once on again, asks afresh).
+    const pending = enabled ? report.pendingDeletes : null;
     let error = svc.error;
     if (pausedUntil !== null && (!error || error.code !== 'rate_limited')) {
       error = {
@@ -242,7 +244,7 @@ export class SyncEngine {
       scope: svc.scope,
       label: scopeLabel(svc.scope),
       dir: svc.store.dir,
-      enabled: await svc.enabled().catch(() => target?.enabled ?? true),
+      enabled,
       signedIn,
       boundTo: target?.userId && target.origin ? { userId: target.userId, origin: target.origin } : null,
       lastSyncedAt: state.lastSyncedAt,
@@ -256,16 +258,17 @@ export class SyncEngine {
             noteBytes: limits.planLimits.noteBytes,
           }
         : null,
-      notices: svc.notices,
+      notices,
+      localOnly: report.localOnly,
+      // Live: fixing the file shows at once (and the next round syncs it).
+      held: svc.store.held(),
       conflicts: conflicts.map((c) => ({
         id: c.id,
         kind: c.kind,
         message: c.message,
         detectedAt: c.detectedAt,
       })),
-      pendingDeletes: svc.pendingDeletes
-        ? { count: svc.pendingDeletes.ids.length, total: svc.pendingDeletes.total }
-        : null,
+      pendingDeletes: pending ? { count: pending.ids.length, total: pending.total } : null,
     };
   }
 

@@ -1,20 +1,28 @@
 import { AppError } from '../../shared/errors.js';
 import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
-import {
-  SYNC_PROTOCOL_VERSION,
-  type SyncEntry,
-  type SyncLimits,
-  type SyncScope,
-} from '../../shared/sync-protocol.js';
+import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
-import { BaselineStore, type BaselineState, type ConflictRecord, type PullCounts } from './baseline-store.js';
+import {
+  BaselineStore,
+  type BaselineState,
+  type ConflictRecord,
+  type ScopeReport,
+} from './baseline-store.js';
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
 import { SyncRequestError } from './http-client.js';
 import { plainNote } from '../../shared/note-format.js';
 import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
-import { runRound } from './sync-round.js';
+import { runRound } from './round/run.js';
+import type {
+  PendingDeletes,
+  RoundDeps,
+  RoundReport,
+  RoundTransfer,
+  ScopeError,
+  SyncHooks,
+} from './round/types.js';
 import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
 import { scoped } from './scope-labels.js';
 import type { SyncTargetsStore } from './sync-targets.js';
@@ -23,18 +31,6 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withDirLock } from '../memory/dir-lock.js';
-
-/** A problem the page shows, naming the scope it concerns. */
-export interface ScopeError {
-  code: string;
-  message: string;
-  scope: Scope;
-}
-
-/** Hooks for the simulation: a crash between the cloud commit and the local writes. */
-export interface SyncHooks {
-  afterCommit?: (svc: SyncService) => void | Promise<void>;
-}
 
 export interface SyncServiceOptions {
   store: NoteStore;
@@ -53,7 +49,22 @@ export type Resolution = { keep: 'local' } | { keep: 'cloud' } | { keep: 'both' 
  * The sync service of one note directory (one scope): runs rounds for the coordinator, keeps the
  * scope's status for the page, and resolves conflicts. See docs/sync-engine.md.
  */
-export class SyncService implements ScheduledDirectory {
+export type { ScopeError, SyncHooks } from './round/types.js';
+
+const NO_REPORT: ScopeReport = { notices: [], localOnly: [], pendingDeletes: null };
+
+/** What the page shows of the last rounds; lastSynced / lastPull / conflicts are on disk. */
+interface RoundStatus {
+  error: ScopeError | null;
+  limits: SyncLimits | null;
+  /** Notes held back and why, notes that stay here, the fail-safe's question (also saved on disk). */
+  report: ScopeReport;
+  /** The last round's transfer, for `sync --json` (null unless the last round ran to its end). */
+  lastRound: (RoundTransfer & { error: ScopeError | null }) | null;
+  lastResult: RoundResult | null;
+}
+
+export class SyncService implements ScheduledDirectory, RoundDeps {
   readonly key: string;
   readonly kind: Scope;
   readonly scope: Scope;
@@ -68,21 +79,18 @@ export class SyncService implements ScheduledDirectory {
   readonly now: () => number;
   hooks: SyncHooks;
 
-  /** Status for the page (in memory; lastSynced / lastPull / conflicts are on disk). */
-  error: ScopeError | null = null;
-  limits: SyncLimits | null = null;
-  /** Notes held back from upload, with why (plan limits, size, case collisions, old server). */
-  notices: string[] = [];
-  /** Fail-safe: deletions waiting for the person (ids), and the scope's note count then. */
-  pendingDeletes: { ids: string[]; total: number } | null = null;
-  /** One-shot answer to the fail-safe question for the next round. */
-  deleteDecision: 'delete' | 'keep' | null = null;
   /** Set by the engine: the 429 pause that applies to every directory. */
   pausedUntil: number | null = null;
-  lastResult: RoundResult | null = null;
-  /** The last round's transfer, for `sync --json`. */
-  lastRound: { pulled: PullCounts; pushed: number; conflicts: string[]; error: ScopeError | null } | null =
-    null;
+  /** One-shot answer to the fail-safe question for the next round that gets to plan. */
+  private deleteDecision: 'delete' | 'keep' | null = null;
+  /** Written in one place only: record(). */
+  private status: RoundStatus = {
+    error: null,
+    limits: null,
+    report: NO_REPORT,
+    lastRound: null,
+    lastResult: null,
+  };
   /** Hashes this process wrote, so the store's change events of our own writes are not "local edits". */
   readonly selfWrites = new Map<string, string | null>();
   private unsubscribe: (() => void) | null = null;
@@ -135,107 +143,164 @@ export class SyncService implements ScheduledDirectory {
     this.unsubscribe = null;
   }
 
+  get error(): ScopeError | null {
+    return this.status.error;
+  }
+  get limits(): SyncLimits | null {
+    return this.status.limits;
+  }
+  get notices(): string[] {
+    return this.status.report.notices;
+  }
+  get pendingDeletes(): PendingDeletes | null {
+    return this.status.report.pendingDeletes;
+  }
+  get lastRound(): RoundStatus['lastRound'] {
+    return this.status.lastRound;
+  }
+  get lastResult(): RoundResult | null {
+    return this.status.lastResult;
+  }
+
+  /**
+   * Notes held here and the fail-safe's open question: this process's last round, or what the
+   * last round of any process saved with the baseline (`state`: the scope's loaded state).
+   */
+  reportOf(state: BaselineState): ScopeReport {
+    if (this.status.lastResult !== null) return this.status.report;
+    return state.report ?? NO_REPORT;
+  }
+
+  /** Signed in again, or switched: the last error no longer applies. */
+  clearError(): void {
+    this.status = { ...this.status, error: null };
+  }
+
+  /** Switched off: no error, no question waiting. */
+  clearForOff(): void {
+    this.status = { ...this.status, error: null, report: { ...this.status.report, pendingDeletes: null } };
+  }
+
   async round(ctx: RoundContext): Promise<RoundResult> {
-    let result: RoundResult;
+    const decision = this.deleteDecision;
+    this.deleteDecision = null;
+    let report: RoundReport;
     try {
       // One round per scope at a time, across processes too (the app and a CLI on one home).
-      result = await this.withBaselineLock(() => runRound(this, ctx));
-    } catch (err) {
-      // Switched off mid-round: the request was cancelled on purpose, not an error.
-      result = ctx.signal.aborted ? { outcome: 'blocked' } : this.failed(err);
-      if (ctx.signal.aborted) this.error = null;
+      report = await this.withBaselineLock(() => runRound(this, ctx, decision));
+    } catch (failure) {
+      report = { result: { outcome: 'transient' }, error: null, limits: null, transfer: null, failure };
     }
-    this.lastResult = result;
+    // The answer is for a round that plans; one that stopped before keeps it for the next.
+    if (report.report === undefined) this.deleteDecision ??= decision;
+    return this.record(report, ctx.signal.aborted);
+  }
+
+  /** A failure outside a round (the coordinator's): mapped and shown like a round's. */
+  failed(err: unknown): RoundResult {
+    return this.record(
+      { result: { outcome: 'transient' }, error: null, limits: null, transfer: null, failure: err },
+      false,
+    );
+  }
+
+  /** The one place a round's report becomes the scope's status. */
+  private record(report: RoundReport, aborted: boolean): RoundResult {
+    let { result, error, limits } = report;
+    if (report.failure !== undefined) {
+      // Switched off mid-round: the request was cancelled on purpose, not an error.
+      const mapped = aborted
+        ? { result: { outcome: 'blocked' as const }, error: null }
+        : this.describe(report.failure);
+      result = mapped.result;
+      error = mapped.error;
+      if (report.failure instanceof SyncRequestError && report.failure.limits) limits = report.failure.limits;
+    }
+    const previous = this.status;
+    this.status = {
+      error,
+      limits: limits ?? previous.limits,
+      report: report.report ?? previous.report,
+      lastRound: report.transfer ? { ...report.transfer, error } : null,
+      lastResult: result,
+    };
     return result;
   }
 
   /** Maps a failure to the status the page shows and the scheduler's next step. */
-  failed(err: unknown): RoundResult {
+  private describe(err: unknown): { result: RoundResult; error: ScopeError | null } {
+    const scope = this.scope;
+    const shown = (code: string, message: string): ScopeError => ({
+      code,
+      message: scoped(scope, message),
+      scope,
+    });
     if (err instanceof SyncRequestError) {
-      if (err.limits) this.limits = err.limits;
       switch (err.failure) {
         case 'aborted':
-          this.error = null;
-          return { outcome: 'blocked' };
-        case 'rate_limited': {
-          const retryAfterMs = err.retryAfterMs ?? 60_000;
-          this.error = {
-            code: 'rate_limited',
-            message: scoped(this.scope, 'sync ran too often and will retry shortly'),
-            scope: this.scope,
+          return { result: { outcome: 'blocked' }, error: null };
+        case 'rate_limited':
+          return {
+            result: { outcome: 'rate_limited', retryAfterMs: err.retryAfterMs ?? 60_000 },
+            error: shown('rate_limited', 'sync ran too often and will retry shortly'),
           };
-          return { outcome: 'rate_limited', retryAfterMs };
-        }
         case 'unauthorized':
         case 'token_expired':
           this.accounts.reset();
-          this.error = {
-            code: err.failure,
-            message: scoped(
-              this.scope,
+          return {
+            result: { outcome: 'blocked' },
+            error: shown(
+              err.failure,
               `the sync server did not accept the sign-in (${err.message}); sign in again`,
             ),
-            scope: this.scope,
           };
-          return { outcome: 'blocked' };
         case 'account_erased':
-          this.error = {
-            code: 'account_erased',
-            message: scoped(
-              this.scope,
+          return {
+            result: { outcome: 'blocked' },
+            error: shown(
+              'account_erased',
               'this account was deleted on the sync server; notes on this computer are untouched',
             ),
-            scope: this.scope,
           };
-          return { outcome: 'blocked' };
         case 'upgrade_required':
-          this.error = {
-            code: 'client_too_old',
-            message: scoped(
-              this.scope,
+          return {
+            result: { outcome: 'blocked' },
+            error: shown(
+              'client_too_old',
               `the sync server needs a newer Memory Desk (${err.message}); upgrade this app`,
             ),
-            scope: this.scope,
           };
-          return { outcome: 'blocked' };
         case 'protocol_unsupported':
-          this.error = {
-            code: 'server_too_old',
-            message: scoped(
-              this.scope,
+          return {
+            result: { outcome: 'blocked' },
+            error: shown(
+              'server_too_old',
               `the sync server is older than this app (${err.message}); upgrade the server`,
             ),
-            scope: this.scope,
           };
-          return { outcome: 'blocked' };
         case 'storage_unavailable':
-          this.error = {
-            code: 'storage_unavailable',
-            message: scoped(
-              this.scope,
+          return {
+            result: { outcome: 'transient' },
+            error: shown(
+              'storage_unavailable',
               `the sync server's storage is unavailable or not configured (${err.message}); notes keep working on this computer`,
             ),
-            scope: this.scope,
           };
-          return { outcome: 'transient' };
         case 'offline':
-          this.error = { code: 'offline', message: scoped(this.scope, err.message), scope: this.scope };
-          return { outcome: 'transient' };
+          return { result: { outcome: 'transient' }, error: shown('offline', err.message) };
         default:
-          this.error = { code: err.failure, message: scoped(this.scope, err.message), scope: this.scope };
-          return err.transient ? { outcome: 'transient' } : { outcome: 'blocked' };
+          return {
+            result: err.transient ? { outcome: 'transient' } : { outcome: 'blocked' },
+            error: shown(err.failure, err.message),
+          };
       }
     }
-    if (err instanceof AppError) {
-      this.error = { code: err.code, message: scoped(this.scope, err.message), scope: this.scope };
-      return { outcome: 'transient' };
-    }
-    this.error = {
-      code: 'internal',
-      message: scoped(this.scope, err instanceof Error ? err.message : String(err)),
-      scope: this.scope,
+    if (err instanceof AppError)
+      return { result: { outcome: 'transient' }, error: shown(err.code, err.message) };
+    return {
+      result: { outcome: 'transient' },
+      error: shown('internal', err instanceof Error ? err.message : String(err)),
     };
-    return { outcome: 'transient' };
   }
 
   /**
@@ -428,10 +493,5 @@ export class SyncService implements ScheduledDirectory {
     const base = state.base[id] ?? null;
     const cloud: SyncEntry | undefined = state.manifest.entries[id];
     return (local?.hash ?? null) === base && (cloud?.hash ?? null) === base;
-  }
-
-  /** Protocol version to speak with a server announcing `current`. */
-  static protocolFor(serverCurrent: number): number {
-    return Math.min(SYNC_PROTOCOL_VERSION, serverCurrent);
   }
 }

@@ -2,6 +2,8 @@ import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
 import type { AppEvent } from '../../shared/events.js';
 import type { MemoryDeskBridge, MenuCommand } from '../../shared/ipc-contract.js';
 import { ApiError } from './errors.js';
+import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
+import { takeBridgeSecret } from './bridge-secret.js';
 import { createHttpTransport } from './http-transport.js';
 import type { Transport } from './transport.js';
 
@@ -46,7 +48,15 @@ export function ipcTransport(bridge: MemoryDeskBridge): Transport {
   };
 }
 
-/** The preload bridge when the page runs inside the desktop app, the HTTP bridge otherwise. */
-export function detectTransport(win: { memoryDesk?: MemoryDeskBridge } = globalThis as never): Transport {
-  return win.memoryDesk ? ipcTransport(win.memoryDesk) : createHttpTransport();
+/**
+ * The preload bridge when the page runs inside the desktop app, the HTTP bridge otherwise (signed
+ * in with the secret from the URL's fragment, see bridge-secret.ts).
+ */
+export function detectTransport(
+  win: { memoryDesk?: MemoryDeskBridge } = globalThis as never,
+  secret: () => string | null = takeBridgeSecret,
+): Transport {
+  if (win.memoryDesk) return ipcTransport(win.memoryDesk);
+  const given = secret();
+  return createHttpTransport(given ? { headers: { [BRIDGE_SECRET_HEADER]: given } } : {});
 }

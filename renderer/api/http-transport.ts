@@ -7,11 +7,14 @@ export interface HttpTransportOptions {
   /** '' in the page (same origin); an absolute http://127.0.0.1:PORT in Node tests. */
   baseUrl?: string;
   fetch?: typeof fetch;
-  /** Extra headers; Node tests pass the bridge cookie here (a browser sends it itself). */
+  /** Sent with every request: the bridge's secret header (client.ts puts it here). */
   headers?: Record<string, string>;
-  /** Browser only; absent in Node. */
-  EventSource?: typeof EventSource;
+  /** Open the event stream on subscribe; by default only in a page (Node tests call the API only). */
+  events?: boolean;
 }
+
+/** Wait before reconnecting the event stream after it dropped. */
+const RECONNECT_MS = 2000;
 
 /** The web bridge (electron/transports/http): POST /api/invoke and an SSE stream on /api/events. */
 export function createHttpTransport(opts: HttpTransportOptions = {}): Transport {
@@ -19,28 +22,61 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
   const doFetch = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const connectionListeners = new Set<(connected: boolean) => void>();
   const eventListeners = new Set<(event: AppEvent) => void>();
-  let source: EventSource | null = null;
+  const wantEvents = opts.events ?? typeof document !== 'undefined';
+  let streaming = false;
+
+  function deliver(text: string): void {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return;
+    }
+    // Event kinds this build does not know yet are passed on as-is: they still invalidate queries.
+    const parsed = AppEventSchema.safeParse(data);
+    const event = (parsed.success ? parsed.data : data) as AppEvent;
+    if (!event || typeof event !== 'object' || typeof (event as { type?: unknown }).type !== 'string') return;
+    eventListeners.forEach((l) => l(event));
+  }
+
+  /**
+   * Server-sent events read with fetch, not EventSource: EventSource cannot send the secret header.
+   * Reconnects while anyone listens.
+   */
+  async function stream(): Promise<void> {
+    while (eventListeners.size > 0) {
+      try {
+        const res = await doFetch(`${base}/api/events`, { headers: { ...opts.headers }, cache: 'no-store' });
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        connectionListeners.forEach((l) => l(true));
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          buffer += chunk.value;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block
+              .split('\n')
+              .filter((line) => line.startsWith('data:'))
+              .map((line) => line.slice(5).trimStart())
+              .join('\n');
+            if (data) deliver(data);
+          }
+        }
+      } catch {
+        // dropped or refused: said below, then tried again
+      }
+      connectionListeners.forEach((l) => l(false));
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+    }
+    streaming = false;
+  }
 
   function ensureStream(): void {
-    const ES = opts.EventSource ?? (typeof EventSource === 'undefined' ? undefined : EventSource);
-    if (source || !ES) return;
-    source = new ES(`${base}/api/events`, { withCredentials: true });
-    source.onopen = () => connectionListeners.forEach((l) => l(true));
-    source.onerror = () => connectionListeners.forEach((l) => l(false));
-    source.onmessage = (msg: MessageEvent<string>) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(msg.data);
-      } catch {
-        return;
-      }
-      // Event kinds this build does not know yet are passed on as-is: they still invalidate queries.
-      const parsed = AppEventSchema.safeParse(data);
-      const event = (parsed.success ? parsed.data : data) as AppEvent;
-      if (!event || typeof event !== 'object' || typeof (event as { type?: unknown }).type !== 'string')
-        return;
-      eventListeners.forEach((l) => l(event));
-    };
+    if (streaming || !wantEvents) return;
+    streaming = true;
+    void stream();
   }
 
   return {
@@ -51,7 +87,6 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
         res = await doFetch(`${base}/api/invoke`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...opts.headers },
-          credentials: 'same-origin',
           body: JSON.stringify({ method, input: input ?? {} }),
         });
       } catch (err) {

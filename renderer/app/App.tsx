@@ -6,10 +6,11 @@ import { useApiQuery } from '../api/queries.js';
 import { mergeWarnings, WarningsBar } from '../components/WarningsBar.js';
 import { Toasts } from '../components/Toasts.js';
 import { switchLocale, type Locale } from '../i18n/index.js';
-import { editorStore, isDirty } from '../state/editor-store.js';
+import { editorStore } from '../state/editor-store.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
 import { runCommand } from './commands.js';
-import { GuardDialog } from './GuardDialog.js';
+import { QuickSwitcher } from './QuickSwitcher.js';
+import { StatusBar } from './StatusBar.js';
 import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
 import { useTheme } from './useTheme.js';
 
@@ -61,16 +62,6 @@ export function App() {
     [client, qc],
   );
   useEffect(() => client.onConnectionChange(setConnected), [client]);
-  useEffect(() => {
-    function beforeUnload(e: BeforeUnloadEvent) {
-      if (isDirty(editorStore.getState())) {
-        e.preventDefault();
-        e.returnValue = '';
-      }
-    }
-    window.addEventListener('beforeunload', beforeUnload);
-    return () => window.removeEventListener('beforeunload', beforeUnload);
-  }, []);
 
   function onTabKey(e: React.KeyboardEvent) {
     const i = TABS.findIndex((tab) => tab.id === activeTab);
@@ -93,7 +84,7 @@ export function App() {
       <header className="app-header">
         <h1 className="app-title">{t('app.title')}</h1>
         {project ? (
-          <span className="project-root" title={project.root} data-testid="project-root">
+          <span className="project-root" title={project.root} data-testid="project-root" translate="no">
             {project.root.split(/[\\/]/).filter(Boolean).pop()}
           </span>
         ) : null}
@@ -157,8 +148,9 @@ export function App() {
           </main>
         ) : null,
       )}
-      <GuardDialog />
       <Toasts />
+      <StatusBar />
+      <QuickSwitcher />
     </div>
   );
 }

@@ -1,20 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Finding, MergePlan } from '../../shared/api/cleanup.js';
+import type { Finding, MergePlan, MergeResult } from '../../shared/api/cleanup.js';
 import type { NoteDetail } from '../../shared/api/notes.js';
 import { NOTE_TYPES, type NoteType } from '../../shared/note.js';
 import { normalizeTags } from '../../shared/tags.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
-import { Dialog } from '../components/Dialog.js';
+import { ConfirmDialog, Dialog } from '../components/Dialog.js';
 import { MarkdownEditor } from '../components/MarkdownEditor.js';
+import { draftStore, type DraftFields } from '../state/draft-store.js';
 import { useCleanupStrings } from './strings.js';
-
-interface DraftFields {
-  summary: string;
-  type: NoteType | '';
-  tags: string;
-  body: string;
-}
 
 function fieldsOf(plan: MergePlan): DraftFields {
   return {
@@ -25,12 +19,23 @@ function fieldsOf(plan: MergePlan): DraftFields {
   };
 }
 
+function sameDraft(a: DraftFields, b: DraftFields): boolean {
+  return a.summary === b.summary && a.type === b.type && a.tags === b.tags && a.body === b.body;
+}
+
 /**
  * The merge editor: the notes side by side, the draft (summary, type, tags, body in CodeMirror),
  * the two draft buttons (生成合并建议 with progress and cancel, 手动合并), and apply with a preview of
- * which notes are deleted and which links are repointed.
+ * which notes are deleted and which links are repointed. The draft is kept per finding (draft
+ * store) as it is edited: Close or Esc keep it for next time, and a new draft never replaces a
+ * hand-edited one without asking.
  */
-export function MergeEditor(props: { finding: Finding; onClose: () => void; onApplied: () => void }) {
+export function MergeEditor(props: {
+  finding: Finding;
+  onClose: () => void;
+  /** With the merged note's summary (the list may not know it yet). */
+  onApplied: (result: MergeResult, summary: string) => void;
+}) {
   const { s, f } = useCleanupStrings();
   const client = useApiClient();
   const { finding } = props;
@@ -41,6 +46,8 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
   const [docKey, setDocKey] = useState(0);
   const [busy, setBusy] = useState<'model' | 'manual' | 'apply' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmRedraft, setConfirmRedraft] = useState<'model' | 'manual' | null>(null);
+  const [confirmApply, setConfirmApply] = useState(false);
   const requestId = useRef<string | null>(null);
 
   useEffect(() => {
@@ -57,7 +64,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
         });
         if (!live) return;
         setNotes(details);
-        take(first);
+        take(first, draftStore.getState().merges[finding.id]);
       } catch (err) {
         if (live) setError((err as Error).message);
       }
@@ -69,10 +76,23 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
     // The finding identifies the group; it does not change while the editor is open.
   }, [finding.id]);
 
-  function take(p: MergePlan) {
+  /** A new plan; its draft unless a kept hand-edited one is given. */
+  function take(p: MergePlan, kept?: DraftFields) {
     setPlan(p);
-    setDraft(fieldsOf(p));
+    setDraft(kept ?? fieldsOf(p));
     setDocKey((k) => k + 1);
+  }
+
+  function edit(next: DraftFields) {
+    setDraft(next);
+    if (plan && !sameDraft(next, fieldsOf(plan))) draftStore.getState().putMerge(finding.id, next);
+    else draftStore.getState().dropMerge(finding.id);
+  }
+
+  /** 生成合并建议 / 手动合并: asks first when the draft holds the person's own edits. */
+  function askRedraft(kind: 'model' | 'manual') {
+    if (draftStore.getState().merges[finding.id]) setConfirmRedraft(kind);
+    else void redraft(kind);
   }
 
   async function redraft(kind: 'model' | 'manual') {
@@ -81,6 +101,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
     const id = `merge-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     requestId.current = kind === 'model' ? id : null;
     try {
+      draftStore.getState().dropMerge(finding.id);
       take(
         await client.call('cleanup.mergePlan', {
           ids: finding.noteIds,
@@ -106,7 +127,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
     setError(null);
     setBusy('apply');
     try {
-      await client.call('cleanup.mergeApply', {
+      const result = await client.call('cleanup.mergeApply', {
         ...plan,
         draft: {
           summary: draft.summary,
@@ -115,7 +136,8 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
           body: draft.body,
         },
       });
-      props.onApplied();
+      draftStore.getState().dropMerge(finding.id);
+      props.onApplied(result, draft.summary);
     } catch (err) {
       setError((err as Error).message);
       setBusy(null);
@@ -159,7 +181,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
           <button
             className="primary"
             disabled={!plan || busy !== null || !draft?.summary.trim()}
-            onClick={() => void apply()}
+            onClick={() => setConfirmApply(true)}
             data-testid="merge-apply"
           >
             {busy === 'apply' ? s.applying : s.apply}
@@ -168,6 +190,13 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
       }
     >
       <div className="merge-editor">
+        {/* What applying does, first: visible without scrolling. */}
+        {plan ? (
+          <div className="merge-preview" data-testid="merge-preview">
+            <p>{f(s.preview, { keep, deleted: deleted.join(', ') })}</p>
+            <p>{repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone}</p>
+          </div>
+        ) : null}
         <h4>{s.originals}</h4>
         <div className="merge-originals" data-testid="merge-originals">
           {ordered.map((n) => (
@@ -186,7 +215,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
 
         <div className="merge-draft-buttons">
           <button
-            onClick={() => void redraft('model')}
+            onClick={() => askRedraft('model')}
             disabled={busy !== null || modelReason !== null}
             title={modelReason ?? undefined}
             data-testid="draft-model"
@@ -203,7 +232,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
               </button>
             </>
           ) : null}
-          <button onClick={() => void redraft('manual')} disabled={busy !== null} data-testid="draft-manual">
+          <button onClick={() => askRedraft('manual')} disabled={busy !== null} data-testid="draft-manual">
             {s.manualDraft}
           </button>
           {modelReason ? (
@@ -229,7 +258,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
               <span>{s.summary}</span>
               <input
                 value={draft.summary}
-                onChange={(e) => setDraft({ ...draft, summary: e.target.value })}
+                onChange={(e) => edit({ ...draft, summary: e.target.value })}
                 data-testid="merge-summary"
               />
             </label>
@@ -237,7 +266,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
               <span>{s.type}</span>
               <select
                 value={draft.type}
-                onChange={(e) => setDraft({ ...draft, type: e.target.value as NoteType | '' })}
+                onChange={(e) => edit({ ...draft, type: e.target.value as NoteType | '' })}
                 data-testid="merge-type"
               >
                 <option value="">{s.noType}</option>
@@ -252,7 +281,7 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
               <span>{s.tags}</span>
               <input
                 value={draft.tags}
-                onChange={(e) => setDraft({ ...draft, tags: e.target.value })}
+                onChange={(e) => edit({ ...draft, tags: e.target.value })}
                 data-testid="merge-tags"
               />
             </label>
@@ -261,8 +290,8 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
               <MarkdownEditor
                 docKey={`merge-${docKey}`}
                 value={draft.body}
-                onChange={(body) => setDraft((d) => (d ? { ...d, body } : d))}
-                onSave={() => void apply()}
+                onChange={(body) => edit({ ...draft, body })}
+                onSave={() => setConfirmApply(true)}
                 resolveLink={() => true}
                 onOpenLink={() => undefined}
                 ariaLabel={s.body}
@@ -273,18 +302,42 @@ export function MergeEditor(props: { finding: Finding; onClose: () => void; onAp
           </div>
         ) : null}
 
-        {plan ? (
-          <div className="merge-preview" data-testid="merge-preview">
-            <p>{f(s.preview, { keep, deleted: deleted.join(', ') })}</p>
-            <p>{repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone}</p>
-          </div>
-        ) : null}
         {error ? (
           <p className="error" role="alert" data-testid="merge-error">
             {error}
           </p>
         ) : null}
       </div>
+      {confirmApply && plan ? (
+        <ConfirmDialog
+          title={s.confirmApplyTitle}
+          body={`${f(s.preview, { keep, deleted: deleted.join(', ') })} ${
+            repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone
+          }`}
+          confirmLabel={s.confirmApply}
+          cancelLabel={s.cancel}
+          onCancel={() => setConfirmApply(false)}
+          onConfirm={() => {
+            setConfirmApply(false);
+            void apply();
+          }}
+        />
+      ) : null}
+      {confirmRedraft ? (
+        <ConfirmDialog
+          title={s.replaceDraftTitle}
+          body={s.replaceDraftBody}
+          confirmLabel={s.replaceDraft}
+          cancelLabel={s.cancel}
+          danger
+          onCancel={() => setConfirmRedraft(null)}
+          onConfirm={() => {
+            const kind = confirmRedraft;
+            setConfirmRedraft(null);
+            void redraft(kind);
+          }}
+        />
+      ) : null}
     </Dialog>
   );
 }

@@ -39,6 +39,30 @@ const en = {
   fallback: 'Model draft not used: {{reason}}',
   remarks: 'Model draft cleaned: {{remarks}}',
   fromModel: 'Draft by the model — review it before applying.',
+  replaceDraftTitle: 'Replace your edited draft?',
+  replaceDraftBody: 'The merged note has your own edits. A new draft replaces them.',
+  replaceDraft: 'Replace my draft',
+  filterKind: 'Kind',
+  filterScope: 'Scope',
+  allKinds: 'All kinds',
+  allScopes: 'Both scopes',
+  showMore: 'Show {{count}} more',
+  dismissAll: 'Dismiss these {{count}}',
+  dismissed: 'Dismissed {{count}}.',
+  confirmApplyTitle: 'Apply this merge?',
+  confirmApply: 'Apply merge',
+  applied:
+    'Merged into “{{keep}}”: {{deleted}} deleted, links repointed in {{repointed}} notes. Backups were kept.',
+  undoMerge: 'Undo',
+  undone: 'Merge undone: the notes are back as they were.',
+  // The core's detail line is English: English shows it, other languages a sentence of their own.
+  detail: {
+    same_topic: '{{detail}}',
+    broken_link: '{{detail}}',
+    missing_file: '{{detail}}',
+    unused: '{{detail}}',
+    too_long: '{{detail}}',
+  },
 };
 
 const zh: typeof en = {
@@ -78,6 +102,28 @@ const zh: typeof en = {
   fallback: '未使用模型草稿：{{reason}}',
   remarks: '已清理模型草稿：{{remarks}}',
   fromModel: '草稿由模型生成 — 请在执行前检查。',
+  replaceDraftTitle: '替换你编辑过的草稿？',
+  replaceDraftBody: '合并后的笔记里有你自己的修改。新的草稿会替换它们。',
+  replaceDraft: '替换我的草稿',
+  filterKind: '类别',
+  filterScope: '范围',
+  allKinds: '所有类别',
+  allScopes: '两个范围',
+  showMore: '再显示 {{count}} 条',
+  dismissAll: '忽略这 {{count}} 项',
+  dismissed: '已忽略 {{count}} 项。',
+  confirmApplyTitle: '执行这次合并？',
+  confirmApply: '执行合并',
+  applied: '已合并到“{{keep}}”：删除 {{deleted}}，{{repointed}} 条笔记中的链接已改指。已保留备份。',
+  undoMerge: '撤销',
+  undone: '合并已撤销：这些笔记已恢复原样。',
+  detail: {
+    same_topic: '这些笔记讲的是同一件事。',
+    broken_link: '链接到尚未写成的笔记：',
+    missing_file: '提到的文件在项目中找不到：',
+    unused: '很久没有被召回或修改。',
+    too_long: '正文过长。',
+  },
 };
 
 export type CleanupStrings = typeof en;

@@ -13,6 +13,8 @@ import {
   type ViewUpdate,
 } from '@codemirror/view';
 
+import { uiStore, useUi } from '../state/ui-store.js';
+
 /** `[[id]]` links in a body; the same pattern the core uses to derive links. */
 const LINK_RE = /\[\[([^[\]\n]+?)\]\]/g;
 
@@ -71,6 +73,13 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
         history(),
         keymap.of([
           { key: 'Mod-s', preventDefault: true, run: () => (latest.current.onSave(), true) },
+          // The page's Tab-moves-focus setting (shown in the status bar), not only this editor's.
+          {
+            key: 'Ctrl-m',
+            mac: 'Shift-Alt-m',
+            preventDefault: true,
+            run: () => (uiStore.getState().setTabMovesFocus(!uiStore.getState().tabMovesFocus), true),
+          },
           indentWithTab,
           ...defaultKeymap,
           ...historyKeymap,
@@ -97,6 +106,7 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
       ],
     });
     const v = new EditorView({ state, parent: host.current! });
+    v.setTabFocusMode(uiStore.getState().tabMovesFocus);
     view.current = v;
     return () => {
       v.destroy();
@@ -114,6 +124,9 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
       v.dispatch({ changes: { from: 0, to: current.length, insert: props.value } });
   }, [props.value]);
 
+  const tabMovesFocus = useUi((s) => s.tabMovesFocus);
+  useEffect(() => view.current?.setTabFocusMode(tabMovesFocus), [tabMovesFocus]);
+
   useEffect(() => {
     view.current?.dispatch({
       effects: linkCompartment.current.reconfigure(
@@ -122,5 +135,5 @@ export function MarkdownEditor(props: MarkdownEditorProps) {
     });
   }, [props.linksVersion, props.openHint]);
 
-  return <div className="md-editor" ref={host} data-testid="body-editor" />;
+  return <div className="md-editor" ref={host} data-testid="body-editor" translate="no" />;
 }

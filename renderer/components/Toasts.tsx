@@ -8,7 +8,15 @@ export function Toasts() {
     <div className="toasts" role="status" aria-live="polite" data-testid="toasts">
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`}>
-          <span>{toast.message}</span>
+          <span>
+            {toast.message}
+            {toast.subject !== undefined ? (
+              <>
+                {' '}
+                <q translate="no">{toast.subject}</q>
+              </>
+            ) : null}
+          </span>
           {toast.action && (
             <button
               type="button"

@@ -23,7 +23,8 @@ export function filterAndSort(rows: readonly ListRow[], f: ListFilters): ListRow
   const out = rows.filter((r) => {
     if (f.typeFilter === 'none' ? r.type !== undefined : f.typeFilter !== 'all' && r.type !== f.typeFilter)
       return false;
-    if (tag && !r.tags.some((t) => t.toLowerCase() === tag)) return false;
+    // A tag being typed filters as a prefix ("pri" keeps #pricing); the suggestions complete it.
+    if (tag && !r.tags.some((t) => t.toLowerCase().startsWith(tag))) return false;
     return true;
   });
   switch (f.sort) {
@@ -76,4 +77,18 @@ export function joinHits(
     });
   }
   return rows;
+}
+
+/** The notes whose id is exactly the query, moved to the top (typing an id finds that note first). */
+export function exactIdFirst(
+  rows: readonly ListRow[],
+  query: string,
+  notes: readonly NoteSummary[],
+): ListRow[] {
+  const q = query.trim().toLowerCase();
+  const exact = q ? notes.filter((n) => n.id.toLowerCase() === q) : [];
+  if (exact.length === 0) return rows as ListRow[];
+  const keys = new Set(exact.map(rowKey));
+  const byKey = new Map(rows.map((r) => [rowKey(r), r]));
+  return [...exact.map((n) => byKey.get(rowKey(n)) ?? n), ...rows.filter((r) => !keys.has(rowKey(r)))];
 }

@@ -5,7 +5,14 @@ export interface Toast {
   id: number;
   message: string;
   tone: 'info' | 'error';
+  /** The note the toast is about (its summary or id), shown after the message as the person wrote it. */
+  subject?: string;
   action?: { label: string; run: () => void | Promise<void> };
+  /**
+   * What the toast is about (e.g. `save:project:id`): a newer toast with the same key replaces it,
+   * and `dismissKey` removes it once its cause is gone (the save that failed went through).
+   */
+  key?: string;
   /** Auto-dismiss after this long; default 6 s, 20 s with an action (undo), errors stay until closed. */
   timeoutMs?: number | null;
 }
@@ -14,6 +21,7 @@ export interface ToastState {
   toasts: Toast[];
   show(t: Omit<Toast, 'id'>): number;
   dismiss(id: number): void;
+  dismissKey(key: string): void;
 }
 
 let nextId = 1;
@@ -24,7 +32,10 @@ export function createToastStore() {
     show(t) {
       const id = nextId++;
       // Keep the last few: an old undo offer stays until dismissed or replaced.
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { ...t, id }] }));
+      set((s) => {
+        const others = t.key === undefined ? s.toasts : s.toasts.filter((o) => o.key !== t.key);
+        return { toasts: [...others.slice(-3), { ...t, id }] };
+      });
       const timeout =
         t.timeoutMs !== undefined ? t.timeoutMs : t.tone === 'error' ? null : t.action ? 20_000 : 6_000;
       if (timeout !== null) setTimeout(() => get().dismiss(id), timeout);
@@ -32,6 +43,10 @@ export function createToastStore() {
     },
     dismiss(id) {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+    dismissKey(key) {
+      if (get().toasts.some((t) => t.key === key))
+        set((s) => ({ toasts: s.toasts.filter((t) => t.key !== key) }));
     },
   }));
 }

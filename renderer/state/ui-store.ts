@@ -7,7 +7,14 @@ export type ScopeSelection = Scope | 'both';
 export type SortKey = 'updated' | 'created' | 'summary' | 'relevance';
 export type TypeFilter = NoteType | 'all' | 'none';
 export type ThemeChoice = 'system' | 'light' | 'dark';
-export type Selection = { kind: 'note'; id: string; scope: Scope } | { kind: 'new' } | null;
+export type NoteRef = { kind: 'note'; id: string; scope: Scope };
+export type Selection = NoteRef | { kind: 'new' } | null;
+
+const HISTORY_MAX = 50;
+
+function sameRef(a: Selection, b: NoteRef): boolean {
+  return a?.kind === 'note' && a.id === b.id && a.scope === b.scope;
+}
 
 export interface UiState {
   activeTab: string;
@@ -17,7 +24,16 @@ export interface UiState {
   tagFilter: string;
   sort: SortKey;
   selection: Selection;
+  /** Notes left by following links (newest last) and those gone back from, for Alt+←/→. */
+  back: NoteRef[];
+  forward: NoteRef[];
   theme: ThemeChoice;
+  /** VS Code's Ctrl+M: Tab leaves the text editor instead of indenting. */
+  tabMovesFocus: boolean;
+  /** The warnings the person closed the bar for (their keys); a new warning opens it again. */
+  hiddenWarnings: readonly string[];
+  setTabMovesFocus(on: boolean): void;
+  hideWarnings(keys: readonly string[]): void;
   setActiveTab(tab: string): void;
   setScope(scope: ScopeSelection): void;
   setQuery(query: string): void;
@@ -25,12 +41,16 @@ export interface UiState {
   setTagFilter(tag: string): void;
   setSort(sort: SortKey): void;
   select(selection: Selection): void;
+  /** Opens a note by following a link (or the quick switcher): the note left goes on the back stack. */
+  follow(target: NoteRef): void;
+  goBack(): void;
+  goForward(): void;
   setTheme(theme: ThemeChoice): void;
   resetFilters(): void;
 }
 
 export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTab'>> = {}) {
-  return createStore<UiState>()((set) => ({
+  return createStore<UiState>()((set, get) => ({
     activeTab: initial.activeTab ?? 'memory',
     scope: 'both',
     query: '',
@@ -38,7 +58,13 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
     tagFilter: '',
     sort: 'updated',
     selection: null,
+    back: [],
+    forward: [],
     theme: initial.theme ?? 'system',
+    tabMovesFocus: false,
+    hiddenWarnings: [],
+    setTabMovesFocus: (tabMovesFocus) => set({ tabMovesFocus }),
+    hideWarnings: (hiddenWarnings) => set({ hiddenWarnings }),
     setActiveTab: (activeTab) => set({ activeTab }),
     // Leaving a scope deselects a note that is not in it any more.
     setScope: (scope) =>
@@ -64,6 +90,35 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
     setTagFilter: (tagFilter) => set({ tagFilter }),
     setSort: (sort) => set({ sort }),
     select: (selection) => set({ selection }),
+    follow: (target) => {
+      const { selection, back } = get();
+      if (sameRef(selection, target)) return;
+      set({
+        selection: target,
+        back: selection?.kind === 'note' ? [...back, selection].slice(-HISTORY_MAX) : back,
+        forward: [],
+      });
+    },
+    goBack: () => {
+      const { selection, back, forward } = get();
+      const to = back[back.length - 1];
+      if (!to) return;
+      set({
+        selection: to,
+        back: back.slice(0, -1),
+        forward: selection?.kind === 'note' ? [...forward, selection] : forward,
+      });
+    },
+    goForward: () => {
+      const { selection, back, forward } = get();
+      const to = forward[forward.length - 1];
+      if (!to) return;
+      set({
+        selection: to,
+        forward: forward.slice(0, -1),
+        back: selection?.kind === 'note' ? [...back, selection] : back,
+      });
+    },
     setTheme: (theme) => set({ theme }),
     resetFilters: () => set({ query: '', typeFilter: 'all', tagFilter: '', sort: 'updated' }),
   }));

@@ -84,6 +84,15 @@ export const MnemopiBankReportSchema = z.object({
   /** Rows already present (identical content) or not convertible. */
   skippedRows: z.number().int().nonnegative(),
   problems: z.array(z.string()),
+  /** Every row read, in order: imported (with the note's id) or skipped and why. */
+  rows: z.array(
+    z.object({
+      row: z.string(),
+      status: z.enum(['imported', 'skipped']),
+      id: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+  ),
 });
 
 export const agentsApi = {

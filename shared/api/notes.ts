@@ -71,6 +71,11 @@ export const EditInputSchema = NoteRefSchema.extend({
   body: z.string().optional(),
   /** The hash the editor started from: when the note changed since, the edit is refused as a conflict. */
   baseHash: z.string().optional(),
+  /**
+   * Back up the version on disk before replacing it, with this reason (the editor's "keep mine":
+   * the person replaces a version they saw but did not write).
+   */
+  backupReason: z.string().min(1).optional(),
 });
 
 export const ScoreExplanationSchema = z.object({
@@ -119,6 +124,19 @@ export const notesApi = {
     summary: 'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
     input: RememberInputSchema,
     output: RememberOutputSchema,
+  }),
+  'notes.related': defineMethod({
+    summary: 'Before writing a note: the existing notes it resembles and the one it probably duplicates.',
+    input: z.object({
+      summary: z.string(),
+      body: z.string(),
+      tags: TagsInputSchema.optional(),
+      type: NoteTypeSchema.optional(),
+    }),
+    output: z.object({
+      related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+      duplicateOf: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).nullable(),
+    }),
   }),
   'notes.edit': defineMethod({
     summary: 'Change a note by hand.',

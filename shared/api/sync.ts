@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
+import { HeldNoteSchema } from '../held-note.js';
 import { defineMethod } from './define.js';
 
 /** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
@@ -27,6 +28,18 @@ export const ConflictSummarySchema = z.object({
   detectedAt: z.number(),
 });
 
+/**
+ * A note that stays on this computer only, and why: over the server's or plan's size (body bytes),
+ * beyond the plan's note count, an id that differs only in case from a cloud note, a typed note an
+ * old server cannot hold, or a commit the server refused for it.
+ */
+export const LocalOnlyNoteSchema = z.object({
+  id: z.string(),
+  reason: z.enum(['too_large', 'plan_note_count', 'case_clash', 'old_server', 'refused']),
+  message: z.string(),
+});
+export type LocalOnlyNote = z.infer<typeof LocalOnlyNoteSchema>;
+
 export const ScopeSyncStatusSchema = z.object({
   scope: ScopeSchema,
   /** "Project notes" / "Your own notes". */
@@ -52,6 +65,14 @@ export const ScopeSyncStatusSchema = z.object({
     .nullable(),
   /** Notes held back from upload and why (plan limits, size, case collisions, an old server). */
   notices: z.array(z.string()),
+  /**
+   * Files in the folder that are not loaded (malformed, too large, a case twin, skipped by
+   * memory.maxNotes, a symbolic link): never synced as deletions; nothing is sent or written for
+   * them until the file is fixed.
+   */
+  held: z.array(HeldNoteSchema),
+  /** Notes that stay on this computer only, each with its reason (the last round's). */
+  localOnly: z.array(LocalOnlyNoteSchema),
   conflicts: z.array(ConflictSummarySchema),
   /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
   pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
@@ -75,6 +96,10 @@ export const SyncRoundReportSchema = z.object({
   pushed: z.number().int().nonnegative(),
   conflicts: z.array(z.string()),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** What the round could not do and why (notes held here, not uploaded, not written here). */
+  notices: z.array(z.string()),
+  held: z.array(HeldNoteSchema),
+  localOnly: z.array(LocalOnlyNoteSchema),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

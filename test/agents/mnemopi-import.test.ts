@@ -70,7 +70,9 @@ describe('import mnemopi', { timeout: 180_000 }, () => {
     expect(Object.keys(byBank).sort()).toEqual(['alpha', 'beta', 'corrupt', 'default', 'gamma']);
     expect(byBank.default).toMatchObject({ status: 'imported', imported: 1, skippedRows: 2 });
     expect(byBank.default?.problems.join('\n')).toMatch(/row w2: empty content/);
-    expect(byBank.default?.problems.join('\n')).toMatch(/row w3: looks like it contains a GitHub token/);
+    expect(byBank.default?.problems.join('\n')).toMatch(
+      /row w3: the \w+ looks like it contains a GitHub token/i,
+    );
     expect(byBank.alpha).toMatchObject({ status: 'imported', imported: 2 });
     expect(byBank.gamma).toMatchObject({ status: 'imported', imported: 1 });
     expect(byBank.beta).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/missing/) });

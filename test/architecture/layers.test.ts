@@ -36,8 +36,6 @@ function partOf(file: string): string {
  */
 const KNOWN_CYCLES = new Set([
   'electron/memory/search/recall.ts <-> electron/memory/search/search-index.ts',
-  'electron/sync/commit-first.ts <-> electron/sync/sync-engine.ts',
-  'electron/sync/sync-round.ts <-> electron/sync/sync-service.ts',
 ]);
 
 function cycleKey(cycle: string[]): string {

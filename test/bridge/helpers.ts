@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
+import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
 
 export interface BridgeEnv {
   bridge: WebBridge;
   base: string;
-  cookie: string;
+  /** The header a signed-in page sends (the per-run secret). */
+  auth: Record<string, string>;
   projectDir: string;
   userDir: string;
   close(): Promise<void>;
@@ -30,7 +32,7 @@ export async function startSeededBridge(opts: { staticDir?: string } = {}): Prom
   return {
     bridge,
     base: `http://127.0.0.1:${bridge.port}`,
-    cookie: `memdesk_secret=${encodeURIComponent(bridge.secret)}`,
+    auth: { [BRIDGE_SECRET_HEADER]: bridge.secret },
     projectDir: dirs.projectMemoryDir,
     userDir: dirs.userMemoryDir,
     async close() {

@@ -45,36 +45,34 @@ function invoke(method: string, input: unknown, headers: Record<string, string> 
   return request({
     path: '/api/invoke',
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: env.cookie, ...headers },
+    headers: { 'Content-Type': 'application/json', ...env.auth, ...headers },
     body: JSON.stringify({ method, input }),
   });
 }
 
 describe('web bridge', () => {
   it('listens on loopback only', () => {
-    expect(env.bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?s=/);
+    expect(env.bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#s=/);
   });
 
-  it('trades the secret in the URL for an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
-    const res = await request({ path: `/?s=${encodeURIComponent(env.bridge.secret)}` });
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/');
-    const cookie = String(res.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const page = await request({ path: '/', headers: { Cookie: env.cookie } });
+  it('carries the secret in the URL fragment; the page is served with a strict CSP and sets no cookie', async () => {
+    const page = await request({ path: '/' });
     expect(page.status).toBe(200);
+    expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
-  it('refuses requests without the secret, with a wrong one, or with a wrong secret in the URL', async () => {
-    expect((await request({ path: '/' })).status).toBe(401);
-    expect((await request({ path: '/', headers: { Cookie: 'memdesk_secret=guess' } })).status).toBe(401);
-    const wrong = await request({ path: '/?s=guess' });
-    expect(wrong.status).toBe(401);
-    expect(wrong.body).toContain('npm run demo');
-    expect((await invoke('notes.list', {}, { Cookie: 'memdesk_secret=guess' })).status).toBe(401);
+  it('refuses API calls without the secret header or with a wrong one', async () => {
+    const none = await request({
+      path: '/api/invoke',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(none.status).toBe(401);
+    expect(none.body).toContain('npm run demo');
+    expect((await invoke('notes.list', {}, { 'x-memdesk-secret': 'guess' })).status).toBe(401);
+    expect((await request({ path: '/api/events' })).status).toBe(401);
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin (another web site)', async () => {
@@ -95,16 +93,16 @@ describe('web bridge', () => {
     const form = await request({
       path: '/api/invoke',
       method: 'POST',
-      headers: { Cookie: env.cookie, 'Content-Type': 'text/plain' },
+      headers: { ...env.auth, 'Content-Type': 'text/plain' },
       body: '{"method":"notes.list"}',
     });
     expect(form.status).toBe(415);
-    const get = await request({ path: '/api/invoke', headers: { Cookie: env.cookie } });
+    const get = await request({ path: '/api/invoke', headers: env.auth });
     expect(get.status).toBe(405);
     const garbage = await request({
       path: '/api/invoke',
       method: 'POST',
-      headers: { Cookie: env.cookie, 'Content-Type': 'application/json' },
+      headers: { ...env.auth, 'Content-Type': 'application/json' },
       body: '{not json',
     });
     expect(garbage.status).toBe(400);
@@ -140,21 +138,19 @@ describe('web bridge', () => {
 
   it('serves only files inside the renderer directory', async () => {
     for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt']) {
-      const res = await request({ path: p, headers: { Cookie: env.cookie } });
+      const res = await request({ path: p, headers: env.auth });
       expect(res.body).not.toContain('outside the static dir');
     }
-    expect((await request({ path: '/missing.js', headers: { Cookie: env.cookie } })).status).toBe(404);
+    expect((await request({ path: '/missing.js', headers: env.auth })).status).toBe(404);
     // Paths without an extension are the single page.
-    expect((await request({ path: '/memory/some-note', headers: { Cookie: env.cookie } })).body).toContain(
-      'test page',
-    );
+    expect((await request({ path: '/memory/some-note', headers: env.auth })).body).toContain('test page');
   });
 
   it('pushes a change event when a note file changes on disk', async () => {
     const events: string[] = [];
     const got = new Promise<void>((resolve, reject) => {
       const req = http.get(
-        { host: '127.0.0.1', port: env.bridge.port, path: '/api/events', headers: { Cookie: env.cookie } },
+        { host: '127.0.0.1', port: env.bridge.port, path: '/api/events', headers: env.auth },
         (res) => {
           expect(res.headers['content-type']).toContain('text/event-stream');
           res.setEncoding('utf8');

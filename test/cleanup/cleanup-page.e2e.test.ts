@@ -89,10 +89,17 @@ describe('待整理 tab in Chromium', { timeout: 120_000 }, () => {
     expect(await editor.getByTestId('merge-preview').textContent()).toContain(
       `Keeps ${oldest.id}; deletes ${other.id}.`,
     );
+    // What applying does is in view without scrolling.
+    const preview = (await editor.getByTestId('merge-preview').boundingBox())!;
+    expect(preview.y + preview.height).toBeLessThanOrEqual(page.viewportSize()!.height);
     await screenshot(page, 'cleanup-02-merge-editor');
 
     await editor.getByTestId('merge-summary').fill('Pricing cards: fills, never borders');
     await editor.getByTestId('merge-apply').click();
+    // Applying asks first, saying what it will do.
+    const confirm = page.getByTestId('confirm-dialog');
+    expect(await confirm.textContent()).toContain(`Keeps ${oldest.id}; deletes ${other.id}.`);
+    await confirm.getByRole('button', { name: 'Apply merge' }).click();
     await expect.poll(() => page.getByTestId('merge-editor').count(), { timeout: WAIT }).toBe(0);
     await expect.poll(() => finding(PAIR).count(), { timeout: WAIT }).toBe(0);
 
@@ -102,6 +109,36 @@ describe('待整理 tab in Chromium', { timeout: 120_000 }, () => {
     expect(await readNote(other.id)).toBeNull();
     const backups = await fs.readdir(path.join(env.home, 'memory-backups'));
     expect(backups.some((b) => b.includes(other.id))).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('toasts').textContent())
+      .toContain('Merged into “Pricing cards: fills, never borders”: 1 deleted');
     await screenshot(page, 'cleanup-03-after-merge');
+
+    // One step back, from the backups the merge wrote.
+    await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).click();
+    await expect
+      .poll(() => readNote(other.id).then((n) => n?.summary), { timeout: WAIT })
+      .toBe(other.summary);
+    await expect
+      .poll(() => readNote(oldest.id).then((n) => n?.summary), { timeout: WAIT })
+      .toBe(oldest.summary);
+    await expect.poll(() => finding(PAIR).count(), { timeout: WAIT }).toBe(1);
+  });
+
+  it('names notes by summary, filters by kind and scope, dismisses a whole group', async () => {
+    expect(await finding(PAIR).textContent()).toContain('Pricing cards use fills, not borders');
+    await page.getByTestId('cleanup-kind-filter').selectOption('too_long');
+    await expect.poll(() => page.getByTestId('finding').count()).toBe(1);
+    await page.getByTestId('cleanup-kind-filter').selectOption('all');
+    const all = await page
+      .getByTestId('finding')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-finding-id') ?? ''));
+    await page.getByTestId('cleanup-scope-filter').selectOption('user');
+    await expect
+      .poll(() => page.getByTestId('finding').count())
+      .toBe(all.filter((id) => id.split(':')[1] === 'user').length);
+    await page.getByTestId('cleanup-scope-filter').selectOption('both');
+    await page.getByTestId('findings-unused').getByTestId('dismiss-group').click();
+    await expect.poll(() => page.getByTestId('findings-unused').count(), { timeout: WAIT }).toBe(0);
   });
 });

@@ -238,7 +238,7 @@ describe('memdesk CLI', () => {
     const before = await snapshot(fx.root);
 
     const cred = await memdesk(
-      [...g, '--json', 'remember', '--summary', 'deploy', '--body', 'key: AKIAIOSFODNN7EXAMPLE'],
+      [...g, '--json', 'remember', '--summary', 'deploy', '--body', 'key: AKIAQ3EGRTY5PZ7K2LMN'],
       { cwd },
     );
     expect(cred.code).toBe(1);

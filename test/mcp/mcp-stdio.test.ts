@@ -175,7 +175,7 @@ describe('memdesk mcp over stdio', { timeout: 120_000 }, () => {
       [
         'remember',
         { summary: 'Deploy key', body: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789' },
-        /refused: .*GitHub token/,
+        /refused: .*GitHub token/i,
       ],
       ['retain', { items: [] }, /invalid_input: .*at least one item/],
       ['retain', { items: 'just a string' }, /invalid_input: .*items/],

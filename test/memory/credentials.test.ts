@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { findCredential, maskCredentials } from '../../electron/memory/credentials.js';
+import { findCredentials, maskCredentials } from '../../electron/memory/credentials.js';
 
 describe('credential detection', () => {
   it.each([
     ['sk-ant-api03-abcdefghijklmnopqrstuv', 'an API key (sk-…)'],
     ['sk_live_abcdefghijklmnop1234', 'a Stripe key'],
     ['github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'a GitHub token'],
-    ['AKIAIOSFODNN7EXAMPLE', 'an AWS access key id'],
+    ['AKIAQ3EGRTY5PZ7K2LMN', 'AWS'],
     ['xoxp-1234-5678-abcdefgh', 'a Slack token'],
-    ['AIzaSyA-1234567890abcdefghijklmnopqrstu', 'a Google API key'],
+    ['AIzaSyA-1234567890abcdefghijklmnopqrstu', 'Google'],
     ['-----BEGIN RSA PRIVATE KEY-----', 'a private key (PEM)'],
     ['export PASSWORD="correct-horse-battery"', 'a password or secret in an assignment'],
     ['client_secret: 9f8e7d6c5b4a', 'a password or secret in an assignment'],
-  ])('finds %s', (text, kind) => {
-    const found = findCredential(`before ${text} after`);
-    expect(found?.kind).toBe(kind);
+  ])('finds %s', async (text, kind) => {
+    const [found] = await findCredentials(`before ${text} after`);
+    expect(found?.kind.toLowerCase()).toContain(kind.toLowerCase());
     // The message never repeats the whole secret.
     if (!kind.includes('PEM')) expect(found!.excerpt.length).toBeLessThan(text.length);
   });
@@ -27,12 +27,12 @@ describe('credential detection', () => {
     'password=process.env.DB_PASSWORD',
     'Use the sk- prefix for secret keys',
     'ask-me-anything is a channel',
-  ])('lets ordinary text through: %s', (text) => {
-    expect(findCredential(text)).toBeNull();
+  ])('lets ordinary text through: %s', async (text) => {
+    expect(await findCredentials(text)).toEqual([]);
   });
 
-  it('masks every credential', () => {
-    expect(maskCredentials('a sk-abcdefghijklmnopqrstuvwxyz and password=hunter2hunter2 end')).toBe(
+  it('masks every credential', async () => {
+    expect(await maskCredentials('a sk-abcdefghijklmnopqrstuvwxyz and password=hunter2hunter2 end')).toBe(
       'a [redacted] and password=[redacted] end',
     );
   });

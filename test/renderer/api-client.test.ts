@@ -16,8 +16,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const client = () =>
-  createApiClient(createHttpTransport({ baseUrl: env.base, headers: { Cookie: env.cookie } }));
+const client = () => createApiClient(createHttpTransport({ baseUrl: env.base, headers: env.auth }));
 
 async function rejection(p: Promise<unknown>): Promise<ApiError> {
   try {
@@ -55,9 +54,9 @@ describe('API client over HTTP', () => {
     expect(await fs.readFile(path.join(env.projectDir, 'tests-real-db-2aa.md'), 'utf8')).toContain('changed');
   });
 
-  it('says the bridge refused when the secret cookie is missing', async () => {
-    const noCookie = createApiClient(createHttpTransport({ baseUrl: env.base }));
-    const err = await rejection(noCookie.call('notes.list', { scope: 'both' }));
+  it('says the bridge refused when the secret header is missing', async () => {
+    const noSecret = createApiClient(createHttpTransport({ baseUrl: env.base }));
+    const err = await rejection(noSecret.call('notes.list', { scope: 'both' }));
     expect(err.code).toBe('refused');
     expect(err.message).toContain('npm run demo');
   });

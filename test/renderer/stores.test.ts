@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteDetail, NoteSummary } from '../../shared/api/notes.js';
 import { registerCommand, runCommand } from '../../renderer/app/commands.js';
-import { guarded, guardStore, resolveGuard } from '../../renderer/app/guard.js';
 import { detectLocale } from '../../renderer/i18n/index.js';
 import { en } from '../../renderer/i18n/en.js';
 import { zh } from '../../renderer/i18n/zh.js';
-import { createEditorStore, editorStore, isDirty } from '../../renderer/state/editor-store.js';
+import { createDraftStore, EMPTY_NEW_NOTE } from '../../renderer/state/draft-store.js';
+import { createEditorStore, isDirty } from '../../renderer/state/editor-store.js';
 import { filterAndSort, joinHits, tagCounts } from '../../renderer/state/note-list.js';
 import { createUiStore } from '../../renderer/state/ui-store.js';
 
@@ -90,23 +90,52 @@ describe('editor store', () => {
   });
 });
 
-describe('unsaved-changes guard', () => {
-  it('runs at once when clean, waits for a decision when dirty', () => {
-    editorStore.getState().close();
-    let ran = 0;
-    guarded(() => ran++);
-    expect(ran).toBe(1);
-    editorStore.getState().receive(detail());
-    editorStore.getState().setField('body', 'dirty\n');
-    guarded(() => ran++);
-    expect(ran).toBe(1);
-    expect(guardStore.getState().pending).not.toBeNull();
-    resolveGuard(false);
-    expect(ran).toBe(1);
-    guarded(() => ran++);
-    resolveGuard(true);
-    expect(ran).toBe(2);
-    editorStore.getState().close();
+describe('kept drafts', () => {
+  it('keeps a dirty draft per note across switching notes, until saved or discarded', () => {
+    const drafts = createDraftStore('test.drafts.1');
+    const s = createEditorStore(drafts);
+    s.getState().receive(detail());
+    s.getState().setField('body', 'half written\n');
+    expect(drafts.getState().notes['project:n1']).toEqual({
+      fields: expect.objectContaining({ body: 'half written\n' }),
+      baseHash: 'h1',
+    });
+    // Another note opens: the first one's draft stays kept and comes back when it is reopened.
+    s.getState().close();
+    s.getState().receive(detail({ id: 'n2', hash: 'x' }));
+    expect(isDirty(s.getState())).toBe(false);
+    s.getState().close();
+    s.getState().receive(detail());
+    expect(s.getState().draft?.body).toBe('half written\n');
+    expect(s.getState().diskVersion).toBeNull();
+    s.getState().discard();
+    expect(s.getState().draft?.body).toBe('body\n');
+    expect(drafts.getState().notes['project:n1']).toBeUndefined();
+  });
+
+  it('holds back a version that changed on disk since the kept draft began', () => {
+    const drafts = createDraftStore('test.drafts.2');
+    const s = createEditorStore(drafts);
+    s.getState().receive(detail());
+    s.getState().setField('summary', 'mine');
+    s.getState().close();
+    s.getState().receive(detail({ hash: 'h2', body: 'an agent wrote this\n' }));
+    expect(s.getState().draft?.summary).toBe('mine');
+    expect(s.getState().diskVersion?.hash).toBe('h2');
+    // Still remembered against the version the draft began from.
+    expect(drafts.getState().notes['project:n1']?.baseHash).toBe('h1');
+    s.getState().keepMine();
+    expect(drafts.getState().notes['project:n1']?.baseHash).toBe('h2');
+    s.getState().saved(detail({ hash: 'h3', summary: 'mine', body: 'an agent wrote this\n' }));
+    expect(drafts.getState().notes['project:n1']).toBeUndefined();
+  });
+
+  it('keeps the new-note form only while something is typed in it', () => {
+    const drafts = createDraftStore('test.drafts.3');
+    drafts.getState().setNewNote({ ...EMPTY_NEW_NOTE, summary: 'started' });
+    expect(drafts.getState().newNote?.summary).toBe('started');
+    drafts.getState().setNewNote({ ...EMPTY_NEW_NOTE });
+    expect(drafts.getState().newNote).toBeNull();
   });
 });
 

@@ -104,11 +104,13 @@ describe('search properties', () => {
         fc.array(noteArb, { minLength: 1, maxLength: 40 }),
         fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
         (notes, msg) => {
-          // Distinct ids so every note stays in the index.
+          // Distinct ids so every note stays in the index. Without feedback a search hit's score is
+          // its text score, which is what minScore compares.
           const index = new SearchIndex(notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
+          index.configureRanking({ feedback: null });
           const minScore = 0.8;
           const expected = index
-            .search(msg, { limit: 1000 })
+            .search(msg, { limit: 1000, asYouType: false })
             .filter(
               (h) => h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= minScore,
             );
@@ -118,6 +120,32 @@ describe('search properties', () => {
           );
           for (const h of got)
             expect(h.score).toBeCloseTo(expected.find((e) => e.id === h.id && e.scope === h.scope)!.score, 9);
+        },
+      ),
+    );
+  });
+
+  it('feedback only reorders recall: the same notes qualify with it as without it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(noteArb, { minLength: 1, maxLength: 60 }),
+        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
+        (notes, msg) => {
+          const docs = notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument);
+          const withFeedback = new SearchIndex(docs);
+          // A small pool so feedback really runs on these small stores.
+          withFeedback.configureRanking({
+            feedback: { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1 },
+          });
+          const without = new SearchIndex(docs);
+          without.configureRanking({ feedback: null });
+          const options = { minScore: 0.8, perTurn: 1000, budgetChars: 1e9 };
+          const keys = (i: SearchIndex) =>
+            i
+              .recall(msg, options)
+              .notes.map((h) => `${h.scope}:${h.id}`)
+              .sort();
+          expect(keys(withFeedback)).toEqual(keys(without));
         },
       ),
     );

@@ -20,12 +20,18 @@ import { mulberry32 } from '../support/prng.js';
  * 429s, answers lost after the server committed) and with crashes between the cloud commit and
  * the local write (the process is thrown away and restarted from its files).
  *
+ * Faults of the notes folder too: a person breaks a note's frontmatter by hand (a slip in an
+ * editor) and fixes it later — the file is held, never read as a deletion.
+ *
  * Invariants:
  *   - during the run: a note this computer held is never replaced or deleted by sync without a
  *     backup of that version (checked after every round, crashed or not)
+ *   - during the run: sync deletes a note here only if a person deleted that id somewhere (or
+ *     chose the cloud's side of a conflict) — a broken file is not a deletion
  *   - after quiescence (faults off, sync on, conflicts resolved, rounds until nothing moves):
  *     every device holds exactly the same notes, equal to the cloud's manifest
- *   - no edit is lost: every edit (a unique line) is in a note, a conflict or a backup
+ *   - no edit is lost: every edit (a unique line, matched as a whole line) is in a note, a
+ *     conflict or a backup
  * Every failure names its seed; `SIM_SEED=<seed>` replays it.
  */
 
@@ -168,6 +174,21 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     edits.add(line);
     return line;
   };
+  /** Ids a person deleted (or resolved towards the cloud's side): sync may delete those. */
+  const chosenDeletes = new Set<string>();
+  /** Per device, notes whose file a person broke by hand: id → the file as it was. */
+  const broken = new Map<number, Map<string, string>>();
+  const brokenOn = (i: number): Map<string, string> => {
+    let m = broken.get(i);
+    if (!m) broken.set(i, (m = new Map()));
+    return m;
+  };
+  const fixFile = async (d: SimDevice, id: string): Promise<void> => {
+    const text = brokenOn(d.index).get(id)!;
+    brokenOn(d.index).delete(id);
+    log.push(`  device ${d.index} fixes ${id}.md by hand`);
+    await fs.writeFile(path.join(d.user.store!.dir, `${id}.md`), text);
+  };
   const idPool = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 
   const backupHashes = async (d: SimDevice): Promise<Set<string>> => {
@@ -222,6 +243,9 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     await current.user.store!.load();
     const after = snapshotOf(current);
     const changed = [...before].filter(([id, hash]) => after.get(id) !== hash && !editedMeanwhile.has(id));
+    for (const [id] of changed)
+      if (!after.has(id) && !chosenDeletes.has(id))
+        fail(`device ${d.index}: sync deleted "${id}", which no person deleted`);
     if (changed.length > 0) {
       const backed = await backupHashes(current);
       for (const [id, hash] of changed) {
@@ -235,9 +259,13 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
 
   const resolveOne = async (d: SimDevice, all: boolean): Promise<void> => {
     const conflicts = await d.svc.conflicts();
-    for (const c of all ? conflicts : conflicts.slice(0, 1)) {
+    // A conflict on a file broken by hand waits until the person fixes the file (the store refuses
+    // to write a merge over a file it cannot read).
+    const resolvable = conflicts.filter((c) => !brokenOn(d.index).has(c.id));
+    for (const c of all ? resolvable : resolvable.slice(0, 1)) {
       const choice = pick(['local', 'cloud', 'both', 'merged'] as const);
       log.push(`  device ${d.index} resolves ${c.id} (${c.kind}) → ${choice}`);
+      if (choice === 'cloud') chosenDeletes.add(c.id);
       if (choice === 'merged') {
         const detail = await d.svc.conflict(c.id);
         await d.svc.resolve(c.id, { merged: { ...detail.draft, summary: detail.draft.summary || 'merged' } });
@@ -257,7 +285,7 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     d.clock.t += 1000;
     if (r < 0.2 || notes.length === 0) {
       const id = chance(0.5) ? pick(idPool) : `n-${di}-${step}`;
-      if (store.get(id)) continue;
+      if (store.get(id) || brokenOn(di).has(id)) continue;
       const line = newLine();
       log.push(`step ${step}: device ${di} creates ${id} (${line})`);
       await store.write({
@@ -282,8 +310,23 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
         : note.tags;
       log.push(`step ${step}: device ${di} edits ${note.id} at line ${at} (${line})`);
       await store.write({ ...note, summary, tags, body: lines.join('\n'), updatedAt: d.clock.now() });
+    } else if (r < 0.53) {
+      // A slip in an editor breaks the frontmatter; the person fixes it a few steps later.
+      const fixable = [...brokenOn(di).keys()];
+      if (fixable.length > 0 && chance(0.5)) {
+        log.push(`step ${step}: device ${di} fixes a broken file`);
+        await fixFile(d, pick(fixable));
+        continue;
+      }
+      const note = pick(notes);
+      const file = path.join(store.dir, `${note.id}.md`);
+      const text = await fs.readFile(file, 'utf8');
+      brokenOn(di).set(note.id, text);
+      log.push(`step ${step}: device ${di} breaks the frontmatter of ${note.id}.md by hand`);
+      await fs.writeFile(file, text.replace('"summary"', '"summary" oops'));
     } else if (r < 0.6) {
       const note = pick(notes);
+      chosenDeletes.add(note.id);
       log.push(`step ${step}: device ${di} deletes ${note.id}`);
       await store.delete(note.id, { backupReason: 'simulation: deleted by the person' });
     } else if (r < 0.88) {
@@ -299,9 +342,10 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     }
   }
 
-  // Quiescence: no faults, sync on everywhere, conflicts resolved, rounds until nothing moves.
+  // Quiescence: no faults, broken files fixed, sync on everywhere, conflicts resolved, rounds until nothing moves.
   faultsOn = false;
   log.push('quiescence');
+  for (const d of devices) for (const id of [...brokenOn(d.index).keys()]) await fixFile(d, id);
   for (let i = 0; i < devices.length; i++) {
     if (!enabled[i]) await devices[i]!.engine.setEnabled([devices[i]!.svc], true);
     enabled[i] = true;
@@ -361,9 +405,10 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
     for (const entry of await d.user.backups.list(1_000_000))
       haystack.push((await d.user.backups.get(entry.id)).content);
   }
-  const all = haystack.join('\n');
+  // Whole lines: "edit-S-1" must not be found inside "edit-S-10".
+  const lines = new Set(haystack.join('\n').split('\n'));
   for (const line of edits)
-    if (!all.includes(line)) fail(`the edit "${line}" is lost: in no note, conflict or backup`);
+    if (!lines.has(line)) fail(`the edit "${line}" is lost: in no note, conflict or backup`);
 
   for (const d of devices) {
     d.engine.stop();

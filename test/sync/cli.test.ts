@@ -1,20 +1,13 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/transports/cli/run.js';
+import { cli, type CliRun as Run } from './cli-runner.js';
 import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { startTestServer, tempDir, type TestServer } from './harness.js';
 
 const entry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
 const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** The real CLI in a child process. */
 function memdesk(args: string[], cwd: string): Promise<Run> {
@@ -31,20 +24,6 @@ function memdesk(args: string[], cwd: string): Promise<Run> {
     child.stdin.end('');
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** The same CLI code in this process (spawning costs seconds on a loaded machine). */
-async function cli(args: string[], cwd: string): Promise<Run> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  stdin.end('');
-  const code = await runCli({ argv: args, stdin, stdout, stderr, env: { HOME: cwd }, cwd });
-  return { code, stdout: out, stderr: err };
 }
 
 let server: TestServer;
@@ -85,8 +64,24 @@ describe('memdesk sync commands', () => {
       const out = JSON.parse(sync.stdout);
       expect(out).toEqual({
         scopes: {
-          project: { pulled: { added: 0, changed: 0, deleted: 0 }, pushed: 1, conflicts: [], error: null },
-          user: { pulled: { added: 0, changed: 0, deleted: 0 }, pushed: 0, conflicts: [], error: null },
+          project: {
+            pulled: { added: 0, changed: 0, deleted: 0 },
+            pushed: 1,
+            conflicts: [],
+            error: null,
+            notices: [],
+            held: [],
+            localOnly: [],
+          },
+          user: {
+            pulled: { added: 0, changed: 0, deleted: 0 },
+            pushed: 0,
+            conflicts: [],
+            error: null,
+            notices: [],
+            held: [],
+            localOnly: [],
+          },
         },
       });
       expect((await cli([...g, 'sync', 'off'], root)).code).toBe(0);

@@ -82,7 +82,8 @@ describe('conflict resolution', () => {
   it('a merge too big for the plan is a conflict', async () => {
     const [a, b] = (await devices(2, 'free')) as [Device, Device];
     const limit = a.svc.limits?.planLimits.noteBytes ?? 32768;
-    const half = 'x'.repeat(Math.floor(limit / 2) - 50) + '\n';
+    // Each side's body is under the limit, the merged body (one measure: bytes of body) is over it.
+    const half = 'x'.repeat(Math.floor(limit / 2) + 50) + '\n';
     await a.write('big', `top\n${'middle\n'.repeat(3)}bottom\n`);
     await a.sync();
     await b.sync();

@@ -5,11 +5,19 @@ import { contentHash } from '../../../shared/content-hash.js';
 import type { ImportZipOutputSchema, OnCollisionSchema } from '../../../shared/api/agents.js';
 import { AppError } from '../../../shared/errors.js';
 import { parseNote } from '../../../shared/note-format.js';
-import { MAX_NOTE_ID_LENGTH, noteIdKey, noteIdProblem } from '../../../shared/note-id.js';
+import {
+  fitBytes,
+  MAX_NOTE_ID_BYTES,
+  MAX_NOTE_ID_LENGTH,
+  noteIdKey,
+  noteIdProblem,
+} from '../../../shared/note-id.js';
 import type { Scope } from '../../../shared/note.js';
 import { isTempFileName, writeFileAtomic } from '../../memory/atomic-write.js';
+import { credentialsMessage, findCredentials } from '../../memory/credentials.js';
 import type { MemoryCore, NoteStore } from '../../memory/types.js';
-import { ARCHIVE_LIMITS, buildArchive, readArchive, type ArchiveLimits } from './zip-format.js';
+import { runImportTask, type WorkerRunOptions } from '../import-worker/run-in-worker.js';
+import { ARCHIVE_LIMITS, buildArchive, type ArchiveLimits, type ReadArchiveResult } from './zip-format.js';
 
 type ImportResult = z.infer<typeof ImportZipOutputSchema>;
 type OnCollision = z.infer<typeof OnCollisionSchema>;
@@ -62,7 +70,8 @@ export async function exportScope(
 function keepBothId(id: string, taken: (id: string) => boolean): string {
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = `${id.slice(0, MAX_NOTE_ID_LENGTH - suffix.length)}${suffix}`;
+    const base = fitBytes(id.slice(0, MAX_NOTE_ID_LENGTH - suffix.length), MAX_NOTE_ID_BYTES - suffix.length);
+    const candidate = `${base}${suffix}`;
     if (!taken(candidate) && noteIdProblem(candidate) === null) return candidate;
   }
 }
@@ -73,22 +82,28 @@ function keepBothId(id: string, taken: (id: string) => boolean): string {
  * is skipped; otherwise `skip` leaves the existing note alone and `keep-both` writes the imported one
  * under `<id>-2` (its frontmatter id changes, so that file is no longer byte-identical).
  */
+export interface ArchiveImportOptions extends WorkerRunOptions {
+  limits?: ArchiveLimits;
+}
+
 export async function importArchive(
   core: MemoryCore,
   input: { file: string; scope: Scope; onCollision: OnCollision },
-  limits: ArchiveLimits = ARCHIVE_LIMITS,
+  opts: ArchiveImportOptions = {},
 ): Promise<ImportResult> {
+  const limits = opts.limits ?? ARCHIVE_LIMITS;
   const store = storeOf(core, input.scope);
   const file = path.resolve(input.file);
   const stat = await fs.stat(file).catch(() => null);
   if (!stat?.isFile()) throw new AppError('not_found', `${file} is not a file`);
   if (stat.size > limits.maxArchiveBytes)
     throw new AppError('refused', `${file} is larger than ${limits.maxArchiveBytes} bytes`);
-  let archive;
+  // Read (inflate, checksum) in a worker with a budget; nothing is written until it has finished.
+  let archive: ReadArchiveResult;
   try {
-    archive = readArchive(new Uint8Array(await fs.readFile(file)), limits);
+    archive = await runImportTask({ kind: 'zip', file, limits }, opts);
   } catch (err) {
-    throw new AppError('invalid_input', `${file}: ${(err as Error).message}`);
+    throw new AppError('invalid_input', `${file}: ${(err as Error).message}; nothing was imported`);
   }
   const result: ImportResult = {
     scope: input.scope,
@@ -100,7 +115,13 @@ export async function importArchive(
   const writtenKeys = new Set<string>();
   const taken = (id: string): boolean => store.get(id) !== undefined || writtenKeys.has(noteIdKey(id));
   let rawWrites = 0;
-  for (const entry of archive.notes) {
+  for (const [i, entry] of archive.notes.entries()) {
+    if (opts.signal?.aborted) {
+      // Every write so far is whole (atomic); the rest are reported, none half-written.
+      for (const rest of archive.notes.slice(i))
+        result.skipped.push({ entry: rest.entry, reason: 'cancelled: not imported' });
+      break;
+    }
     let text: string;
     try {
       text = decoder.decode(entry.bytes);
@@ -114,6 +135,15 @@ export async function importArchive(
       continue;
     }
     const note = parsed.note;
+    // The whole file is checked, frontmatter included: unknown keys are kept byte for byte.
+    const credentials = await findCredentials(text);
+    if (credentials.length > 0) {
+      result.refused.push({
+        entry: entry.entry,
+        reason: `refused: ${credentialsMessage(credentials.map((f) => ({ ...f, field: 'the file' })))}`,
+      });
+      continue;
+    }
     if (note.id !== entry.id) {
       result.refused.push({
         entry: entry.entry,

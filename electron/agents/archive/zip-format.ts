@@ -1,9 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { strToU8, strFromU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { strToU8, strFromU8, zipSync, type Zippable } from 'fflate';
 import { z } from 'zod';
 import { ScopeSchema, type Scope } from '../../../shared/note.js';
 import { noteIdProblem } from '../../../shared/note-id.js';
+import { inflateEntry, listZipEntries, type ZipEntryInfo } from './zip-reader.js';
 
 /**
  * The export archive (docs/agents.md, "Export and import"): a zip with
@@ -95,64 +96,74 @@ export interface ReadArchiveResult {
   manifest: Manifest | null;
   notes: ArchiveNote[];
   refused: Array<{ entry: string; reason: string }>;
+  /** Bytes the inflater produced, accepted or not: the work this archive cost. */
+  inflatedBytes: number;
 }
 
 /**
- * Reads an archive. Entry sizes are checked against the central directory before anything is
- * inflated, and inflating never writes past the declared size, so a zip bomb costs at most the
- * limits above. Notes whose bytes do not match the manifest's sha256 are refused as damaged.
+ * Reads an archive. Entry names and declared sizes are checked against the central directory
+ * before anything is inflated; inflating then stops at each entry's declared size and at the
+ * archive's total budget (zip-reader.ts), so a zip bomb costs at most the limits above. Notes whose
+ * bytes do not match the manifest's sha256 are refused as damaged.
  */
 export function readArchive(data: Uint8Array, limits: ArchiveLimits = ARCHIVE_LIMITS): ReadArchiveResult {
   if (data.length > limits.maxArchiveBytes) {
     throw new Error(`the archive is larger than ${limits.maxArchiveBytes} bytes`);
   }
   const refused: ReadArchiveResult['refused'] = [];
-  let entries = 0;
-  let total = 0;
-  let files: Record<string, Uint8Array>;
+  let entries: ZipEntryInfo[];
   try {
-    files = unzipSync(data, {
-      filter: (file) => {
-        if (file.name.endsWith('/') && file.originalSize === 0) return false; // a directory entry
-        entries++;
-        if (entries > limits.maxEntries) {
-          if (entries === limits.maxEntries + 1)
-            refused.push({
-              entry: file.name,
-              reason: `refused: more than ${limits.maxEntries} entries; the rest are not read`,
-            });
-          return false;
-        }
-        if (file.name !== MANIFEST_NAME) {
-          const problem = entryProblem(file.name);
-          if (problem) {
-            refused.push({ entry: file.name, reason: problem });
-            return false;
-          }
-        }
-        if (file.originalSize > limits.maxEntryBytes) {
-          refused.push({
-            entry: file.name,
-            reason: `refused: ${file.originalSize} bytes uncompressed, over the ${limits.maxEntryBytes}-byte limit per entry (zip bomb?)`,
-          });
-          return false;
-        }
-        if (total + file.originalSize > limits.maxTotalBytes) {
-          refused.push({
-            entry: file.name,
-            reason: `refused: the archive would inflate to more than ${limits.maxTotalBytes} bytes (zip bomb?)`,
-          });
-          return false;
-        }
-        total += file.originalSize;
-        return true;
-      },
-    });
+    entries = listZipEntries(data, limits.maxEntries);
   } catch (err) {
     throw new Error(`not a readable zip archive: ${(err as Error).message}`, { cause: err });
   }
+  const files = new Map<string, Uint8Array>();
+  let counted = 0;
+  let declaredTotal = 0;
+  let inflatedBytes = 0;
+  for (const file of entries) {
+    if (file.name.endsWith('/') && file.declaredSize === 0) continue; // a directory entry
+    counted++;
+    if (counted > limits.maxEntries) {
+      refused.push({
+        entry: file.name,
+        reason: `refused: more than ${limits.maxEntries} entries; the rest are not read`,
+      });
+      break;
+    }
+    if (file.name !== MANIFEST_NAME) {
+      const problem = entryProblem(file.name);
+      if (problem) {
+        refused.push({ entry: file.name, reason: problem });
+        continue;
+      }
+    }
+    if (files.has(file.name)) {
+      refused.push({ entry: file.name, reason: 'refused: the archive holds this entry twice' });
+      continue;
+    }
+    if (file.declaredSize > limits.maxEntryBytes) {
+      refused.push({
+        entry: file.name,
+        reason: `refused: ${file.declaredSize} bytes uncompressed, over the ${limits.maxEntryBytes}-byte limit per entry (zip bomb?)`,
+      });
+      continue;
+    }
+    if (declaredTotal + file.declaredSize > limits.maxTotalBytes) {
+      refused.push({
+        entry: file.name,
+        reason: `refused: the archive would inflate to more than ${limits.maxTotalBytes} bytes (zip bomb?)`,
+      });
+      continue;
+    }
+    declaredTotal += file.declaredSize;
+    const out = inflateEntry(data, file, limits.maxTotalBytes - inflatedBytes);
+    inflatedBytes += out.inflated;
+    if (out.ok) files.set(file.name, out.bytes);
+    else refused.push({ entry: file.name, reason: out.reason });
+  }
   let manifest: Manifest | null = null;
-  const manifestBytes = files[MANIFEST_NAME];
+  const manifestBytes = files.get(MANIFEST_NAME);
   if (manifestBytes) {
     let parsed: unknown;
     try {
@@ -170,7 +181,7 @@ export function readArchive(data: Uint8Array, limits: ArchiveLimits = ARCHIVE_LI
   }
   const expected = new Map((manifest?.notes ?? []).map((n) => [n.file, n.sha256]));
   const notes: ArchiveNote[] = [];
-  for (const [entry, bytes] of Object.entries(files)) {
+  for (const [entry, bytes] of files) {
     if (entry === MANIFEST_NAME) continue;
     const sum = expected.get(entry);
     if (manifest && sum !== undefined && sum !== sha256Hex(bytes)) {
@@ -180,5 +191,5 @@ export function readArchive(data: Uint8Array, limits: ArchiveLimits = ARCHIVE_LI
     notes.push({ id: entry.slice(NOTES_PREFIX.length, -3), entry, bytes });
   }
   notes.sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0));
-  return { manifest, notes, refused };
+  return { manifest, notes, refused, inflatedBytes };
 }

@@ -5,11 +5,12 @@ import { contentHash } from '../../../shared/content-hash.js';
 import type { MnemopiBankReportSchema } from '../../../shared/api/agents.js';
 import type { Scope } from '../../../shared/note.js';
 import { AppError } from '../../../shared/errors.js';
-import { findCredential } from '../../memory/credentials.js';
+import { credentialsMessage, findFieldCredentials } from '../../memory/credentials.js';
 import type { MemoryCore, NoteStore } from '../../memory/types.js';
+import { runImportTask, type WorkerRunOptions } from '../import-worker/run-in-worker.js';
 import { freeNoteIdFor } from '../note-id-for.js';
 import { mapMnemopiRow } from './map-row.js';
-import { readMnemopiBank } from './read-bank.js';
+import { BANK_LIMITS, type BankLimits, type ReadBankResult } from './read-bank.js';
 
 export type MnemopiBankReport = z.infer<typeof MnemopiBankReportSchema>;
 
@@ -53,44 +54,80 @@ async function candidates(input: string): Promise<{ found: BankCandidate[]; over
   return { found, overflow: siblings.slice(MAX_SIBLING_BANKS) };
 }
 
+export interface MnemopiImportOptions extends WorkerRunOptions {
+  limits?: BankLimits;
+}
+
+/** Reads every bank in one worker (one budget for the whole import); a stopped read skips them all. */
+async function readBanks(files: string[], opts: MnemopiImportOptions): Promise<ReadBankResult[]> {
+  try {
+    return await runImportTask({ kind: 'banks', files, limits: opts.limits ?? BANK_LIMITS }, opts);
+  } catch (err) {
+    return files.map(() => ({ ok: false, reason: `not read: ${(err as Error).message}` }));
+  }
+}
+
 async function importBank(
   store: NoteStore,
   candidate: BankCandidate,
+  read: ReadBankResult,
   now: number,
+  opts: MnemopiImportOptions,
 ): Promise<MnemopiBankReport> {
   const base = { path: path.resolve(candidate.file), bank: candidate.bank };
-  const read = await readMnemopiBank(candidate.file);
   if (!read.ok)
-    return { ...base, status: 'skipped', reason: read.reason, imported: 0, skippedRows: 0, problems: [] };
+    return {
+      ...base,
+      status: 'skipped',
+      reason: read.reason,
+      imported: 0,
+      skippedRows: 0,
+      problems: [],
+      rows: [],
+    };
   const problems = [...read.problems];
+  const rows: MnemopiBankReport['rows'] = [];
+  const skip = (row: string, reason: string): void => {
+    rows.push({ row, status: 'skipped', reason });
+  };
   const present = new Set(store.list().map((n) => n.hash));
-  let imported = 0;
-  let skippedRows = 0;
-  for (const row of read.rows) {
+  for (const [i, row] of read.rows.entries()) {
+    if (opts.signal?.aborted) {
+      for (const rest of read.rows.slice(i)) skip(rest.rowId, 'cancelled: not imported');
+      problems.push(`cancelled: row ${row.rowId} and the rest were not imported`);
+      break;
+    }
     const mapped = mapMnemopiRow(row, candidate.bank, now);
     if ('refused' in mapped) {
       problems.push(mapped.refused);
-      skippedRows++;
+      skip(row.rowId, mapped.refused);
       continue;
     }
     const hash = contentHash(mapped.draft);
     if (present.has(hash)) {
-      skippedRows++;
+      skip(row.rowId, 'already present (identical content)');
       continue;
     }
-    const credential = findCredential(mapped.draft.body);
-    if (credential) {
-      problems.push(
-        `row ${row.rowId}: looks like it contains ${credential.kind}; not imported (notes are plain files that may sync)`,
-      );
-      skippedRows++;
+    // Everything that reaches the file is checked: content, and metadata_json, source and
+    // memory_type, which land in the frontmatter and the tags.
+    const credentials = await findFieldCredentials([
+      ['the summary', mapped.draft.summary],
+      ['the body', mapped.draft.body],
+      ['the tags', mapped.draft.tags.join(' ')],
+      ['the metadata', JSON.stringify(mapped.extra)],
+    ]);
+    if (credentials.length > 0) {
+      const reason = `row ${row.rowId}: ${credentialsMessage(credentials)}; not imported`;
+      problems.push(reason);
+      skip(row.rowId, reason);
       continue;
     }
     if (store.isFull()) {
       problems.push(
         `the ${store.scope} scope is full (memory.maxNotes); row ${row.rowId} and the rest were not imported`,
       );
-      skippedRows += read.rows.length - imported - skippedRows;
+      for (const rest of read.rows.slice(i))
+        skip(rest.rowId, `the ${store.scope} scope is full (memory.maxNotes)`);
       break;
     }
     try {
@@ -106,13 +143,14 @@ async function importBank(
         { expectedHash: null },
       );
       present.add(hash);
-      imported++;
+      rows.push({ row: row.rowId, status: 'imported', id });
     } catch (err) {
       problems.push(`row ${row.rowId}: ${(err as Error).message}`);
-      skippedRows++;
+      skip(row.rowId, (err as Error).message);
     }
   }
-  return { ...base, status: 'imported', imported, skippedRows, problems };
+  const imported = rows.filter((r) => r.status === 'imported').length;
+  return { ...base, status: 'imported', imported, skippedRows: rows.length - imported, problems, rows };
 }
 
 /**
@@ -123,6 +161,7 @@ async function importBank(
 export async function importMnemopi(
   core: MemoryCore,
   input: { path: string; scope: Scope },
+  opts: MnemopiImportOptions = {},
 ): Promise<{ scope: Scope; banks: MnemopiBankReport[]; imported: number }> {
   const store = core.store(input.scope);
   if (!store)
@@ -132,7 +171,15 @@ export async function importMnemopi(
     );
   const { found, overflow } = await candidates(path.resolve(input.path));
   const banks: MnemopiBankReport[] = [];
-  for (const candidate of found) banks.push(await importBank(store, candidate, core.now()));
+  const reads =
+    found.length > 0
+      ? await readBanks(
+          found.map((c) => c.file),
+          opts,
+        )
+      : [];
+  for (const [i, candidate] of found.entries())
+    banks.push(await importBank(store, candidate, reads[i]!, core.now(), opts));
   for (const extra of overflow) {
     banks.push({
       path: path.resolve(extra.file),
@@ -142,6 +189,7 @@ export async function importMnemopi(
       imported: 0,
       skippedRows: 0,
       problems: [],
+      rows: [],
     });
   }
   if (banks.length === 0) {
@@ -153,6 +201,7 @@ export async function importMnemopi(
       imported: 0,
       skippedRows: 0,
       problems: [],
+      rows: [],
     });
   }
   return { scope: input.scope, banks, imported: banks.reduce((sum, b) => sum + b.imported, 0) };

@@ -25,6 +25,15 @@ export interface MnemopiRow {
   updatedAt: number | null;
 }
 
+export interface BankLimits {
+  /** The database file; larger ones are skipped before being read. */
+  maxFileBytes: number;
+  /** Rows read from working_memory; the rest are reported, not read. */
+  maxRows: number;
+}
+
+export const BANK_LIMITS: BankLimits = { maxFileBytes: 256 * 1024 * 1024, maxRows: 50_000 };
+
 export type ReadBankResult =
   { ok: true; rows: MnemopiRow[]; problems: string[] } | { ok: false; reason: string };
 
@@ -70,11 +79,24 @@ function asText(value: unknown): string | null {
   return String(value);
 }
 
-export async function readMnemopiBank(file: string): Promise<ReadBankResult> {
+/**
+ * Runs in an import worker (../import-worker): sql.js is synchronous, so only the worker's budget can
+ * stop a query. Only a real `working_memory` table is read (a VIEW can be made to recurse forever),
+ * at most `limits.maxRows` rows of a file of at most `limits.maxFileBytes`.
+ */
+export async function readMnemopiBank(
+  file: string,
+  limits: BankLimits = BANK_LIMITS,
+): Promise<ReadBankResult> {
   let bytes: Buffer;
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile()) return { ok: false, reason: `${file} is not a file` };
+    if (stat.size > limits.maxFileBytes)
+      return {
+        ok: false,
+        reason: `too large: ${stat.size} bytes, over the ${limits.maxFileBytes}-byte limit for a bank`,
+      };
     bytes = await fs.readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -99,16 +121,31 @@ export async function readMnemopiBank(file: string): Promise<ReadBankResult> {
   let db: InstanceType<SqlJsStatic['Database']> | null = null;
   try {
     db = new SQL.Database(new Uint8Array(bytes));
+    const kind = db.exec("SELECT type FROM sqlite_master WHERE name = 'working_memory' COLLATE NOCASE");
+    const type = kind[0]?.values[0]?.[0];
+    if (type === undefined) return { ok: false, reason: 'no working_memory table: not a Mnemopi bank' };
+    if (type !== 'table')
+      return {
+        ok: false,
+        reason: `working_memory is a ${String(type)}, not a table: refused (only real tables are read)`,
+      };
     const info = db.exec('PRAGMA table_info(working_memory)');
     const columns = new Set((info[0]?.values ?? []).map((r) => String(r[1])));
     if (columns.size === 0) return { ok: false, reason: 'no working_memory table: not a Mnemopi bank' };
     if (!columns.has('content'))
       return { ok: false, reason: 'the working_memory table has no content column' };
     const select = ['rowid AS _rowid', 'content', ...OPTIONAL_COLUMNS.filter((c) => columns.has(c))];
-    const result = db.exec(`SELECT ${select.join(', ')} FROM working_memory ORDER BY rowid`);
+    const result = db.exec(
+      `SELECT ${select.join(', ')} FROM working_memory ORDER BY rowid LIMIT ${Math.floor(limits.maxRows) + 1}`,
+    );
     const names = result[0]?.columns ?? [];
     const rows: MnemopiRow[] = [];
-    for (const values of result[0]?.values ?? []) {
+    const found = result[0]?.values ?? [];
+    if (found.length > limits.maxRows) {
+      found.length = limits.maxRows;
+      problems.push(`more than ${limits.maxRows} rows: only the first ${limits.maxRows} were read`);
+    }
+    for (const values of found) {
       const rec: Record<string, unknown> = {};
       names.forEach((name, i) => (rec[name] = values[i]));
       const content = asText(rec.content);

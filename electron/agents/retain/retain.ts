@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import type { BankScope, RetainItem, RetainReceipt } from '../../../shared/api/agents.js';
 import type { Warning } from '../../../shared/api/notes.js';
-import { credentialMessage, findCredential } from '../../memory/credentials.js';
+import { credentialsMessage, findFieldCredentials } from '../../memory/credentials.js';
 import type { MemoryCore, NoteStore, NotesService, StoredNote } from '../../memory/types.js';
 import { freeNoteIdFor } from '../note-id-for.js';
 import { deriveRetainDraft, retainedContentOf } from './derive.js';
@@ -34,13 +34,14 @@ function findIdentical(
   return notes.find((n) => retainedContentOf(n.body) === content && hasAllTags(n, tags));
 }
 
-function refusedReason(item: RetainItem): string | null {
+/** Why an item is refused before any write: empty, or a credential (the same check as notes.remember). */
+async function refusedReason(item: RetainItem): Promise<string | null> {
   if (!item.content.trim()) return 'content is empty: give one specific, self-contained fact';
-  const inContent = findCredential(item.content);
-  if (inContent) return credentialMessage(inContent, 'the content');
-  const inContext = item.context ? findCredential(item.context) : null;
-  if (inContext) return credentialMessage(inContext, 'the context');
-  return null;
+  const findings = await findFieldCredentials([
+    ['the content', item.content],
+    ['the context', item.context],
+  ]);
+  return findings.length > 0 ? credentialsMessage(findings) : null;
 }
 
 /** Stores (or refreshes) one item; throws on failure. `attempt.id` is the id being written, for the receipt. */
@@ -110,7 +111,7 @@ export async function retain(
 
   const receipts: RetainReceipt[] = [];
   for (const [index, item] of input.items.entries()) {
-    const refused = refusedReason(item);
+    const refused = await refusedReason(item);
     if (refused) {
       receipts.push({ index, id: null, status: 'refused', reason: refused });
       continue;

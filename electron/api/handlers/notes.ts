@@ -2,6 +2,7 @@ import type { ApiOutput } from '../../../shared/api.js';
 import type { Scope } from '../../../shared/note.js';
 import { projectFilterLabel } from '../../agents/project-filter.js';
 import { memoryIndex, recallForAgent } from '../../agents/recall/agent-recall.js';
+import { normalizeTags } from '../../../shared/tags.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
 import { logRecallError } from '../recall-error.js';
@@ -12,6 +13,7 @@ export type NotesHandlers = Pick<
   | 'notes.list'
   | 'notes.get'
   | 'notes.remember'
+  | 'notes.related'
   | 'notes.edit'
   | 'notes.forget'
   | 'notes.search'
@@ -109,7 +111,28 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
         danglingLinks: result.danglingLinks,
       };
     },
+    'notes.related': async (input) => {
+      const { related, duplicateOf } = core.search().related(
+        {
+          summary: input.summary,
+          body: input.body,
+          tags: normalizeTags(input.tags ?? []),
+          ...(input.type !== undefined ? { type: input.type } : {}),
+        },
+        { limit: 5 },
+      );
+      const ref = (n: { id: string; scope: Scope; summary: string }) => ({
+        id: n.id,
+        scope: n.scope,
+        summary: n.summary,
+      });
+      return { related: related.map(ref), duplicateOf: duplicateOf ? ref(duplicateOf) : null };
+    },
     'notes.edit': async (input) => {
+      if (input.backupReason !== undefined) {
+        const current = notes.find({ id: input.id, ...(input.scope ? { scope: input.scope } : {}) });
+        await core.backupNote(current.scope, current.id, input.backupReason);
+      }
       const note = await notes.edit({
         id: input.id,
         ...(input.scope !== undefined ? { scope: input.scope } : {}),

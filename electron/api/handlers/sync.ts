@@ -55,7 +55,10 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
     'sync.now': async ({ deletes, scope }) => {
       const e = engine();
       const svcs = services().filter((s) => !scope || s.scope === scope);
-      if (deletes) for (const svc of svcs) if (svc.pendingDeletes) await svc.decidePendingDeletes(deletes);
+      // The question may have been asked by another process (the app, an earlier CLI run): it is saved.
+      if (deletes)
+        for (const svc of svcs)
+          if (svc.reportOf(await svc.state()).pendingDeletes) await svc.decidePendingDeletes(deletes);
       const results = await e.syncNow(svcs);
       const scopes: Record<string, unknown> = {};
       for (const svc of svcs) {
@@ -82,6 +85,9 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
           pushed: round?.pushed ?? 0,
           conflicts,
           error,
+          notices: round ? svc.notices : [],
+          localOnly: round ? svc.reportOf(await svc.state()).localOnly : [],
+          held: round?.held ?? [],
         };
       }
       return { scopes };

@@ -79,11 +79,11 @@ export function extractJsonObject(content: string): unknown {
 }
 
 /** Validates and cleans a model answer; returns the draft or why it is unusable. */
-export function sanitizeModelAnswer(
+export async function sanitizeModelAnswer(
   content: string,
   notes: readonly ModelDraftNote[],
   maxNoteBytes: number,
-): ModelDraftResult {
+): Promise<ModelDraftResult> {
   const json = extractJsonObject(content);
   if (json === undefined) return { ok: false, reason: 'the model did not answer with a JSON object' };
   const parsed = ModelAnswerSchema.safeParse(json);
@@ -103,10 +103,10 @@ export function sanitizeModelAnswer(
   if (unbracketed.removed.length > 0)
     remarks.push(`links to unknown notes lost their brackets: ${unbracketed.removed.join(', ')}`);
 
-  const summary = maskCredentials(answer.summary.replace(/\s*\n\s*/g, ' ').trim());
-  const body = maskCredentials(unbracketed.body);
+  const summary = await maskCredentials(answer.summary.replace(/\s*\n\s*/g, ' ').trim());
+  const body = await maskCredentials(unbracketed.body);
   const tagsIn = typeof answer.tags === 'string' ? [answer.tags] : (answer.tags ?? []);
-  const tags = normalizeTags(tagsIn.map(maskCredentials));
+  const tags = normalizeTags(await Promise.all(tagsIn.map(maskCredentials)));
   if (summary !== answer.summary.replace(/\s*\n\s*/g, ' ').trim() || body !== unbracketed.body) {
     remarks.push('credential-looking text was masked');
   }

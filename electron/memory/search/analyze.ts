@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { ENGLISH_STOP_WORDS } from './stopwords.js';
+import { ENGLISH_STOP_WORDS, QUESTION_PHRASES, QUESTION_WORDS } from './stopwords.js';
 
 /**
  * Text analysis shared by documents and queries, so both sides always agree:
@@ -96,4 +96,21 @@ export function cjkChars(term: string): string[] | null {
 /** The distinct terms of a text. */
 export function analyzeUnique(text: string): string[] {
   return [...new Set(analyze(text))];
+}
+
+/** Stems of the question words, as `analyze` would produce them. */
+let questionStems: Set<string> | null = null;
+
+/**
+ * The terms of a query or a recall message: `analyze`, less question phrases and question words
+ * ("what kind of music did she mention" → music), unless nothing would be left.
+ */
+export function analyzeQuery(text: string): string[] {
+  const all = analyze(text);
+  let stripped = text.normalize('NFKC');
+  for (const phrase of QUESTION_PHRASES) stripped = stripped.replace(phrase, ' ');
+  questionStems ??= new Set([...QUESTION_WORDS].map(stem));
+  const qs = questionStems;
+  const kept = analyze(stripped).filter((t) => !qs.has(t));
+  return kept.length > 0 ? kept : all;
 }

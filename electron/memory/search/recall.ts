@@ -47,6 +47,7 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
     scope: 'both',
     usage: options.usage,
     requireSummaryOrTags: true,
+    feedback: true,
     minTextScore: minScore,
     ...(attached.size > 0 || hidden ? { skip } : {}),
   });

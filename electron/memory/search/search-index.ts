@@ -1,17 +1,20 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import { analyze, cjkChars } from './analyze.js';
+import { analyze, analyzeQuery, cjkChars } from './analyze.js';
+import { expandAsTyped, type Vocabulary } from './as-you-type.js';
+import { expandQuery } from './feedback.js';
+import type { FeedbackDoc, WeightedQuery } from './feedback.js';
 import { recall } from './recall.js';
 import { hiddenInProject } from './project-tag.js';
 import {
   bm25Idf,
+  DEFAULT_RANKING,
   DUPLICATE_THRESHOLD,
-  FIELD_B,
   FIELD_WEIGHTS,
-  K1,
   usageBonus,
   usageCount,
 } from './scoring.js';
+import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
 import type {
   NoteLike,
@@ -58,11 +61,7 @@ interface Posting {
   tfs: PackedTf[];
 }
 
-/** A weighted query: distinct terms with a weight each (1 for a typed query). */
-export interface WeightedQuery {
-  terms: string[];
-  weights: number[];
-}
+export type { WeightedQuery } from './feedback.js';
 
 /** Options of the shared ranking loop (search, related and recall are all this with different settings). */
 export interface RankOptions {
@@ -75,12 +74,27 @@ export interface RankOptions {
   minTextScore?: number;
   /** Leave these notes out (by internal number). */
   skip?: (scope: Scope, id: string) => boolean;
+  /**
+   * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
+   * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
+   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
+   */
+  feedback?: boolean;
 }
 
 const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
 /** remember's related check reads at most this many of the new note's terms (the rarest first). */
 const RELATED_MAX_TERMS = 24;
+/** Pseudo-relevance feedback runs only when the first pass finds this many times `docs` notes. */
+const FEEDBACK_POOL_FACTOR = 2;
+/**
+ * Queries with more distinct terms than this are not expanded: a long message already says much
+ * more than a few feedback words would add, and its first pass would cost the most.
+ */
+const FEEDBACK_MAX_QUERY_TERMS = 32;
+/** Recall reorders at most this many of the notes that qualify (it attaches perTurn = 3 of them). */
+const FEEDBACK_RERANK_POOL = 50;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
 
@@ -123,9 +137,16 @@ export class SearchIndex {
   /** Scratch arrays for the candidates of one query. */
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
+  private ranking: RankingConfig = DEFAULT_RANKING;
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
+  }
+
+  /** Change how queries are ranked (benchmarks measure each method this way); nothing is re-indexed. */
+  configureRanking(change: Partial<RankingConfig>): void {
+    this.ranking = { ...this.ranking, ...change };
+    this.normsDirty = true;
   }
 
   get size(): number {
@@ -282,15 +303,26 @@ export class SearchIndex {
     return slot >= 0 ? this.entries[slot]?.doc : undefined;
   }
 
-  /** Ranked search over summary, tags and body; every hit says why it matched. */
+  /** The indexed terms, for find-as-you-type's prefix and typo matching. */
+  private readonly vocabulary: Vocabulary = {
+    terms: () => this.postings.keys(),
+    df: (term) => this.postings.get(term)?.docs.length ?? 0,
+  };
+
+  /**
+   * Ranked search over summary, tags and body; every hit says why it matched. The word being typed
+   * also matches as a prefix, and a longer word with one typo still finds (as-you-type.ts).
+   */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
-    const q = this.widenCjk(uniformQuery(analyze(query)));
+    const exact = this.widenCjk(this.queryOf(query));
+    const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
     const label = options.projectLabel;
     return this.rank(q, {
       limit,
       scope: options.scope ?? 'both',
       usage: options.usage,
+      feedback: true,
       ...(label !== undefined ? { skip: this.hiddenIn(label) } : {}),
     });
   }
@@ -390,9 +422,9 @@ export class SearchIndex {
     return recall(this, message, options);
   }
 
-  /** The distinct terms of a message as a uniform query (for recall). */
+  /** The distinct terms of a query or message as a uniform query (question words dropped when so configured). */
   queryOf(text: string): WeightedQuery {
-    return uniformQuery(analyze(text));
+    return uniformQuery(this.ranking.questionWords ? analyzeQuery(text) : analyze(text));
   }
 
   /**
@@ -401,6 +433,67 @@ export class SearchIndex {
    */
   rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
     if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
+    const fb = o.feedback && q.terms.length <= FEEDBACK_MAX_QUERY_TERMS ? this.ranking.feedback : null;
+    const explainAll = (slots: number[], query: WeightedQuery) =>
+      slots.map((d) => this.explain(d, query, o.usage));
+    if (!fb) return explainAll(this.select(q, o), q);
+    // Recall: which notes qualify is decided by the query as written; feedback only reorders the
+    // best of them (and is not worth a pass when at most one qualifies — most messages).
+    const filtered = o.requireSummaryOrTags === true || o.minTextScore !== undefined;
+    const qualified = filtered
+      ? this.select(q, { ...o, limit: Math.max(o.limit, FEEDBACK_RERANK_POOL) })
+      : null;
+    if (qualified && qualified.length <= 1) return explainAll(qualified, q);
+    // Recall learns from the best qualified notes themselves (no second pass over every posting).
+    const expanded = this.feedbackQuery(q, o.scope, fb, qualified?.slice(0, fb.docs));
+    if (!expanded) return explainAll(qualified ? qualified.slice(0, o.limit) : this.select(q, o), q);
+    if (!qualified) return explainAll(this.select(expanded, o), expanded);
+    return qualified
+      .map((d) => ({ d, hit: this.explain(d, expanded, o.usage) }))
+      .sort((a, b) => b.hit.score - a.hit.score || this.tieBreak(a.d, b.d))
+      .slice(0, o.limit)
+      .map((x) => x.hit);
+  }
+
+  /**
+   * The query expanded by RM3 feedback from `best` (recall's best qualified notes) or else from
+   * the best notes of a first pass — null when that pass finds fewer than twice `docs` notes: then
+   * the "best" notes are simply all of them (a new store, a rare word), and the query stays as typed.
+   */
+  private feedbackQuery(
+    q: WeightedQuery,
+    scope: ScopeSelection,
+    fb: FeedbackConfig,
+    best?: number[],
+  ): WeightedQuery | null {
+    let top = best;
+    if (!top) {
+      const pool = fb.docs * FEEDBACK_POOL_FACTOR;
+      const first = this.select(q, { limit: pool, scope, usage: undefined });
+      if (first.length < pool) return null;
+      top = first.slice(0, fb.docs);
+    }
+    const docs = top.map((d) => this.feedbackDoc(d, q));
+    const maxDf = fb.maxDocShare * this.count;
+    const typed = new Set(q.terms);
+    return expandQuery(q, docs, fb, (t) => typed.has(t) || this.postings.get(t)!.docs.length <= maxDf);
+  }
+
+  /** A first-pass note for feedback: its score and field-weighted term frequencies. */
+  private feedbackDoc(slot: number, q: WeightedQuery): FeedbackDoc {
+    const w = this.ranking.fieldWeights;
+    const { terms, tfs } = this.entries[slot]!.analysis;
+    return {
+      score: this.explain(slot, q, undefined).score,
+      terms: terms.map((t, i) => {
+        const tf = tfs[i]!;
+        return [t, w.summary * (tf & 0xff) + w.tags * ((tf >>> 8) & 0xff) + w.body * (tf >>> 16)] as const;
+      }),
+    };
+  }
+
+  /** The best `limit` notes for the query, best first (slots). */
+  private select(q: WeightedQuery, o: RankOptions): number[] {
     this.refreshNorms();
     const mask = SELECTION_MASK[o.scope];
     const acc = this.acc;
@@ -437,7 +530,7 @@ export class SearchIndex {
         scores[m++] = text;
       }
     }
-    return selectTop(slots, scores, m, o.limit, this.tieBreak).map((d) => this.explain(d, q, o.usage));
+    return selectTop(slots, scores, m, o.limit, this.tieBreak);
   }
 
   /** BM25F over every posting of every query term; returns the slots touched (acc / stHit set). */
@@ -448,6 +541,7 @@ export class SearchIndex {
     const normT = this.normT;
     const normB = this.normB;
     const scopeCode = this.scopeCode;
+    const k1 = this.ranking.k1;
     const touched: number[] = [];
     for (let qi = 0; qi < q.terms.length; qi++) {
       const p = this.postings.get(q.terms[qi]!);
@@ -462,7 +556,7 @@ export class SearchIndex {
         const st = tf & 0xffff;
         const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
         if (acc[d] === 0) touched.push(d);
-        acc[d] = acc[d]! + (idf * x) / (K1 + x);
+        acc[d] = acc[d]! + (idf * x) / (k1 + x);
         if (st !== 0) stHit[d] = 1;
       }
     }
@@ -503,6 +597,7 @@ export class SearchIndex {
     const normS = this.normS;
     const normT = this.normT;
     const normB = this.normB;
+    const k1 = this.ranking.k1;
 
     if (touched.length * qTerms.length <= postingsTotal) {
       for (const d of touched) {
@@ -512,7 +607,7 @@ export class SearchIndex {
           const tf = terms.get(qTerms[i]!);
           if (tf === undefined) continue;
           const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-          sum += (qIdf[i]! * x) / (K1 + x);
+          sum += (qIdf[i]! * x) / (k1 + x);
         }
         acc[d] = sum;
       }
@@ -529,7 +624,7 @@ export class SearchIndex {
         if (stHit[d] !== 1) continue;
         const tf = tfs[j]!;
         const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-        acc[d] = acc[d]! + (idf * x) / (K1 + x);
+        acc[d] = acc[d]! + (idf * x) / (k1 + x);
       }
     }
     return touched;
@@ -562,7 +657,7 @@ export class SearchIndex {
       const xt = ((tf >>> 8) & 0xff) * nT;
       const xb = (tf >>> 16) * nB;
       const x = xs + xt + xb;
-      const s = (idf * x) / (K1 + x);
+      const s = (idf * x) / (this.ranking.k1 + x);
       if (xs > 0) {
         pS += (s * xs) / x;
         matched.summary.push(term);
@@ -623,12 +718,13 @@ export class SearchIndex {
     const avgS = Math.max(this.sumS / n, 1e-9);
     const avgT = Math.max(this.sumT / n, 1e-9);
     const avgB = Math.max(this.sumB / n, 1e-9);
+    const w = this.ranking.fieldWeights;
+    const b = this.ranking.fieldB;
     for (let d = 0; d < this.entries.length; d++) {
       if (!this.entries[d]) continue;
-      this.normS[d] =
-        FIELD_WEIGHTS.summary / (1 - FIELD_B.summary + (FIELD_B.summary * this.lenS[d]!) / avgS);
-      this.normT[d] = FIELD_WEIGHTS.tags / (1 - FIELD_B.tags + (FIELD_B.tags * this.lenT[d]!) / avgT);
-      this.normB[d] = FIELD_WEIGHTS.body / (1 - FIELD_B.body + (FIELD_B.body * this.lenB[d]!) / avgB);
+      this.normS[d] = w.summary / (1 - b.summary + (b.summary * this.lenS[d]!) / avgS);
+      this.normT[d] = w.tags / (1 - b.tags + (b.tags * this.lenT[d]!) / avgT);
+      this.normB[d] = w.body / (1 - b.body + (b.body * this.lenB[d]!) / avgB);
     }
     this.normsDirty = false;
   }

@@ -17,3 +17,29 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/**
+ * Words that make a text a question or a request about memory rather than name its topic ("what
+ * did she say about…", "do you remember…", "tell me about…"). Dropped from queries and recall
+ * messages only, never from notes: in a note they can be content ("we talked to the vendor").
+ * Compared before stemming, like the stop words.
+ */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set(
+  `tell tells told telling say says said saying mention mentions mentioned mentioning talk talks
+  talked talking remember remembers remembered know knows knew think thinks thought thing things
+  something anything everything someone anyone somebody anybody ever exactly specifically actually
+  really`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/**
+ * Question phrases whose words are topical elsewhere: "kind" in "what kind of music" asks, in
+ * "kind words" it does not; "long" in "how long has she…" asks, in "long build times" it does not.
+ * The matched words are removed from the query text before analysis.
+ */
+export const QUESTION_PHRASES: readonly RegExp[] = [
+  /\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\b/gi,
+  /\bhow\s+(?:long|many|much|often)\b/gi,
+  /\b(?:do|did|can|could|would|will)\s+you\s+(?:remember|recall|tell)\b/gi,
+];

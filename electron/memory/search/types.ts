@@ -44,6 +44,8 @@ export interface SearchOptions {
   usage?: UsageCounts;
   /** The open project's label: user notes tagged only for other projects are left out (project-tag.ts). */
   projectLabel?: string;
+  /** Find-as-you-type (the last word as a prefix, one typo in long words). Default true. */
+  asYouType?: boolean;
 }
 
 export interface RelatedOptions {

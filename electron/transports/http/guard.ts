@@ -3,11 +3,10 @@ import { timingSafeEqual } from 'node:crypto';
 /**
  * Request checks of the web bridge. It listens on loopback only, but any web page the person has
  * open can still send requests to 127.0.0.1: DNS rebinding shows up as a foreign Host header, a
- * cross-site fetch as a foreign Origin, and neither knows the per-run secret.
+ * cross-site fetch as a foreign Origin, and neither knows the per-run secret. The secret travels
+ * only as a request header (shared/web-bridge.ts): no cookie, so nothing for the browser to send
+ * to another service on 127.0.0.1, and no Cookie header is ever parsed.
  */
-
-export const SECRET_COOKIE = 'memdesk_secret';
-export const SECRET_QUERY = 's';
 
 export function allowedHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -24,28 +23,11 @@ export function isAllowedOrigin(origin: string | undefined, port: number): boole
   return allowedHosts(port).some((h) => origin.toLowerCase() === `http://${h}`);
 }
 
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (name) out.set(name, decodeURIComponent(value));
-  }
-  return out;
-}
-
 export function secretsEqual(given: string | undefined | null, expected: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function secretCookie(secret: string): string {
-  return `${SECRET_COOKIE}=${encodeURIComponent(secret)}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 /** The Content-Security-Policy of every page the bridge serves (the Electron build carries the same as a meta tag). */

@@ -4,16 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { AppEvent } from '../../../shared/events.js';
 import { toErrorBody, type ErrorCode } from '../../../shared/errors.js';
 import { invokeApi, type ApiHandlers } from '../../api/dispatch.js';
-import {
-  CONTENT_SECURITY_POLICY,
-  isAllowedHost,
-  isAllowedOrigin,
-  parseCookies,
-  secretCookie,
-  secretsEqual,
-  SECRET_COOKIE,
-  SECRET_QUERY,
-} from './guard.js';
+import { BRIDGE_SECRET_FRAGMENT, BRIDGE_SECRET_HEADER } from '../../../shared/web-bridge.js';
+import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, secretsEqual } from './guard.js';
 import { contentType, resolveStaticFile } from './static-files.js';
 
 /**
@@ -24,6 +16,9 @@ import { contentType, resolveStaticFile } from './static-files.js';
  *   POST /api/invoke   {"method": "...", "input": {...}}  → {"result": ...} | {"error": {code, message}}
  *   GET  /api/events   text/event-stream, one `data:` line of AppEvent JSON per event
  *   GET  /*            the renderer (index.html for paths without an extension)
+ *
+ * /api/* needs the per-run secret in the `x-memdesk-secret` header; the page reads it from the
+ * URL's fragment (shared/web-bridge.ts). The renderer's static files hold no data and need none.
  */
 
 export interface HttpBridgeOptions {
@@ -32,7 +27,7 @@ export interface HttpBridgeOptions {
   subscribe?: (listener: (event: AppEvent) => void) => () => void;
   /** The built renderer (vite build output). */
   staticDir: string;
-  /** The per-run secret; the first request carries it as ?s=, later ones as a cookie. */
+  /** The per-run secret, sent by the page as the x-memdesk-secret header on /api/* requests. */
   secret: string;
   /** 0 picks a free port. */
   port: number;
@@ -131,22 +126,11 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
       return;
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const fromQuery = url.searchParams.get(SECRET_QUERY);
-    const fromCookie = parseCookies(req.headers.cookie).get(SECRET_COOKIE);
-
-    // First visit: trade the secret in the URL for a cookie and drop it from the address bar.
-    if (req.method === 'GET' && fromQuery !== null && secretsEqual(fromQuery, opts.secret)) {
-      url.searchParams.delete(SECRET_QUERY);
-      res.writeHead(303, {
-        ...BASE_HEADERS,
-        'Set-Cookie': secretCookie(opts.secret),
-        Location: url.pathname + url.search,
-        'Cache-Control': 'no-store',
-      });
-      res.end();
-      return;
-    }
-    if (!secretsEqual(fromCookie, opts.secret)) {
+    const given = req.headers[BRIDGE_SECRET_HEADER];
+    if (
+      url.pathname.startsWith('/api/') &&
+      !secretsEqual(typeof given === 'string' ? given : undefined, opts.secret)
+    ) {
       sendText(
         res,
         401,
@@ -236,7 +220,7 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
 
   return {
     port,
-    url: `http://127.0.0.1:${port}/?${SECRET_QUERY}=${encodeURIComponent(opts.secret)}`,
+    url: `http://127.0.0.1:${port}/#${BRIDGE_SECRET_FRAGMENT}=${encodeURIComponent(opts.secret)}`,
     async close() {
       unsubscribe?.();
       for (const res of streams) res.end();

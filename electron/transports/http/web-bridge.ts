@@ -11,6 +11,7 @@ import {
   type ProjectCleanupOptions,
 } from '../../cleanup/background.js';
 import { startAppSync, type AppSync } from '../../sync/app-sync.js';
+import { pageHandlers } from '../page-methods.js';
 import { startHttpBridge } from './server.js';
 
 /** Where `npm run build:renderer` puts the page (relative to the repository root). */
@@ -98,7 +99,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   let http;
   try {
     http = await startHttpBridge({
-      handlers,
+      handlers: pageHandlers(handlers),
       subscribe: (l) => {
         listeners.add(l);
         return () => listeners.delete(l);

@@ -1,3 +1,5 @@
+import { describeError } from '../../api/describe-error.js';
+import { backupReasonText } from './reasons.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
@@ -28,7 +30,7 @@ export function BackupsPage() {
       <p className="muted">{t('backups.intro')}</p>
       {backups.error ? (
         <p className="error" role="alert">
-          {t('errors.generic', { message: backups.error.message })}
+          {describeError(backups.error, t)}
         </p>
       ) : null}
       {!backups.isPending && rows.length === 0 ? <p className="empty">{t('backups.empty')}</p> : null}
@@ -50,11 +52,19 @@ export function BackupsPage() {
               <tr key={b.id} data-testid="backup-row" data-note-id={b.noteId}>
                 <td>{formatTime(b.at, i18n.language)}</td>
                 <td>
-                  <div>{b.summary ?? b.noteId}</div>
-                  <code className="muted">{b.noteId}</code>
+                  <div translate="no">{b.summary ?? b.noteId}</div>
+                  <code className="muted" translate="no">
+                    {b.noteId}
+                  </code>
                 </td>
                 <td>{b.scope ? t(`scope.${b.scope}`) : '—'}</td>
-                <td>{b.reason ?? <span className="muted">{t('backups.noReason')}</span>}</td>
+                <td>
+                  {b.reason !== null ? (
+                    backupReasonText(b.reason, t)
+                  ) : (
+                    <span className="muted">{t('backups.noReason')}</span>
+                  )}
+                </td>
                 <td>
                   <button type="button" onClick={() => setConfirm(b)} data-testid="restore">
                     {t('backups.restore')}

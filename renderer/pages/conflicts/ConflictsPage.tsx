@@ -136,10 +136,16 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
       ) : null}
       {d ? (
         <>
-          <p data-testid="conflict-message">{d.message}</p>
+          <p data-testid="conflict-message">
+            {t('syncUi.conflictMessage', { message: d.message, kind: t(`syncUi.kinds.${d.kind}`) })}
+          </p>
           {d.reasons.length > 0 ? (
             <p className="muted" data-testid="conflict-reasons">
-              {t('syncUi.reasons', { fields: d.reasons.join(', ') })}
+              {t('syncUi.reasons', {
+                fields: d.reasons
+                  .map((r) => t(`syncUi.reasonNames.${r}`, { defaultValue: r }))
+                  .join(t('syncUi.listSeparator')),
+              })}
             </p>
           ) : null}
           <div className="conflict-actions" role="toolbar" aria-label={t('syncUi.conflictsTitle')}>

@@ -1,17 +1,30 @@
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { describeError } from '../../api/describe-error.js';
 import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
-import { guarded } from '../../app/guard.js';
+import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
-import { filterAndSort, joinHits, tagCounts, type ListRow } from '../../state/note-list.js';
+import {
+  exactIdFirst,
+  filterAndSort,
+  joinHits,
+  rowKey,
+  tagCounts,
+  type ListRow,
+} from '../../state/note-list.js';
+import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
 import { NewNoteForm } from './NewNoteForm.js';
 import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
+import { Welcome } from './Welcome.js';
 import { useDebounced } from './useDebounced.js';
+
+/** Search hits shown at first; "show more" adds as many again. */
+const SEARCH_PAGE = 200;
 
 // The editor brings CodeMirror: loaded on first use so the list shows before it is parsed.
 const NoteEditor = lazy(() => import('./NoteEditor.js').then((m) => ({ default: m.NoteEditor })));
@@ -27,37 +40,58 @@ export function MemoryPage() {
   const searchRef = useRef<HTMLInputElement>(null);
 
   const list = useApiQuery('notes.list', { scope }, { placeholderData: keepPreviousData });
-  const q = useDebounced(query.trim(), 180);
+  // The raw query (trailing space included: it tells the core the last word is finished).
+  const q = useDebounced(query.trim() ? query : '', 120);
+  const [limit, setLimit] = useState(SEARCH_PAGE);
+  useEffect(() => setLimit(SEARCH_PAGE), [q, scope]);
+  // One more than shown: whether more notes match is known without counting them all.
   const search = useApiQuery(
     'notes.search',
-    { query: q, limit: 500, scope },
+    { query: q, limit: limit + 1, scope },
     { enabled: q.length > 0, placeholderData: keepPreviousData },
   );
+  const more = !!q && (search.data?.notes.length ?? 0) > limit;
 
   const notes = useMemo(() => list.data?.notes ?? [], [list.data]);
   const rows: ListRow[] = useMemo(() => {
     if (!q || !search.data) return notes;
     return joinHits(
-      search.data.notes.map((h) => ({ ...h, why: explainHit(h.why, t) })),
+      search.data.notes.slice(0, limit).map((h) => ({ ...h, why: explainHit(h.why, t) })),
       notes,
     );
   }, [q, search.data, notes, t]);
-  const shown = useMemo(
-    () =>
-      filterAndSort(rows, {
-        typeFilter,
-        tagFilter,
-        sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
-      }),
-    [rows, typeFilter, tagFilter, sort, q],
-  );
+  const shown = useMemo(() => {
+    const filters = {
+      typeFilter,
+      tagFilter,
+      sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
+    } as const;
+    const sorted = filterAndSort(rows, filters);
+    return q
+      ? exactIdFirst(
+          sorted,
+          q,
+          filterAndSort(
+            notes.filter((n) => n.id.toLowerCase() === q.trim().toLowerCase()),
+            filters,
+          ),
+        )
+      : sorted;
+  }, [rows, notes, typeFilter, tagFilter, sort, q]);
   const tags = useMemo(() => tagCounts(notes), [notes]);
+  const keptDrafts = useDrafts((s) => s.notes);
+  const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
+  const conflictList = useConflictList();
+  const conflictKeys = useMemo(
+    () => new Set((conflictList.data?.conflicts ?? []).map(rowKey)),
+    [conflictList.data],
+  );
 
-  const newNote = () =>
-    guarded(() => {
-      editorStore.getState().close();
-      uiStore.getState().select({ kind: 'new' });
-    });
+  // The open note's draft (if any) stays kept; the new-note form brings back its own draft.
+  const newNote = () => {
+    editorStore.getState().close();
+    uiStore.getState().select({ kind: 'new' });
+  };
 
   useEffect(() => {
     const offs = [
@@ -69,16 +103,35 @@ export function MemoryPage() {
     ];
     function onKey(e: KeyboardEvent) {
       const mod = e.ctrlKey || e.metaKey;
-      if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') {
+      if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+        e.preventDefault();
+        if (e.key === 'ArrowLeft') uiStore.getState().goBack();
+        else uiStore.getState().goForward();
+        return;
+      }
+      if (!mod || e.shiftKey || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'f') {
         e.preventDefault();
         searchRef.current?.focus();
         searchRef.current?.select();
+      } else if (key === 'n') {
+        // The desktop menu has this accelerator; the browser demo needs it from the page.
+        e.preventDefault();
+        newNote();
       }
     }
+    // The mouse's back and forward buttons.
+    function onMouseUp(e: MouseEvent) {
+      if (e.button === 3) uiStore.getState().goBack();
+      if (e.button === 4) uiStore.getState().goForward();
+    }
     window.addEventListener('keydown', onKey);
+    window.addEventListener('mouseup', onMouseUp);
     return () => {
       offs.forEach((off) => off());
       window.removeEventListener('keydown', onKey);
+      window.removeEventListener('mouseup', onMouseUp);
     };
   }, []);
 
@@ -87,12 +140,28 @@ export function MemoryPage() {
     <div className="memory-page">
       <section className="list-pane" aria-label={t('list.notes')}>
         <Toolbar tags={tags} searchRef={searchRef} onNew={newNote} />
-        <div className="list-count" aria-live="polite" data-testid="list-count">
-          {list.isPending ? t('list.loading') : t('list.count', { count: shown.length })}
+        <div className="list-count-row">
+          <div className="list-count" aria-live="polite" data-testid="list-count">
+            {list.isPending
+              ? t('list.loading')
+              : more
+                ? t('list.countMore', { count: shown.length })
+                : t('list.count', { count: shown.length })}
+          </div>
+          {more ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => setLimit((l) => l + SEARCH_PAGE)}
+              data-testid="show-more"
+            >
+              {t('list.showMore', { count: SEARCH_PAGE })}
+            </button>
+          ) : null}
         </div>
         {list.error ? (
           <p className="error" role="alert">
-            {t('errors.generic', { message: list.error.message })}
+            {describeError(list.error, t)}
           </p>
         ) : null}
         {!list.isPending && shown.length === 0 ? (
@@ -109,13 +178,13 @@ export function MemoryPage() {
             rows={shown}
             selection={selection}
             label={t('list.notes')}
-            onSelect={(row) =>
-              guarded(() => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope }))
-            }
+            drafts={draftKeys}
+            conflicts={conflictKeys}
+            onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}
       </section>
-      <section className="editor-pane" aria-label={t('note.body')}>
+      <section className="editor-pane" aria-label={t('note.editorRegion')}>
         {selection?.kind === 'note' ? (
           <Suspense fallback={<p className="muted">{t('list.loading')}</p>}>
             <NoteEditor
@@ -127,9 +196,7 @@ export function MemoryPage() {
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (
-          <div className="empty editor-empty">
-            <p>{t('note.nothingSelected')}</p>
-          </div>
+          <Welcome noteCount={notes.length} onNew={newNote} />
         )}
       </section>
     </div>

@@ -3,17 +3,36 @@ import { useTranslation } from 'react-i18next';
 import type { Scope } from '../../../shared/note.js';
 import { isApiError } from '../../api/errors.js';
 import { useApiQuery } from '../../api/queries.js';
-import { registerCommand } from '../../app/commands.js';
-import { guarded } from '../../app/guard.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
+import { draftStore, EMPTY_NEW_NOTE, isEmptyNewNote } from '../../state/draft-store.js';
+import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
+import { conflictStore } from '../../sync/conflict-store.js';
+import { useConflictList } from '../../sync/hooks.js';
 import { ConflictDialog } from './ConflictDialog.js';
 import { formatTime } from './format.js';
 import { useLinkResolver } from './useLinkResolver.js';
 import { useNoteActions } from './useNoteActions.js';
+import { useSaveShortcut } from './useSaveShortcut.js';
 import { TypeSelect } from '../../components/TypeSelect.js';
+import { FieldError } from '../../components/FieldError.js';
+
+/** The backup reason of "keep mine"; the Backups page shows it in the person's language. */
+const KEEP_MINE_REASON = 'replaced by "keep mine" in the editor';
+
+/**
+ * Opens the new-note form for a link's target. A new note already started keeps what it holds
+ * (only an empty id is filled in): starting from a link never throws a draft away.
+ */
+function startNoteFromLink(id: string) {
+  const current = draftStore.getState().newNote;
+  if (isEmptyNewNote(current)) draftStore.getState().setNewNote({ ...EMPTY_NEW_NOTE, id });
+  else if (current && !current.id.trim()) draftStore.getState().setNewNote({ ...current, id });
+  editorStore.getState().close();
+  uiStore.getState().select({ kind: 'new' });
+}
 
 export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const { t, i18n } = useTranslation();
@@ -27,11 +46,16 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const diskVersion = useEditor((s) => s.diskVersion);
   const deletedOnDisk = useEditor((s) => s.deletedOnDisk);
   const dirty = useEditor(isDirty);
+  const fieldErrors = useEditor((s) => s.fieldErrors);
   const { save, remove } = useNoteActions();
   const links = useLinkResolver();
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [comparing, setComparing] = useState(false);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [creating, setCreating] = useState<string | null>(null);
+  const conflicts = useConflictList();
+  const inConflict = !!conflicts.data?.conflicts.some((c) => c.id === id && c.scope === scope);
 
   // Every version the core hands us (first load, our save, an edit on disk) goes through receive():
   // it replaces a clean draft and holds back on a dirty one.
@@ -44,27 +68,19 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
       s.markDeletedOnDisk();
   }, [note.error, id, scope]);
 
-  async function doSave() {
+  async function doSave(opts: { backupReason?: string } = {}) {
     setSaving(true);
     try {
-      const ok = await save();
+      const ok = await save(opts);
+      // Saving does not settle a sync conflict: say so, so nobody thinks it did.
+      if (ok && inConflict) showToast({ tone: 'info', message: t('note.savedConflictOpen') });
       if (!ok && editorStore.getState().diskVersion) setComparing(true);
     } finally {
       setSaving(false);
     }
   }
 
-  useEffect(() => registerCommand('note.save', () => void doSave()));
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (!e.defaultPrevented && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void doSave();
-      }
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
+  useSaveShortcut(() => void doSave());
 
   const loaded = base && draft && base.id === id && base.scope === scope;
   if (!loaded) {
@@ -78,71 +94,29 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   }
 
   const set = editorStore.getState().setField;
+  // A link to a note not written yet offers to write it (as Obsidian does).
   const openLink = (target: string) => {
     const found = links.target(target);
-    if (found) guarded(() => uiStore.getState().select({ kind: 'note', ...found }));
+    if (found) uiStore.getState().follow({ kind: 'note', ...found });
+    else setCreating(target);
   };
   const bodyLinks = [...new Set([...draft.body.matchAll(/\[\[([^[\]\n]+?)\]\]/g)].map((m) => m[1]!.trim()))];
 
   return (
-    <article className="note-editor" aria-label={draft.summary || id} data-testid="note-editor">
-      <header className="note-header">
-        <div className="note-title">
-          <span className={`badge scope-${scope}`}>{t(`scope.${scope}`)}</span>
-          <code className="note-id" data-testid="note-id">
-            {id}
-          </code>
-          {dirty ? (
-            <span className="unsaved" data-testid="unsaved">
-              ● {t('note.unsaved')}
-            </span>
-          ) : null}
-        </div>
-        <div className="note-actions">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void doSave()}
-            disabled={saving || (!dirty && !deletedOnDisk)}
-            aria-keyshortcuts="Control+S Meta+S"
-            data-testid="save"
-          >
-            {saving ? t('note.saving') : t('note.save')}
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setConfirmDelete(true)}
-            disabled={deletedOnDisk}
-            data-testid="delete"
-          >
-            {t('note.delete')}
-          </button>
-        </div>
-      </header>
-
-      {diskVersion ? (
-        <div className="banner banner-warn" role="alert" data-testid="disk-conflict">
-          <span>{t('conflict.banner')}</span>
-          <button type="button" onClick={() => setComparing(true)}>
-            {t('conflict.compare')}
-          </button>
-        </div>
-      ) : null}
-      {deletedOnDisk ? (
-        <div className="banner banner-warn" role="alert">
-          {t('note.deletedOnDisk')}
-        </div>
-      ) : null}
-
+    <article className="note-editor" aria-labelledby="note-editor-id" data-testid="note-editor">
+      {/* The fields come first in the DOM: the first Tab stop after the list is the summary. The
+          header and the banners are drawn above them (CSS order). */}
       <div className="fields">
         <label className="field field-wide">
           <span>{t('note.summary')}</span>
           <input
             value={draft.summary}
             onChange={(e) => set('summary', e.target.value)}
+            aria-invalid={!!fieldErrors?.summary}
+            aria-describedby={fieldErrors?.summary ? 'summary-error' : undefined}
             data-testid="summary"
           />
+          <FieldError id="summary-error" message={fieldErrors?.summary} />
         </label>
         <label className="field">
           <span>{t('note.type')}</span>
@@ -184,7 +158,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         <nav aria-label={t('note.links')} className="links">
           <h3>{t('note.links')}</h3>
           {bodyLinks.length === 0 ? <p className="muted">{t('note.noLinks')}</p> : null}
-          <ul>
+          <ul translate="no">
             {bodyLinks.map((l) => {
               const ok = links.resolve(l);
               return (
@@ -194,9 +168,15 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
                       [[{l}]]
                     </button>
                   ) : (
-                    <span className="link-dangling" data-testid="dangling-link" title={t('note.dangling')}>
+                    <button
+                      type="button"
+                      className="link link-dangling"
+                      onClick={() => openLink(l)}
+                      data-testid="dangling-link"
+                      title={t('note.createLinked')}
+                    >
                       [[{l}]] <small>({t('note.dangling')})</small>
-                    </span>
+                    </button>
                   )}
                 </li>
               );
@@ -206,15 +186,13 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         <nav aria-label={t('note.backlinks')} className="links">
           <h3>{t('note.backlinks')}</h3>
           {base.backlinks.length === 0 ? <p className="muted">{t('note.noBacklinks')}</p> : null}
-          <ul>
+          <ul translate="no">
             {base.backlinks.map((b) => (
               <li key={`${b.scope}:${b.id}`}>
                 <button
                   type="button"
                   className="link"
-                  onClick={() =>
-                    guarded(() => uiStore.getState().select({ kind: 'note', id: b.id, scope: b.scope }))
-                  }
+                  onClick={() => uiStore.getState().follow({ kind: 'note', id: b.id, scope: b.scope })}
                   data-testid="backlink"
                 >
                   {b.summary || b.id}
@@ -224,6 +202,74 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           </ul>
         </nav>
       </footer>
+      <header className="note-header">
+        <div className="note-title">
+          <span className={`badge scope-${scope}`}>{t(`scope.${scope}`)}</span>
+          <code className="note-id" id="note-editor-id" data-testid="note-id" translate="no">
+            {id}
+          </code>
+          {dirty ? (
+            <span className="unsaved" data-testid="unsaved">
+              ● {t('note.unsaved')}
+            </span>
+          ) : null}
+        </div>
+        <div className="note-actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void doSave()}
+            disabled={saving || (!dirty && !deletedOnDisk)}
+            aria-keyshortcuts="Control+S Meta+S"
+            data-testid="save"
+          >
+            {saving ? t('note.saving') : t('note.save')}
+          </button>
+          {dirty ? (
+            <button type="button" onClick={() => setConfirmDiscard(true)} data-testid="discard">
+              {t('note.discardChanges')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setConfirmDelete(true)}
+            disabled={deletedOnDisk}
+            data-testid="delete"
+          >
+            {t('note.delete')}
+          </button>
+        </div>
+      </header>
+
+      {diskVersion ? (
+        <div className="banner banner-warn" role="alert" data-testid="disk-conflict">
+          <span>{t('conflict.banner')}</span>
+          <button type="button" onClick={() => setComparing(true)}>
+            {t('conflict.compare')}
+          </button>
+        </div>
+      ) : null}
+      {inConflict ? (
+        <div className="banner banner-warn" role="status" data-testid="sync-conflict-banner">
+          <span>{t('note.syncConflict')}</span>
+          <button
+            type="button"
+            onClick={() => {
+              conflictStore.getState().select({ id, scope });
+              uiStore.getState().setActiveTab('conflicts');
+            }}
+            data-testid="resolve-conflict"
+          >
+            {t('note.resolveConflict')}
+          </button>
+        </div>
+      ) : null}
+      {deletedOnDisk ? (
+        <div className="banner banner-warn" role="alert">
+          {t('note.deletedOnDisk')}
+        </div>
+      ) : null}
 
       {confirmDelete ? (
         <ConfirmDialog
@@ -244,7 +290,36 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           mine={draft}
           disk={diskVersion}
           onClose={() => setComparing(false)}
-          onKeepMine={() => void doSave()}
+          // The version on disk is someone's work too: backed up before mine replaces it.
+          onKeepMine={() => void doSave({ backupReason: KEEP_MINE_REASON })}
+        />
+      ) : null}
+      {creating !== null ? (
+        <ConfirmDialog
+          title={t('note.createLinkedTitle', { id: creating })}
+          body={t('note.createLinkedBody', { id: creating })}
+          confirmLabel={t('note.createLinked')}
+          cancelLabel={t('confirm.cancel')}
+          onCancel={() => setCreating(null)}
+          onConfirm={() => {
+            const id = creating;
+            setCreating(null);
+            startNoteFromLink(id);
+          }}
+        />
+      ) : null}
+      {confirmDiscard ? (
+        <ConfirmDialog
+          title={t('note.discardChangesTitle')}
+          body={t('note.discardChangesBody')}
+          confirmLabel={t('note.discardChanges')}
+          cancelLabel={t('confirm.cancel')}
+          danger
+          onCancel={() => setConfirmDiscard(false)}
+          onConfirm={() => {
+            setConfirmDiscard(false);
+            editorStore.getState().discard();
+          }}
         />
       ) : null}
     </article>

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { rowKey, type ListRow } from '../../state/note-list.js';
-import type { Selection } from '../../state/ui-store.js';
-import { formatTime } from './format.js';
+import { uiStore, type Selection } from '../../state/ui-store.js';
+import { formatDay, formatTime } from './format.js';
 
 const ROW_HEIGHT = 58;
 const estimateSize = () => ROW_HEIGHT;
@@ -17,6 +17,10 @@ export function NoteList(props: {
   selection: Selection;
   onSelect: (row: ListRow) => void;
   label: string;
+  /** Keys (`scope:id`) of the notes with a kept, unsaved draft. */
+  drafts: ReadonlySet<string>;
+  /** Keys of the notes with a sync conflict waiting. */
+  conflicts: ReadonlySet<string>;
 }) {
   const { t, i18n } = useTranslation();
   const parent = useRef<HTMLDivElement>(null);
@@ -91,14 +95,49 @@ export function NoteList(props: {
               onClick={() => props.onSelect(row)}
               title={row.why ? `${t('list.whyTitle')}: ${row.why}` : undefined}
               data-note-id={row.id}
+              translate="no"
               data-scope={row.scope}
             >
-              <div className="note-row-summary">{row.summary || row.id}</div>
+              <div className="note-row-summary">
+                {props.conflicts.has(key) ? (
+                  <span
+                    className="conflict-mark"
+                    title={t('note.syncConflictMark')}
+                    data-testid="conflict-mark"
+                  >
+                    ⚠<span className="sr-only">{t('note.syncConflictMark')}</span>
+                  </span>
+                ) : null}
+                {props.drafts.has(key) ? (
+                  <span className="draft-mark" title={t('note.draftMark')} data-testid="draft-mark">
+                    ●<span className="sr-only">{t('note.draftMark')}</span>
+                  </span>
+                ) : null}
+                {row.summary || row.id}
+              </div>
               <div className="note-row-meta">
-                <span className={`badge scope-${row.scope}`}>{t(`scope.${row.scope}`)}</span>
-                {row.type ? <span className={`badge type-${row.type}`}>{t(`types.${row.type}`)}</span> : null}
+                <span
+                  className={`badge scope-${row.scope}`}
+                  title={row.type ? `${t('note.type')}: ${t(`types.${row.type}`)}` : undefined}
+                >
+                  {t(`scope.${row.scope}`)}
+                </span>
+                {/* A project note of type project (a user note of type user) would read "Project project". */}
+                {row.type && row.type !== row.scope ? (
+                  <span className={`badge type-${row.type}`}>{t(`types.${row.type}`)}</span>
+                ) : null}
                 {row.tags.slice(0, 3).map((tag) => (
-                  <span key={tag} className="tag">
+                  // Mouse shortcut to the tag filter (keyboard: the tag field); the row's own click is not run.
+                  <span
+                    key={tag}
+                    className="tag tag-chip"
+                    title={t('list.filterByTag', { tag })}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      uiStore.getState().setTagFilter(tag);
+                    }}
+                    data-testid="tag-chip"
+                  >
                     #{tag}
                   </span>
                 ))}
@@ -106,7 +145,9 @@ export function NoteList(props: {
                 {row.score !== undefined ? (
                   <span className="note-row-score">{t('list.score', { score: row.score.toFixed(2) })}</span>
                 ) : (
-                  <span className="note-row-date">{formatTime(row.updatedAt, i18n.language)}</span>
+                  <span className="note-row-date" title={formatTime(row.updatedAt, i18n.language)}>
+                    {formatDay(row.updatedAt, i18n.language)}
+                  </span>
                 )}
               </div>
             </div>

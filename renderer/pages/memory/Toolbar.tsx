@@ -15,10 +15,38 @@ export function Toolbar(props: {
   const typeFilter = useUi((s) => s.typeFilter);
   const tagFilter = useUi((s) => s.tagFilter);
   const sort = useUi((s) => s.sort);
+  const canBack = useUi((s) => s.back.length > 0);
+  const canForward = useUi((s) => s.forward.length > 0);
   const ui = uiStore.getState();
   return (
     <div className="toolbar">
       <div className="toolbar-row">
+        <div className="history-buttons">
+          <button
+            type="button"
+            className="icon"
+            onClick={() => ui.goBack()}
+            disabled={!canBack}
+            aria-label={t('list.back')}
+            title={`${t('list.back')} (Alt+←)`}
+            aria-keyshortcuts="Alt+ArrowLeft"
+            data-testid="nav-back"
+          >
+            ←
+          </button>
+          <button
+            type="button"
+            className="icon"
+            onClick={() => ui.goForward()}
+            disabled={!canForward}
+            aria-label={t('list.forward')}
+            title={`${t('list.forward')} (Alt+→)`}
+            aria-keyshortcuts="Alt+ArrowRight"
+            data-testid="nav-forward"
+          >
+            →
+          </button>
+        </div>
         <div role="radiogroup" aria-label={t('scope.label')} className="segmented">
           {SCOPES.map((s) => (
             <button

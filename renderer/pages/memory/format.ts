@@ -20,6 +20,19 @@ export function explainHit(why: Why, t: TFunction): string {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Dates in the person's language; one formatter per locale (creating one per row is slow at 10,000 rows). */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The date alone, for the list's narrow column (the time is in its title). */
+export function formatDay(ms: number, locale: string): string {
+  if (!ms) return '—';
+  let f = dayFormatters.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium' });
+    dayFormatters.set(locale, f);
+  }
+  return f.format(ms);
+}
+
 export function formatTime(ms: number, locale: string): string {
   if (!ms) return '—';
   let f = formatters.get(locale);

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
+import { describeError, fieldErrorsOf, requiredFieldErrors } from '../../api/describe-error.js';
 import { isApiError } from '../../api/errors.js';
 import { apiKey, invalidateForEvent } from '../../api/queries.js';
 import { editorStore, isDirty } from '../../state/editor-store.js';
@@ -20,21 +21,30 @@ export function useNoteActions() {
     invalidateForEvent(qc, { type: 'notes.changed' });
   }
 
-  /** Returns true when the note is saved (or there was nothing to save). One save at a time. */
-  function save(): Promise<boolean> {
+  /**
+   * Returns true when the note is saved (or there was nothing to save). One save at a time.
+   * `backupReason`: the version on disk is backed up first (the person replaces it knowingly).
+   */
+  function save(opts: { backupReason?: string } = {}): Promise<boolean> {
     if (inflight) return inflight;
-    inflight = doSave().finally(() => {
+    inflight = doSave(opts).finally(() => {
       inflight = null;
     });
     return inflight;
   }
 
-  async function doSave(): Promise<boolean> {
+  async function doSave(opts: { backupReason?: string }): Promise<boolean> {
     const s = editorStore.getState();
     if (!s.base || !s.draft) return true;
     if (s.diskVersion) return false; // the person has to choose first
     if (!isDirty(s) && !s.deletedOnDisk) return true;
     const { base, draft } = s;
+    const toastKey = `save:${base.scope}:${base.id}`;
+    const missing = requiredFieldErrors(draft, t);
+    if (missing) {
+      s.setFieldErrors(missing);
+      return false;
+    }
     try {
       if (s.deletedOnDisk) {
         await client.call('notes.remember', {
@@ -56,10 +66,12 @@ export function useNoteActions() {
           tags: draft.tags,
           body: draft.body,
           baseHash: base.hash,
+          ...(opts.backupReason ? { backupReason: opts.backupReason } : {}),
         });
         editorStore.getState().saved(saved);
         qc.setQueryData(apiKey('notes.get', { id: base.id, scope: base.scope }), saved);
       }
+      toastStore.getState().dismissKey(toastKey);
       refresh();
       return true;
     } catch (err) {
@@ -70,7 +82,9 @@ export function useNoteActions() {
         else editorStore.getState().markDeletedOnDisk();
         return false;
       }
-      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+      const fields = fieldErrorsOf(err, t);
+      if (fields) editorStore.getState().setFieldErrors(fields);
+      else showToast({ tone: 'error', key: toastKey, message: describeError(err, t) });
       return false;
     }
   }
@@ -82,26 +96,31 @@ export function useNoteActions() {
       for (const toast of toastStore.getState().toasts)
         if (toast.action) toastStore.getState().dismiss(toast.id);
       refresh();
-      showToast({ tone: 'info', message: t('note.restored', { id: r.id }) });
+      showToast({ tone: 'info', message: t('note.restored'), subject: r.id });
       if (select && r.scope) uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
     } catch (err) {
-      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+      showToast({ tone: 'error', message: describeError(err, t) });
     }
   }
 
   async function remove(id: string, scope: Scope, summary: string): Promise<void> {
     try {
       const r = await client.call('notes.forget', { id, scope });
-      editorStore.getState().close();
-      uiStore.getState().select(null);
+      // Only if the person is still on that note: they may have moved on while it was deleted.
+      const sel = uiStore.getState().selection;
+      if (sel?.kind === 'note' && sel.id === id && sel.scope === scope) {
+        editorStore.getState().close();
+        uiStore.getState().select(null);
+      }
       refresh();
       showToast({
         tone: 'info',
-        message: t('note.deleted', { summary }),
+        message: t('note.deleted'),
+        subject: summary,
         action: { label: t('note.undo'), run: () => restore(r.backupId) },
       });
     } catch (err) {
-      showToast({ tone: 'error', message: t('errors.generic', { message: (err as Error).message }) });
+      showToast({ tone: 'error', message: describeError(err, t) });
     }
   }
 

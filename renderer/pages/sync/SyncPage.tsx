@@ -99,9 +99,12 @@ function ToggleSection({ status }: { status: SyncStatus }) {
           data-testid="sync-toggle"
         >
           <span className="sync-switch-knob" aria-hidden="true" />
-          <span>{on ? t('syncUi.turnOff') : t('syncUi.turnOn')}</span>
+          {/* One label; the switch's state says on or off (a label that flips reads as an action). */}
+          <span>{t('syncUi.switchLabel')}</span>
         </button>
-        <strong data-testid="sync-state">{on ? t('syncUi.on') : t('syncUi.off')}</strong>
+        <strong data-testid="sync-state">
+          {!on ? t('syncUi.off') : status.signedIn ? t('syncUi.on') : t('syncUi.onSignedOut')}
+        </strong>
         <button
           type="button"
           className="primary"
@@ -212,6 +215,8 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
   const lang = i18n.language;
   const decide = useSyncMutation('sync.now');
   const pull = sc.lastPull;
+  // Per-note reasons are listed on their own; the rest of the notices below them.
+  const otherNotices = sc.notices.filter((n) => !sc.localOnly.some((l) => l.message === n));
   return (
     <li className="sync-scope" data-testid={`sync-scope-${sc.scope}`}>
       <div className="sync-row">
@@ -239,14 +244,38 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
             })
           : t('syncUi.nothingPulled')}
       </div>
-      {sc.notices.length > 0 ? (
-        <details>
+      {sc.localOnly.length > 0 ? (
+        <details data-testid={`sync-local-only-${sc.scope}`}>
           <summary>
-            {t('syncUi.notices')} ({sc.notices.length})
+            {t('syncUi.localOnly')} ({sc.localOnly.length})
           </summary>
           <ul>
-            {sc.notices.map((n, i) => (
+            {sc.localOnly.map((l) => (
+              <li key={l.id}>{l.message}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {otherNotices.length > 0 ? (
+        <details>
+          <summary>
+            {t('syncUi.notices')} ({otherNotices.length})
+          </summary>
+          <ul>
+            {otherNotices.map((n, i) => (
               <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {sc.held.length > 0 ? (
+        <details data-testid={`sync-held-${sc.scope}`}>
+          <summary>
+            {t('syncUi.held')} ({sc.held.length})
+          </summary>
+          <ul>
+            {sc.held.map((h) => (
+              <li key={h.path}>{h.message}</li>
             ))}
           </ul>
         </details>
@@ -284,14 +313,26 @@ function useSyncNowAction(): () => void {
             return;
           }
           const sum = (k: 'added' | 'changed' | 'deleted') => rounds.reduce((n, r) => n + r.pulled[k], 0);
+          // Conflicts are what the person has to act on: counted, with the way to them.
+          const conflicts = rounds.reduce((n, r) => n + r.conflicts.length, 0);
+          const done = t('syncUi.syncDone', {
+            added: sum('added'),
+            changed: sum('changed'),
+            deleted: sum('deleted'),
+            pushed: rounds.reduce((n, r) => n + r.pushed, 0),
+          });
           showToast({
             tone: 'info',
-            message: t('syncUi.syncDone', {
-              added: sum('added'),
-              changed: sum('changed'),
-              deleted: sum('deleted'),
-              pushed: rounds.reduce((n, r) => n + r.pushed, 0),
-            }),
+            key: 'sync.done',
+            message: conflicts > 0 ? `${done} ${t('syncUi.newConflicts', { count: conflicts })}` : done,
+            ...(conflicts > 0
+              ? {
+                  action: {
+                    label: t('syncUi.openConflicts'),
+                    run: () => uiStore.getState().setActiveTab('conflicts'),
+                  },
+                }
+              : {}),
           });
         },
         onError: (err) => showToast({ tone: 'error', message: err.message, timeoutMs: 8_000 }),

@@ -1,10 +1,20 @@
-import type { SyncStatus } from '../../../../shared/api/sync.js';
+import type { ScopeSyncStatus, SyncStatus } from '../../../../shared/api/sync.js';
 import { parseNote } from '../../../../shared/note-format.js';
 import { scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../types.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString();
+}
+
+/** Held files, notes that stay here (each with its reason), then the other notices of a scope. */
+function whatStaysHere(s: Pick<ScopeSyncStatus, 'notices' | 'held' | 'localOnly'>): string[] {
+  const perNote = new Set(s.localOnly.map((l) => l.message));
+  return [
+    ...s.held.map((h) => `  held (${h.reason}): ${h.message}`),
+    ...s.localOnly.map((l) => `  stays here (${l.reason}): ${l.message}`),
+    ...s.notices.filter((n) => !perNote.has(n)).map((n) => `  note: ${n}`),
+  ];
 }
 
 function statusText(out: SyncStatus): string {
@@ -21,9 +31,10 @@ function statusText(out: SyncStatus): string {
     if (s.error) lines.push(`  error (${s.error.code}): ${s.error.message}`);
     if (s.plan?.name === 'free')
       lines.push(
-        `  free plan: up to ${s.plan.notesPerScope ?? '∞'} notes, ${s.plan.noteBytes ?? '∞'} bytes per note`,
+        `  free plan: up to ${s.plan.notesPerScope ?? '∞'} notes, ${s.plan.noteBytes ?? '∞'} bytes of body per note`,
       );
-    for (const n of s.notices) lines.push(`  note: ${n}`);
+    lines.push(...whatStaysHere(s));
+
     if (s.conflicts.length)
       lines.push(
         `  ${s.conflicts.length} conflict(s): ${s.conflicts.map((c) => c.id).join(', ')} (memdesk conflicts)`,
@@ -131,6 +142,7 @@ export const syncCommands: CliCommand[] = [
           `${label}: pulled +${r.pulled.added} ~${r.pulled.changed} -${r.pulled.deleted}, pushed ${r.pushed}${r.conflicts.length ? `, ${r.conflicts.length} conflict(s): ${r.conflicts.join(', ')}` : ''}`,
         );
         if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
+        lines.push(...whatStaysHere(r));
       }
       return {
         json: out,

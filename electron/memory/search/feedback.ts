@@ -1,0 +1,57 @@
+import type { FeedbackConfig } from './scoring.js';
+
+/** A weighted query: distinct terms with a weight each (1 for a typed query). */
+export interface WeightedQuery {
+  terms: string[];
+  weights: number[];
+}
+
+/** One note of the first pass: its score and its terms with field-weighted frequencies. */
+export interface FeedbackDoc {
+  score: number;
+  terms: Iterable<readonly [term: string, weightedTf: number]>;
+}
+
+/**
+ * RM3 pseudo-relevance feedback (Lavrenko & Croft's relevance model, mixed with the query as in
+ * Anserini): the best notes of a first pass are taken as relevant; each term's probability in
+ * them, P(t|d) = tf / |d|, weighted by the notes' normalised scores, forms a relevance model;
+ * its `terms` most probable terms are mixed with the original query,
+ * `λ · P(t|query) + (1 − λ) · P(t|relevance model)`. The result is scaled so an original term
+ * weighs 1 again when the model adds nothing to it, so scores keep their usual range; idf still
+ * multiplies every weight, so a common word the notes happen to share adds little.
+ */
+export function expandQuery(
+  q: WeightedQuery,
+  docs: readonly FeedbackDoc[],
+  c: FeedbackConfig,
+  /** Whether a term may be added (the index leaves out words too common to tell notes apart). */
+  eligible: (term: string) => boolean = () => true,
+): WeightedQuery {
+  const lambda = c.originalWeight;
+  if (docs.length === 0 || c.terms <= 0 || lambda >= 1 || q.terms.length === 0) return q;
+  const total = docs.reduce((a, d) => a + d.score, 0);
+  if (!(total > 0)) return q;
+  const model = new Map<string, number>();
+  for (const d of docs) {
+    const entries = [...d.terms];
+    const length = entries.reduce((a, [, tf]) => a + tf, 0);
+    if (!(length > 0)) continue;
+    const w = d.score / total / length;
+    for (const [term, tf] of entries) {
+      if (eligible(term)) model.set(term, (model.get(term) ?? 0) + w * tf);
+    }
+  }
+  const top = [...model].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, c.terms);
+  const mass = top.reduce((a, [, p]) => a + p, 0);
+  if (!(mass > 0)) return q;
+  // λ/|q| per original term becomes 1 after scaling by |q|/λ; the model's share scales alike.
+  const scale = q.terms.length / lambda;
+  const weights = new Map<string, number>();
+  q.terms.forEach((t, i) => weights.set(t, q.weights[i]!));
+  for (const [term, p] of top) {
+    const add = (1 - lambda) * (p / mass) * scale;
+    weights.set(term, (weights.get(term) ?? 0) + add);
+  }
+  return { terms: [...weights.keys()], weights: [...weights.values()] };
+}

@@ -1,0 +1,150 @@
+import type { LocalOnlyNote } from '../../../shared/api/sync.js';
+import type { CommitDelete, CommitPut, SyncEntry, SyncLimits } from '../../../shared/sync-protocol.js';
+import type { SyncAccount } from '../account.js';
+import type { Journal } from '../baseline-store.js';
+import type { RoundContext } from '../coordinator.js';
+import { SyncRequestError } from '../http-client.js';
+import { scoped } from '../scope-labels.js';
+import type { LocalWrite } from './apply.js';
+import { setBase } from './plan.js';
+import type { PlannedBackup, PushPlan, RoundDeps, StoredObject } from './types.js';
+
+/** Stores copies in the baseline's objects/ (each hash once). */
+export async function storeObjects(deps: RoundDeps, objects: readonly StoredObject[]): Promise<void> {
+  const unique = new Map<string, string>();
+  for (const o of objects) if (!unique.has(o.hash)) unique.set(o.hash, o.content);
+  await deps.baselines.putObjects([...unique].map(([hash, content]) => ({ hash, content })));
+}
+
+/** Takes the backups a plan asks for (both sides of a clean merge), before anything is committed. */
+export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBackup[]): Promise<void> {
+  for (const b of backups) {
+    const content = b.content ?? (await deps.store.readRaw(b.noteId)) ?? b.fallback;
+    await deps.backups.backup({
+      noteId: b.noteId,
+      content,
+      reason: b.reason,
+      originDir: deps.store.dir,
+      scope: deps.scope,
+      summary: b.summary,
+    });
+  }
+}
+
+export interface CommitOutcome {
+  pushed: number;
+  /** Merge results the cloud accepted: to write here. */
+  localWrites: LocalWrite[];
+  /** The manifest version after our commits when nobody else committed in between, else null. */
+  versionTracked: number | null;
+  /** A push was refused as stale (the cloud changed meanwhile): the next round merges. */
+  rerun: boolean;
+  notices: string[];
+  /** Notes the server refused: they stay here. */
+  localOnly: LocalOnlyNote[];
+  limits: SyncLimits | null;
+}
+
+/**
+ * Step 5 of a round: the pushed versions are stored in objects/, then journal.json lists them (a
+ * crash or a lost answer after the commit is finished by the next round), then the commit goes out
+ * in chunks of the server's `changesPerCommit` (re-split on `too_many_changes`). Applied entries
+ * update `entries` and `base` in place.
+ */
+export async function commitPushes(
+  deps: RoundDeps,
+  account: SyncAccount,
+  ctx: RoundContext,
+  pushes: readonly PushPlan[],
+  journal: Journal | null,
+  started: { at: number; version: number; limits: SyncLimits },
+  entries: Record<string, SyncEntry>,
+  base: Record<string, string>,
+): Promise<CommitOutcome> {
+  const out: CommitOutcome = {
+    pushed: 0,
+    localWrites: [],
+    versionTracked: started.version,
+    rerun: false,
+    notices: [],
+    localOnly: [],
+    limits: null,
+  };
+  if (pushes.length === 0) return out;
+  await storeObjects(
+    deps,
+    pushes.flatMap((p) =>
+      p.hash !== null && p.content !== null ? [{ hash: p.hash, content: p.content }] : [],
+    ),
+  );
+  await deps.baselines.saveJournal({
+    startedAt: started.at,
+    version: started.version,
+    pushes: [
+      ...pushes.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
+      // A previous journal's entries stay until this round's state is saved (recovery is idempotent).
+      ...(journal?.pushes.filter((old) => !pushes.some((p) => p.id === old.id)) ?? []),
+    ],
+  });
+  let chunkSize = started.limits.quota.changesPerCommit;
+  let queue = [...pushes];
+  while (queue.length > 0) {
+    const chunk = queue.slice(0, chunkSize);
+    const puts: CommitPut[] = [];
+    const deletes: CommitDelete[] = [];
+    for (const p of chunk) {
+      if (p.hash !== null) puts.push({ id: p.id, baseHash: p.cloudHash, hash: p.hash, content: p.content! });
+      else if (p.cloudHash !== null) deletes.push({ id: p.id, baseHash: p.cloudHash });
+    }
+    let response;
+    try {
+      await ctx.beforeRequest();
+      response = await account.client.commit({ scope: deps.protocolScope, puts, deletes }, ctx.signal);
+    } catch (err) {
+      if (err instanceof SyncRequestError && err.failure === 'too_many_changes' && chunkSize > 1) {
+        const half = Math.floor(chunkSize / 2);
+        chunkSize = Math.max(1, Math.min(err.limits?.quota.changesPerCommit ?? half, half));
+        continue;
+      }
+      throw err;
+    }
+    queue = queue.slice(chunk.length);
+    out.limits = response.limits;
+    chunkSize = response.limits.quota.changesPerCommit;
+    const anyChanged = response.applied.some((a) => !a.unchanged);
+    if (out.versionTracked !== null)
+      out.versionTracked =
+        response.version === out.versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
+    const byId = new Map(chunk.map((p) => [p.id, p]));
+    for (const a of response.applied) {
+      const p = byId.get(a.id);
+      if (!p) continue;
+      if (a.entry) entries[a.id] = a.entry;
+      else delete entries[a.id];
+      setBase(base, a.id, p.hash);
+      if (!a.unchanged) out.pushed++;
+      if (p.writeLocally && p.hash)
+        out.localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
+    }
+    for (const r of response.rejected) {
+      if (r.current) entries[r.id] = r.current;
+      if (r.code === 'stale_base') {
+        out.rerun = true; // changed in the cloud meanwhile: the next round merges
+        continue;
+      }
+      const limit = ['scope_full', 'plan_scope_full', 'plan_note_too_large', 'note_too_large'].includes(
+        r.code,
+      );
+      const message = scoped(
+        deps.scope,
+        limit
+          ? `"${r.id}" stays on this computer only: ${r.message}`
+          : `"${r.id}" was not uploaded: ${r.message}`,
+      );
+      out.notices.push(message);
+      out.localOnly.push({ id: r.id, reason: 'refused', message });
+    }
+  }
+  await deps.hooks.afterCommit?.();
+  return out;
+}

@@ -1,0 +1,177 @@
+import { AppError } from '../../../shared/errors.js';
+import { noteIdKey } from '../../../shared/note-id.js';
+import type { SyncLimits } from '../../../shared/sync-protocol.js';
+import type { StoredNote } from '../../memory/types.js';
+import type { RoundContext } from '../coordinator.js';
+import { scoped } from '../scope-labels.js';
+import { applyRound, LocalWriter } from './apply.js';
+import { commitPushes, storeObjects, takeBackups } from './commit.js';
+import { openRound } from './gate.js';
+import { planRound } from './plan.js';
+import { recoverJournal } from './recover.js';
+import { baselineTexts, fetchSnapshot } from './snapshot.js';
+import type { PendingDeletes, RoundDeps, RoundReport, ScopeError } from './types.js';
+
+/**
+ * One sync round of one scope (docs/sync-engine.md, "A round"):
+ *
+ *   1. gate      the toggle, the sign-in, the account binding, the protocol (gate.ts)
+ *   2. snapshot  what changed in the cloud since the version last seen (snapshot.ts)
+ *   3. recover   finish a previous round's journal (recover.ts)
+ *   4. plan      pure: pushes, pulls, conflicts, what stays here and why (plan.ts)
+ *   5. commit    copies and backups, the journal, the chunked commit (commit.ts)
+ *   6. apply     write here what came down, backed up first (apply.ts); then the baseline is saved
+ *
+ * A crash at any step leaves files from which the next round converges without losing an edit.
+ * Everything the round found out comes back as one RoundReport; nothing else is written to the
+ * service.
+ */
+export async function runRound(
+  deps: RoundDeps,
+  ctx: RoundContext,
+  deleteDecision: 'delete' | 'keep' | null,
+): Promise<RoundReport> {
+  let limits: SyncLimits | null = null;
+  try {
+    const gate = await openRound(deps, ctx);
+    limits = gate.limits;
+    if (!gate.open) return { result: { outcome: 'blocked' }, error: gate.error, limits, transfer: null };
+    const { account } = gate;
+
+    const state = await deps.baselines.loadState();
+    const binding = { userId: gate.userId, origin: account.origin };
+    if (
+      state.boundTo &&
+      (state.boundTo.userId !== binding.userId || state.boundTo.origin !== binding.origin)
+    ) {
+      // A baseline from another account (only after its binding was removed by hand): start over.
+      state.manifest = { version: null, entries: {} };
+      state.base = {};
+    }
+    state.boundTo = binding;
+    const previousConflicts = await deps.baselines.loadConflicts();
+    await deps.store.load();
+    const unreadableDir = deps.store.warnings().find((w) => w.code === 'dir_unreadable');
+    // A folder that cannot be listed says nothing about its notes: no round (it would read as deletions).
+    if (unreadableDir) throw new AppError('io_error', unreadableDir.message);
+    const locals = new Map<string, StoredNote>();
+    for (const note of deps.store.list()) locals.set(note.id, note);
+    const heldFiles = deps.store.held();
+    const held = new Map(heldFiles.map((h) => [noteIdKey(h.id), h]));
+
+    const journal = await deps.baselines.loadJournal();
+    const snapshot = await fetchSnapshot(deps, account, ctx, state, locals, journal);
+    limits = snapshot.limits;
+    const { entries } = snapshot;
+
+    const t = deps.now();
+    const writer = new LocalWriter(deps);
+    if (journal) await recoverJournal(journal, entries, locals, state.base, deps.baselines, writer, t);
+
+    const plan = planRound({
+      scope: deps.scope,
+      now: t,
+      locals,
+      held,
+      baseline: {
+        base: state.base,
+        conflicts: previousConflicts,
+        stored: await deps.baselines.listObjects(),
+      },
+      cloud: { entries, activeNotes: snapshot.activeNotes },
+      texts: {
+        snapshot: snapshot.objects,
+        baseline: await baselineTexts(deps.baselines, state.base, locals, snapshot),
+      },
+      limits,
+      typedBlocked: gate.protocol < 2,
+      deleteDecision,
+    });
+    const { base } = plan;
+
+    await storeObjects(deps, plan.objects);
+    await takeBackups(deps, plan.backups);
+    const committed = await commitPushes(
+      deps,
+      account,
+      ctx,
+      plan.pushes,
+      journal,
+      { at: t, version: snapshot.version, limits },
+      entries,
+      base,
+    );
+    limits = committed.limits ?? limits;
+
+    const { counts, pulledObjects, heldObjects } = await applyRound(
+      writer,
+      base,
+      committed.localWrites,
+      plan.pulls,
+    );
+    // Baseline copies first, then the state that names them.
+    await storeObjects(deps, [...pulledObjects, ...heldObjects]);
+
+    // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
+    const anything = counts.added + counts.changed + counts.deleted > 0;
+    // Bodies we need were not sent (a baseline copy went missing): list in full next time.
+    state.manifest = {
+      version: plan.missingBodies ? null : (committed.versionTracked ?? snapshot.version),
+      entries,
+    };
+    const notices = [...plan.notices, ...committed.notices, ...writer.notices];
+    state.base = base;
+    const localOnly = [...plan.localOnly, ...committed.localOnly];
+    state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
+    state.lastSyncedAt = deps.now();
+    if (anything) state.lastPull = { ...counts, at: state.lastSyncedAt };
+    await deps.baselines.saveState(state);
+    const changedConflicts = JSON.stringify(previousConflicts) !== JSON.stringify(plan.conflicts);
+    if (changedConflicts) await deps.baselines.saveConflicts(plan.conflicts);
+    if (journal || plan.pushes.length > 0) await deps.baselines.clearJournal();
+    if (plan.pushes.length > 0 || anything || changedConflicts || journal) {
+      const keep = new Set<string>([
+        ...Object.values(state.base),
+        ...heldObjects.map((o) => o.hash),
+        ...plan.retain,
+      ]);
+      for (const c of Object.values(plan.conflicts))
+        for (const h of [c.baseHash, c.localHash, c.cloudHash]) if (h) keep.add(h);
+      await deps.baselines.collectGarbage(keep);
+    }
+
+    const error = plan.pendingDeletes ? confirmDeletesError(deps, plan.pendingDeletes) : null;
+    // Notes that could not be written here are not in sync: the round is not clean.
+    const changed =
+      anything ||
+      committed.pushed > 0 ||
+      snapshot.listing !== 'unchanged' ||
+      committed.rerun ||
+      plan.missingBodies;
+    return {
+      result: { outcome: 'ok', changed },
+      error,
+      limits,
+      report: state.report,
+      transfer: {
+        pulled: counts,
+        pushed: committed.pushed,
+        conflicts: Object.keys(plan.conflicts).sort(),
+        held: heldFiles,
+      },
+    };
+  } catch (failure) {
+    return { result: { outcome: 'transient' }, error: null, limits, transfer: null, failure };
+  }
+}
+
+function confirmDeletesError(deps: RoundDeps, pending: PendingDeletes): ScopeError {
+  return {
+    code: 'confirm_deletes',
+    message: scoped(
+      deps.scope,
+      `the cloud says ${pending.ids.length} of ${pending.total} notes were deleted on another device. Nothing was deleted here: confirm to delete them, or keep them (they are uploaded again).`,
+    ),
+    scope: deps.scope,
+  };
+}

@@ -1,0 +1,95 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SyncStatus } from '../../shared/api/sync.js';
+import { useApiQuery } from '../api/queries.js';
+import { mergeWarnings } from '../components/WarningsBar.js';
+import { formatTime } from '../sync/format.js';
+import { useConflictList, useSyncRunning, useSyncStatus } from '../sync/hooks.js';
+import { uiStore, useUi } from '../state/ui-store.js';
+
+/** What the sync state is, in one word the status bar shows. */
+export function syncStateKey(s: SyncStatus | undefined, running: boolean): string {
+  if (!s) return 'status.syncUnknown';
+  if (running) return 'status.syncing';
+  if (!s.enabled) return 'status.syncOff';
+  if (!s.signedIn) return 'status.signedOut';
+  if (s.scopes.some((sc) => sc.error && sc.error.code !== 'signed_out')) return 'status.syncError';
+  return 'status.syncOn';
+}
+
+/**
+ * The status bar under every page (as Obsidian's): sync state, last synced, conflicts, warnings,
+ * and whether Tab moves focus out of the text editor (Ctrl+M toggles it, as in VS Code).
+ */
+export function StatusBar() {
+  const { t, i18n } = useTranslation();
+  const sync = useSyncStatus();
+  const running = useSyncRunning();
+  const conflicts = useConflictList().data?.conflicts.length ?? 0;
+  const status = useApiQuery('app.status', {});
+  const warnings = mergeWarnings(status.data?.warnings).length;
+  const tabMovesFocus = useUi((s) => s.tabMovesFocus);
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (
+        !e.defaultPrevented &&
+        e.ctrlKey &&
+        !e.metaKey &&
+        !e.altKey &&
+        !e.shiftKey &&
+        e.key.toLowerCase() === 'm'
+      ) {
+        e.preventDefault();
+        uiStore.getState().setTabMovesFocus(!uiStore.getState().tabMovesFocus);
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const last = formatTime(sync.data?.lastSyncedAt ?? null, i18n.language);
+  const openTab = (tab: string) => uiStore.getState().setActiveTab(tab);
+  return (
+    <footer className="status-bar" aria-label={t('status.label')} data-testid="status-bar">
+      <button type="button" className="status-item" onClick={() => openTab('sync')} data-testid="status-sync">
+        {t(syncStateKey(sync.data, running))}
+      </button>
+      <span className="status-item" data-testid="status-last-synced">
+        {t('status.lastSynced', { when: last ?? t('status.never') })}
+      </span>
+      {conflicts > 0 ? (
+        <button
+          type="button"
+          className="status-item status-alert"
+          onClick={() => openTab('conflicts')}
+          data-testid="status-conflicts"
+        >
+          {t('status.conflicts', { count: conflicts })}
+        </button>
+      ) : null}
+      {warnings > 0 ? (
+        <button
+          type="button"
+          className="status-item status-warn"
+          onClick={() => uiStore.getState().hideWarnings([])}
+          data-testid="status-warnings"
+        >
+          {t('status.warnings', { count: warnings })}
+        </button>
+      ) : null}
+      <span className="status-spacer" />
+      <button
+        type="button"
+        className={tabMovesFocus ? 'status-item status-on' : 'status-item'}
+        aria-pressed={tabMovesFocus}
+        aria-keyshortcuts="Control+M"
+        title={t('status.tabFocusHint')}
+        onClick={() => uiStore.getState().setTabMovesFocus(!tabMovesFocus)}
+        data-testid="status-tab-focus"
+      >
+        {tabMovesFocus ? t('status.tabMovesFocus') : t('status.tabIndents')}
+      </button>
+    </footer>
+  );
+}

@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.js';
+import { uiStore } from '../../state/ui-store.js';
+
+/**
+ * What the editor pane shows with no note open — the first thing a newcomer sees: what the app is
+ * for, where the notes live, that agents write them, and what to do next.
+ */
+export function Welcome(props: { noteCount: number; onNew: () => void }) {
+  const { t } = useTranslation();
+  const status = useApiQuery('app.status', {});
+  const s = status.data;
+  // Whether the section is registered (app/tabs.tsx imports this page, so it is not imported back):
+  // its tab button is drawn before any panel.
+  const hasTab = (id: string) => document.getElementById(`tab-${id}`) !== null;
+  return (
+    <div className="welcome" data-testid="welcome">
+      <h2>{t('welcome.title')}</h2>
+      <p>{t('welcome.purpose')}</p>
+      <p>{t('welcome.agents')}</p>
+      <h3>{t('welcome.whereTitle')}</h3>
+      <dl className="welcome-paths" translate="no">
+        <dt>{t('welcome.projectNotes')}</dt>
+        <dd>
+          {s?.project ? (
+            <code data-testid="welcome-project-dir">{s.project.memoryDir}</code>
+          ) : (
+            <span className="muted">{t('welcome.noProject')}</span>
+          )}
+        </dd>
+        <dt>{t('welcome.userNotes')}</dt>
+        <dd>
+          {s?.userDir ? (
+            <code data-testid="welcome-user-dir">{s.userDir}</code>
+          ) : (
+            <span className="muted">{t('welcome.noUserDir')}</span>
+          )}
+        </dd>
+      </dl>
+      <p className="muted">{t('welcome.files')}</p>
+      <h3>{t('welcome.nextTitle')}</h3>
+      <ol className="welcome-steps">
+        {!s?.project ? <li>{t('welcome.openProject')}</li> : null}
+        {hasTab('agents') ? (
+          <li>
+            <button type="button" className="link" onClick={() => uiStore.getState().setActiveTab('agents')}>
+              {t('welcome.connectAgent')}
+            </button>
+          </li>
+        ) : (
+          <li>{t('welcome.connectAgentHint')}</li>
+        )}
+        <li>
+          <button
+            type="button"
+            className="link"
+            onClick={() => uiStore.getState().setActiveTab('sync')}
+            data-testid="welcome-sync"
+          >
+            {t('welcome.turnOnSync')}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="link" onClick={props.onNew} data-testid="welcome-new">
+            {t('welcome.writeOne')}
+          </button>
+        </li>
+      </ol>
+      <p className="muted">{props.noteCount > 0 ? t('note.nothingSelected') : t('welcome.empty')}</p>
+      <p className="muted welcome-keys">{t('welcome.keys')}</p>
+    </div>
+  );
+}
