@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiMethodDef } from './api/define.js';
 import { agentsApi } from './api/agents.js';
+import { agentsConnectApi } from './api/agents-connect.js';
 import { cleanupApi } from './api/cleanup.js';
 import { notesApi } from './api/notes.js';
 import { syncApi } from './api/sync.js';
@@ -15,6 +16,7 @@ export const api = {
   ...notesApi,
   ...syncApi,
   ...agentsApi,
+  ...agentsConnectApi,
   ...cleanupApi,
 } satisfies Record<string, ApiMethodDef>;
 

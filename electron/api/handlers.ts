@@ -9,7 +9,24 @@ type Area = (ctx: HandlerContext) => Promise<Partial<ApiHandlers>>;
 const notes: Area = async (ctx) => (await import('./handlers/notes.js')).createNotesHandlers(ctx);
 const backups: Area = async (ctx) => (await import('./handlers/backups.js')).createBackupsHandlers(ctx);
 const project: Area = async (ctx) => (await import('./handlers/project.js')).createProjectHandlers(ctx);
-const agents: Area = async (ctx) => (await import('./handlers/agents.js')).createAgentsHandlers(ctx);
+/** agents.*: the connect handlers (hooks, MCP) load without retain/archive/Mnemopi (sql.js), which load on their first call. */
+const agents: Area = async (ctx) => {
+  let base: Promise<Partial<ApiHandlers>> | undefined;
+  const later = <M extends 'agents.retain' | 'agents.export' | 'agents.import' | 'agents.importMnemopi'>(
+    method: M,
+  ): ApiHandlers[M] =>
+    (async (input: never) => {
+      base ??= import('./handlers/agents.js').then((m) => m.createAgentsHandlers(ctx));
+      return ((await base)[method] as (input: never) => Promise<unknown>)(input);
+    }) as ApiHandlers[M];
+  return {
+    ...(await import('./handlers/agents-connect.js')).createAgentsConnectHandlers(ctx),
+    'agents.retain': later('agents.retain'),
+    'agents.export': later('agents.export'),
+    'agents.import': later('agents.import'),
+    'agents.importMnemopi': later('agents.importMnemopi'),
+  };
+};
 const cleanup: Area = async (ctx) => (await import('./handlers/cleanup.js')).createCleanupHandlers(ctx);
 const sync: Area = async (ctx) => (await import('./handlers/sync.js')).createSyncHandlers(ctx);
 

@@ -64,6 +64,8 @@ export class CleanupService {
   async analyse(selection: Scope | 'both' = 'both'): Promise<AnalysedFinding[]> {
     const scopes: Scope[] = selection === 'both' ? ['project', 'user'] : [selection];
     const out: AnalysedFinding[] = [];
+    // "Unused" means neither recalled nor edited: take in what agents recalled since the last look.
+    await this.core.usage.refresh();
     for (const scope of scopes) {
       const store = this.core.store(scope);
       if (!store) continue;

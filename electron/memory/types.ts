@@ -184,6 +184,8 @@ export interface UsageStore {
   get(scope: Scope, id: string): NoteUsage;
   all(scope: Scope): ReadonlyMap<string, NoteUsage>;
   record(hits: ReadonlyArray<{ scope: Scope; id: string }>): Promise<void>;
+  /** Re-reads the counts other processes (agent hooks, MCP servers) recorded since the last read. */
+  refresh(): Promise<void>;
 }
 
 export interface ProjectInfo {

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ConnectAgentsPage } from '../agents/ConnectAgentsPage.js';
 import { BackupsPage } from '../pages/backups/BackupsPage.js';
 import { CleanupPage, useCleanupBadge } from '../cleanup/CleanupPage.js';
 import { ConflictsPage, useConflictsBadge } from '../pages/conflicts/ConflictsPage.js';
@@ -23,6 +24,7 @@ export const TABS: readonly TabDef[] = [
   { id: 'conflicts', labelKey: 'tabs.conflicts', Component: ConflictsPage, useBadge: useConflictsBadge },
   { id: 'sync', labelKey: 'tabs.sync', Component: SyncPage },
   { id: 'backups', labelKey: 'tabs.backups', Component: BackupsPage },
+  { id: 'agents', labelKey: 'tabs.agents', Component: ConnectAgentsPage },
 ];
 
 /** Components always mounted in the header (status indicators, command handlers such as 立即同步). */

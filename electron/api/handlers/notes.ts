@@ -1,7 +1,8 @@
 import type { ApiOutput } from '../../../shared/api.js';
 import type { Scope } from '../../../shared/note.js';
+import { projectFilterLabel } from '../../agents/project-filter.js';
+import { memoryIndex, recallForAgent } from '../../agents/recall/agent-recall.js';
 import { normalizeTags } from '../../../shared/tags.js';
-import { buildIndexText } from '../../memory/search/index.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
 import { logRecallError } from '../recall-error.js';
@@ -89,7 +90,10 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
       notes: selected(core, scope).map(summaryOf),
       warnings: core.warnings(),
     }),
-    'notes.get': async (ref) => detailOf(core, notes.find(ref)),
+    'notes.get': async (ref) => {
+      await core.usage.refresh();
+      return detailOf(core, notes.find(ref));
+    },
     'notes.remember': async (input) => {
       const result = await notes.remember({
         summary: input.summary,
@@ -141,23 +145,25 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
       return detailOf(core, note);
     },
     'notes.forget': async (ref) => notes.forget(ref),
-    'notes.search': async ({ query, limit, scope }) => ({
-      notes: core.search().search(query, { limit, scope, usage: usageCount }),
-    }),
+    'notes.search': async ({ query, limit, scope }) => {
+      await core.usage.refresh();
+      const projectLabel = await projectFilterLabel(core);
+      return {
+        notes: core.search().search(query, {
+          limit,
+          scope,
+          usage: usageCount,
+          ...(projectLabel !== undefined ? { projectLabel } : {}),
+        }),
+      };
+    },
     'notes.recall': async ({ message, alreadyAttached }) => {
-      const r = core.config.recall;
-      if (!r.enabled) return { notes: [], linked: [], text: '' };
-      // A preview of what recall would attach: it does not count as a recall (usage is unchanged).
-      const result = core.search().recall(message, {
-        perTurn: r.perTurn,
-        budgetChars: r.budgetChars,
-        minScore: r.minScore,
-        alreadyAttached,
-        usage: usageCount,
-      });
+      // A preview of what recall would attach: it does not count as a recall (agents.recall, the
+      // MCP tool and the hooks are what count).
+      const result = await recallForAgent(core, { message, alreadyAttached, record: false });
       if (result.error !== undefined) logRecallError(result.error);
       return { notes: result.notes, linked: result.linked, text: result.text };
     },
-    'notes.index': async () => buildIndexText(selected(core, 'both'), core.config.indexChars),
+    'notes.index': async () => memoryIndex(core),
   };
 }

@@ -1,3 +1,5 @@
+import { hiddenInProject } from './project-tag.js';
+import { neutralizeTags } from './recall.js';
 import { DEFAULT_INDEX_CHARS } from './scoring.js';
 import type { IndexText, IndexTextEntry } from './types.js';
 
@@ -17,9 +19,15 @@ export const EMPTY_INDEX_GUIDANCE =
  * Line format: `- <id> [<scope>, <type>]: <summary>` (whitespace in summaries folded to one line).
  */
 export function buildIndexText(
-  notes: readonly IndexTextEntry[],
+  all: readonly IndexTextEntry[],
   indexChars: number = DEFAULT_INDEX_CHARS,
+  projectLabel?: string,
 ): IndexText {
+  // In a project, user notes tagged only for other projects are not this project's memory.
+  const notes =
+    projectLabel === undefined
+      ? all
+      : all.filter((n) => !hiddenInProject({ scope: n.scope, tags: n.tags ?? [] }, projectLabel));
   if (notes.length === 0) return { text: EMPTY_INDEX_GUIDANCE, shown: 0, omitted: 0 };
   const limit = Math.max(0, Math.floor(indexChars));
   const sorted = [...notes].sort(
@@ -55,7 +63,7 @@ export function buildIndexText(
 
 function indexLine(n: IndexTextEntry): string {
   const label = n.type ? `${n.scope}, ${n.type}` : n.scope;
-  return `- ${n.id} [${label}]: ${n.summary.replace(/\s+/g, ' ').trim()}`;
+  return `- ${n.id} [${label}]: ${neutralizeTags(n.summary.replace(/\s+/g, ' ').trim())}`;
 }
 
 function trailer(omitted: number): string {

@@ -51,10 +51,13 @@ export { analyze } from './analyze.js';
 export { SearchIndex } from './search-index.js';
 
 /** Per-message recall over an index (also available as `index.recall`). Never throws. */
-export { recall, renderRecalledMemory } from './recall.js';
+export { neutralizeTags, recall, renderRecalledMemory } from './recall.js';
 
 /** The memory index text: one line per note, newest first, within `indexChars`; guidance when empty. */
 export { buildIndexText, EMPTY_INDEX_GUIDANCE } from './index-text.js';
 
 /** Tunables, exported so the docs, tests and benchmarks refer to the same numbers. */
 export { DUPLICATE_THRESHOLD, FIELD_WEIGHTS, RECALL_DEFAULTS, usageBonus, usageKey } from './scoring.js';
+
+/** Project-true retain: whether a user note is tagged only for other projects than the open one. */
+export { hiddenInProject, PROJECT_TAG_PREFIX } from './project-tag.js';

@@ -36,6 +36,8 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
   const attached = new Set<string>();
   for (const a of options.alreadyAttached ?? []) attached.add(a);
   const isAttached = (scope: Scope, id: string) => attached.has(id) || attached.has(usageKey(scope, id));
+  const hidden = options.projectLabel !== undefined ? index.hiddenIn(options.projectLabel) : null;
+  const skip = (scope: Scope, id: string) => isAttached(scope, id) || (hidden?.(scope, id) ?? false);
 
   const empty: RecallResult = { notes: [], linked: [], text: '' };
   if (perTurn === 0 || budget === 0 || !message.trim()) return empty;
@@ -47,7 +49,7 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
     requireSummaryOrTags: true,
     feedback: true,
     minTextScore: minScore,
-    ...(attached.size > 0 ? { skip: isAttached } : {}),
+    ...(attached.size > 0 || hidden ? { skip } : {}),
   });
 
   const notes: SearchHit[] = [];
@@ -65,16 +67,16 @@ function recallUnsafe(index: SearchIndex, message: string, options: RecallOption
   }
   if (notes.length === 0) return empty;
 
-  const linked = linkedNotes(index, notes, isAttached);
+  const linked = linkedNotes(index, notes, skip);
   return { notes, linked, text: renderRecalledMemory(blocks, linked) };
 }
 
 /** A note as the block shows it, clipped to `room` characters; null when even the header does not fit. */
 function noteBlock(doc: SearchDocument, room: number): string | null {
   const open = `<note id="${attr(doc.id)}" scope="${doc.scope}"${doc.type ? ` type="${doc.type}"` : ''}>\n`;
-  const head = `${open}${oneLine(doc.summary)}\n`;
+  const head = `${open}${neutralizeTags(oneLine(doc.summary))}\n`;
   const close = '</note>\n';
-  const body = doc.body.trim();
+  const body = neutralizeTags(doc.body.trim());
   const full = `${head}${body ? `${body}\n` : ''}${close}`;
   if (full.length <= room) return full;
   const bodyRoom = room - head.length - close.length - CLIP_MARK.length - 1;
@@ -112,9 +114,21 @@ export function renderRecalledMemory(noteBlocks: readonly string[], linked: read
   let text = '<recalled-memory>\n' + noteBlocks.join('');
   if (linked.length > 0) {
     text += 'Linked notes (read with the memory tool):\n';
-    for (const l of linked) text += `- ${l.id} (${l.scope}): ${oneLine(l.summary)}\n`;
+    for (const l of linked) text += `- ${l.id} (${l.scope}): ${neutralizeTags(oneLine(l.summary))}\n`;
   }
   return text + '</recalled-memory>';
+}
+
+/**
+ * Note text is data inside the block, never markup: every `<` (or its full-width / small forms
+ * `＜` `﹤`) that starts something tag-like — optional spaces and `/`, then a letter — becomes
+ * `&lt;`. So a summary, tag or body can neither close `<note>` / `<recalled-memory>` early nor forge
+ * one of its own, whatever the case, spacing or width of the letters. `x<3` and `b <= c` are left as written.
+ */
+const TAG_OPEN = /[<\uFF1C\uFE64](?=[\s/\uFF0F]*\p{L})/gu;
+
+export function neutralizeTags(text: string): string {
+  return text.replace(TAG_OPEN, '&lt;');
 }
 
 function oneLine(s: string): string {

@@ -5,6 +5,7 @@ import { expandAsTyped, type Vocabulary } from './as-you-type.js';
 import { expandQuery } from './feedback.js';
 import type { FeedbackDoc, WeightedQuery } from './feedback.js';
 import { recall } from './recall.js';
+import { hiddenInProject } from './project-tag.js';
 import {
   bm25Idf,
   DEFAULT_RANKING,
@@ -316,7 +317,22 @@ export class SearchIndex {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
     const exact = this.widenCjk(this.queryOf(query));
     const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
-    return this.rank(q, { limit, scope: options.scope ?? 'both', usage: options.usage, feedback: true });
+    const label = options.projectLabel;
+    return this.rank(q, {
+      limit,
+      scope: options.scope ?? 'both',
+      usage: options.usage,
+      feedback: true,
+      ...(label !== undefined ? { skip: this.hiddenIn(label) } : {}),
+    });
+  }
+
+  /** `skip` for notes tagged only for other projects than `label` (project-tag.ts). */
+  hiddenIn(label: string): (scope: Scope, id: string) => boolean {
+    return (scope, id) => {
+      const doc = this.get(scope, id);
+      return doc !== undefined && hiddenInProject(doc, label);
+    };
   }
 
   /**

@@ -42,6 +42,8 @@ export interface SearchOptions {
   scope?: ScopeSelection;
   /** Usage counts: nudge ranking slightly (see `usageBonus`). */
   usage?: UsageCounts;
+  /** The open project's label: user notes tagged only for other projects are left out (project-tag.ts). */
+  projectLabel?: string;
   /** Find-as-you-type (the last word as a prefix, one typo in long words). Default true. */
   asYouType?: boolean;
 }
@@ -77,6 +79,8 @@ export interface RecallOptions {
    */
   alreadyAttached?: Iterable<string>;
   usage?: UsageCounts;
+  /** The open project's label: user notes tagged only for other projects are never attached. */
+  projectLabel?: string;
 }
 
 export interface RecallResult {
@@ -94,6 +98,8 @@ export interface RecallResult {
 export type IndexTextEntry = Pick<Note, 'id' | 'summary' | 'updatedAt'> & {
   scope: Scope;
   type?: Note['type'];
+  /** Needed only to leave out notes tagged for other projects (`projectLabel`). */
+  tags?: readonly string[];
 };
 
 export interface IndexText {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { api, type ApiMethodName } from '../../../shared/api.js';
 import { AppError } from '../../../shared/errors.js';
-import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from './guidance.js';
+import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../../agents/guidance.js';
 
 /**
  * The MCP tools: each maps its arguments onto a method of the API table and is called through
@@ -88,8 +88,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'What per-message recall attaches for a message: the best-matching notes (each with why it matched), the notes they link to, and the <recalled-memory> text. ' +
       'Pass ids already attached earlier in the conversation in alreadyAttached so they are not attached again.',
-    input: api['notes.recall'].input,
-    route: direct('notes.recall'),
+    // Counts as a recall (memory-usage/): the result reaches the agent.
+    input: api['agents.recall'].input,
+    route: direct('agents.recall'),
   },
   {
     name: 'retain',

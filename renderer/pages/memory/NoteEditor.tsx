@@ -148,7 +148,12 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           <dd>{formatTime(base.createdAt, i18n.language)}</dd>
           <dt>{t('note.updated')}</dt>
           <dd>{formatTime(base.updatedAt, i18n.language)}</dd>
-          <dd data-testid="recall-count">{t('note.recallCount', { count: base.recallCount })}</dd>
+          <dd data-testid="recall-count">
+            {t('note.recallCount', { count: base.recallCount })}
+            {base.lastRecalledAt !== null
+              ? ` · ${t('note.lastRecalled', { when: formatTime(base.lastRecalledAt, i18n.language) })}`
+              : ''}
+          </dd>
         </dl>
         <nav aria-label={t('note.links')} className="links">
           <h3>{t('note.links')}</h3>

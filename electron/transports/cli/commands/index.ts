@@ -8,6 +8,9 @@ const project: Area = async () => (await import('./project.js')).projectCommands
 const notes: Area = async () => (await import('./notes.js')).notesCommands;
 const backups: Area = async () => (await import('./backups.js')).backupsCommands;
 const agents: Area = async () => (await import('./agents.js')).agentsCommands;
+const hook: Area = async () => (await import('./hook.js')).hookCommands;
+const setup: Area = async () => (await import('./setup.js')).setupCommands;
+const extract: Area = async () => (await import('./extract.js')).extractCommands;
 const cleanup: Area = async () => (await import('./cleanup.js')).cleanupCommands;
 const sync: Area = async () => (await import('./sync.js')).syncCommands;
 
@@ -36,6 +39,9 @@ export const cliCommandIndex: ReadonlyArray<readonly [name: string, area: Area]>
   ['export', agents],
   ['import mnemopi', agents],
   ['import', agents],
+  ['hook', hook],
+  ['setup', setup],
+  ['extract', extract],
   ['findings', cleanup],
   ['dismiss', cleanup],
   ['merge plan', cleanup],

@@ -29,7 +29,19 @@ export const projectCommands: CliCommand[] = [
         `project notes: ${out.project ? `${out.counts.project} in ${out.project.memoryDir}` : '-'}`,
         `user notes: ${out.userDir ? `${out.counts.user} in ${out.userDir}` : 'unavailable'}`,
       ];
-      return { json: out, text: lines.join('\n'), notices: out.warnings.map((w) => `warning: ${w.message}`) };
+      // The one-off check of project-true retain: user notes only some projects see.
+      const tagged = await io.invoke('agents.connections', {});
+      for (const t of tagged.taggedForProjects) {
+        lines.push(
+          `user notes tagged project:${t.label}: ${t.notes.length}${t.hiddenHere ? ' (not seen in this project)' : ''}`,
+          ...t.notes.map((n) => `  ${n.id}: ${n.summary}`),
+        );
+      }
+      return {
+        json: { ...out, projectLabel: tagged.projectLabel, taggedForProjects: tagged.taggedForProjects },
+        text: lines.join('\n'),
+        notices: out.warnings.map((w) => `warning: ${w.message}`),
+      };
     },
   },
 ];

@@ -1,0 +1,182 @@
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
+import type { RetainReceipt } from '../../../shared/api/agents.js';
+import type { MemoryCore, NotesService } from '../../memory/types.js';
+import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../guidance.js';
+import { SessionStore } from '../hooks/session-state.js';
+import { projectFilterLabel } from '../project-filter.js';
+import { retain } from '../retain/retain.js';
+import { parseTranscript, type TranscriptEntry } from './transcript.js';
+
+/** Extraction never runs longer than this, whatever the model's own timeout (it is detached, but not forever). */
+export const EXTRACT_BUDGET_MS = 120_000;
+/** The newest part of the conversation the model is shown, at most. */
+export const EXTRACT_CONVERSATION_CHARS = 60_000;
+/** Facts taken from one answer at most, and characters per fact. */
+export const MAX_FACTS = 10;
+const MAX_FACT_CHARS = 2_000;
+/** Existing notes shown to the model (by summary) so it does not repeat them. */
+const RELATED_SHOWN = 12;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The configured model — the one 待整理's 生成合并建议 uses — as the caller provides it (agents do
+ * not import cleanup: the API handler builds this from cleanup's model settings and key store).
+ */
+export interface ExtractModel {
+  /** The JSON object in the model's answer (undefined when it has none); throws an Error a person can read. */
+  askJson(messages: ChatMessage[], timeoutMs: number): Promise<unknown>;
+}
+
+export interface ExtractDeps {
+  core: MemoryCore;
+  notes: NotesService;
+  cwd: string;
+  /** null when no model is set up. */
+  model: ExtractModel | null;
+}
+
+type ExtractInput = ApiParsedInput<'agents.extract'>;
+type ExtractOutput = ApiOutput<'agents.extract'>;
+
+const FactsSchema = z.object({
+  facts: z
+    .array(z.union([z.string(), z.object({ content: z.string(), context: z.string().optional() })]))
+    .default([]),
+});
+
+export function buildExtractPrompt(
+  conversation: readonly TranscriptEntry[],
+  existing: readonly string[],
+): ChatMessage[] {
+  let text = '';
+  for (let i = conversation.length - 1; i >= 0; i--) {
+    const e = conversation[i]!;
+    const line = `${e.role === 'user' ? 'User' : 'Assistant'}: ${e.text}\n\n`;
+    if (text.length + line.length > EXTRACT_CONVERSATION_CHARS) break;
+    text = line + text;
+  }
+  return [
+    {
+      role: 'system',
+      content: [
+        'You read a conversation between a person and an AI coding agent and pick out the few facts worth keeping in long-term memory for future sessions. Most conversations have none: then answer with an empty list.',
+        WORTH_WRITING,
+        SELF_CONTAINED,
+        TAG_OTHER_WORDS + ' Write tags as #hashtags at the end of the fact.',
+        existing.length > 0
+          ? `Already in memory (do not repeat these):\n${existing.map((s) => `- ${s}`).join('\n')}`
+          : 'Memory is empty so far.',
+        `Answer with ONLY a JSON object: {"facts": [{"content": "one fact", "context": "where in the conversation it comes from"}]} — at most ${MAX_FACTS} facts, in the language of the conversation.`,
+      ].join('\n\n'),
+    },
+    { role: 'user', content: `The conversation (oldest first):\n\n${text.trim()}` },
+  ];
+}
+
+/** The model's answer as retain items; its text is untrusted (retain refuses credentials per item). */
+export function factsOf(answer: unknown): Array<{ content: string; context?: string }> | null {
+  const parsed = FactsSchema.safeParse(answer);
+  if (!parsed.success) return null;
+  return parsed.data.facts
+    .map((f) => (typeof f === 'string' ? { content: f } : f))
+    .map((f) => ({
+      content: f.content.trim().slice(0, MAX_FACT_CHARS),
+      ...(f.context?.trim() ? { context: f.context.trim().slice(0, 300) } : {}),
+    }))
+    .filter((f) => f.content.length > 0)
+    .slice(0, MAX_FACTS);
+}
+
+/**
+ * `memdesk extract` and the Stop / PreCompact hooks (seed "Automatisk extrahering"): the
+ * conversation since the last extraction of this session goes to the configured OpenAI-compatible
+ * model (the one 生成合并建议 uses), when at least memory.autoExtract.minUserTurns user messages
+ * came since — before a compaction whatever is left, however short, since it is the last chance.
+ * Each fact becomes a note through retain: a receipt each, credentials refused, identical content
+ * updated instead of duplicated. Hooks need memory.autoExtract.onStop / onCompaction (off by default).
+ */
+export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInput): Promise<ExtractOutput> {
+  const { core } = deps;
+  const auto = core.config.autoExtract;
+  const skipped = (reason: string, userTurns = 0): ExtractOutput => ({
+    status: 'skipped',
+    reason,
+    userTurns,
+    receipts: [],
+    saved: 0,
+  });
+  if (input.trigger === 'stop' && !auto.onStop) return skipped('memory.autoExtract.onStop is off');
+  if (input.trigger === 'compact' && !auto.onCompaction && !auto.onStop)
+    return skipped('memory.autoExtract.onCompaction and onStop are off');
+
+  const sessions = new SessionStore(core.home, core.now);
+  const harness = input.harness ?? 'claude-code';
+  const from = input.sessionId ? (await sessions.read(harness, input.sessionId)).extractedUpTo : 0;
+  const entries = parseTranscript(await fs.readFile(input.transcript, 'utf8'));
+  // A transcript shorter than what was read (rewound, replaced) starts over.
+  const fresh = entries.slice(from <= entries.length ? from : 0);
+  const userTurns = fresh.filter((e) => e.role === 'user').length;
+  if (fresh.length === 0) return skipped('nothing new in the conversation since the last extraction', 0);
+  if (input.trigger !== 'compact' && userTurns < auto.minUserTurns)
+    return skipped(
+      `${userTurns} user messages since the last extraction; memory.autoExtract.minUserTurns is ${auto.minUserTurns}`,
+      userTurns,
+    );
+
+  if (!deps.model) {
+    return {
+      status: 'failed',
+      reason: 'no model is set up: choose one in 待整理 → 生成合并建议 settings',
+      userTurns,
+      receipts: [],
+      saved: 0,
+    };
+  }
+  const label = await projectFilterLabel(core);
+  const related = core
+    .search()
+    .search(
+      fresh
+        .map((e) => e.text)
+        .join('\n')
+        .slice(-4_000),
+      {
+        limit: RELATED_SHOWN,
+        ...(label !== undefined ? { projectLabel: label } : {}),
+      },
+    )
+    .map((h) => h.summary);
+
+  let answer: unknown;
+  try {
+    answer = await deps.model.askJson(buildExtractPrompt(fresh, related), EXTRACT_BUDGET_MS);
+  } catch (err) {
+    return { status: 'failed', reason: (err as Error).message, userTurns, receipts: [], saved: 0 };
+  }
+  const facts = factsOf(answer);
+  if (facts === null)
+    return {
+      status: 'failed',
+      reason: 'the model did not answer with {"facts": […]}',
+      userTurns,
+      receipts: [],
+      saved: 0,
+    };
+
+  const receipts: RetainReceipt[] = facts.length > 0 ? (await retain(deps, { items: facts })).receipts : [];
+  const saved = receipts.filter((r) => r.status === 'stored').length;
+  if (input.sessionId) {
+    await sessions.update(harness, input.sessionId, (s) => ({
+      ...s,
+      extractedUpTo: entries.length,
+      savedPending: s.savedPending + saved,
+    }));
+  }
+  return { status: 'saved', userTurns, receipts, saved };
+}

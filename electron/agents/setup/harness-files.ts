@@ -1,0 +1,179 @@
+import path from 'node:path';
+import type { Harness } from '../../../shared/api/agents-connect.js';
+import { CONTRACTS } from '../hooks/contracts.js';
+import { flatHooks, groupedHooks, jsonMcpServer, tomlMcpServer, type ConfigEdit } from './config-edits.js';
+
+/** The name of Memory Desk's MCP server in every harness's config. */
+export const MCP_NAME = 'memory-desk';
+/** The harness's own timeout for one of our hooks (seconds); our own budget is shorter (answer-hook.ts). */
+export const HOOK_TIMEOUT_S = 10;
+
+export interface HarnessFile {
+  path: string;
+  /** What this file carries for the connection status. */
+  role: 'mcp' | 'hooks';
+  edit: ConfigEdit;
+}
+
+export interface HarnessSetup {
+  harness: Harness;
+  name: string;
+  files: HarnessFile[];
+  /** What the harness gets, said plainly (docs/agents.md). */
+  support: string;
+  notes: string[];
+}
+
+/**
+ * Where each harness keeps its user-level config (under the home directory) and what setup writes
+ * there. `memdesk` is the command the harness runs: the installed bin by default, or
+ * `MEMDESK_COMMAND` (e.g. `node /path/to/dist/electron/transports/cli/memdesk.js`); `--home` is
+ * added when Memory Desk's home is not the default one.
+ */
+export function harnessSetup(
+  harness: Harness,
+  opts: { homeDir: string; memdesk: string; homeArgs: readonly string[] },
+): HarnessSetup {
+  const { homeDir } = opts;
+  const base = [opts.memdesk, ...opts.homeArgs.map(shellQuote)].join(' ');
+  const marker = ` hook ${harness} `;
+  const hookCommand = (event: string) => `${base} hook ${harness} ${event}`;
+  const [mcpCommand, ...mcpPrefix] = splitCommand(opts.memdesk);
+  const mcpArgs = [...mcpPrefix, ...opts.homeArgs, 'mcp'];
+  const events = Object.keys(CONTRACTS[harness].events);
+
+  switch (harness) {
+    case 'claude-code':
+      return {
+        harness,
+        name: 'Claude Code',
+        support:
+          'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
+        notes: ['Start a new Claude Code session to load the hooks (or review them in /hooks).'],
+        files: [
+          {
+            path: path.join(homeDir, '.claude.json'),
+            role: 'mcp',
+            edit: jsonMcpServer('~/.claude.json', MCP_NAME, {
+              type: 'stdio',
+              command: mcpCommand,
+              args: mcpArgs,
+              env: {},
+            }),
+          },
+          {
+            path: path.join(homeDir, '.claude', 'settings.json'),
+            role: 'hooks',
+            edit: groupedHooks(
+              '~/.claude/settings.json',
+              Object.fromEntries(
+                events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
+              ),
+              marker,
+            ),
+          },
+        ],
+      };
+    case 'codex':
+      return {
+        harness,
+        name: 'Codex CLI',
+        support:
+          'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
+        notes: [
+          'Codex runs hooks from ~/.codex/hooks.json when its hooks feature is on (the default in current versions; older ones need [features] codex_hooks = true in config.toml).',
+        ],
+        files: [
+          {
+            path: path.join(homeDir, '.codex', 'config.toml'),
+            role: 'mcp',
+            edit: tomlMcpServer(MCP_NAME, mcpCommand!, mcpArgs),
+          },
+          {
+            path: path.join(homeDir, '.codex', 'hooks.json'),
+            role: 'hooks',
+            edit: groupedHooks(
+              '~/.codex/hooks.json',
+              Object.fromEntries(
+                events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
+              ),
+              marker,
+            ),
+          },
+        ],
+      };
+    case 'gemini':
+      return {
+        harness,
+        name: 'Gemini CLI',
+        support:
+          'index at session start, <recalled-memory> on every prompt (BeforeAgent), extraction after each turn and before compression (when turned on), MCP tools',
+        notes: ['Gemini CLI settings.json must be plain JSON for setup to edit it.'],
+        files: [
+          {
+            path: path.join(homeDir, '.gemini', 'settings.json'),
+            role: 'mcp',
+            edit: jsonMcpServer('~/.gemini/settings.json', MCP_NAME, { command: mcpCommand, args: mcpArgs }),
+          },
+          {
+            path: path.join(homeDir, '.gemini', 'settings.json'),
+            role: 'hooks',
+            edit: groupedHooks(
+              '~/.gemini/settings.json',
+              // Gemini CLI's hook timeout is in milliseconds.
+              Object.fromEntries(
+                events.map((e) => [
+                  e,
+                  {
+                    type: 'command',
+                    name: MCP_NAME,
+                    command: hookCommand(e),
+                    timeout: HOOK_TIMEOUT_S * 1000,
+                  },
+                ]),
+              ),
+              marker,
+            ),
+          },
+        ],
+      };
+    case 'cursor':
+      return {
+        harness,
+        name: 'Cursor',
+        support:
+          'index at session start, extraction at stop and compaction (when turned on), MCP tools; no per-prompt recall by hook (beforeSubmitPrompt cannot add context), the agent calls the recall tool',
+        notes: ['Cursor reads ~/.cursor/hooks.json and ~/.cursor/mcp.json at start: restart it.'],
+        files: [
+          {
+            path: path.join(homeDir, '.cursor', 'mcp.json'),
+            role: 'mcp',
+            // Cursor may start MCP servers outside the project; it fills in ${workspaceFolder}.
+            edit: jsonMcpServer('~/.cursor/mcp.json', MCP_NAME, {
+              command: mcpCommand,
+              args: [...mcpPrefix, ...opts.homeArgs, '--project', '${workspaceFolder}', 'mcp'],
+            }),
+          },
+          {
+            path: path.join(homeDir, '.cursor', 'hooks.json'),
+            role: 'hooks',
+            edit: flatHooks(
+              '~/.cursor/hooks.json',
+              Object.fromEntries(events.map((e) => [e, { command: hookCommand(e) }])),
+              marker,
+            ),
+          },
+        ],
+      };
+  }
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `node /x/memdesk.js` → ['node', '/x/memdesk.js'] (MEMDESK_COMMAND is split at spaces). */
+function splitCommand(command: string): string[] {
+  const parts = command.trim().split(/\s+/);
+  return parts.length > 0 && parts[0] ? parts : ['memdesk'];
+}

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
+import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
+import { writeFileAtomic } from '../../memory/atomic-write.js';
+import { defaultHome } from '../../memory/core.js';
+import { harnessSetup, type HarnessSetup } from './harness-files.js';
+
+/**
+ * `memdesk setup <harness> [--dry-run] [--undo]`: writes the MCP server entry and the hooks into
+ * the harness's own config files under the home directory. Before a file is changed its old version
+ * is copied to `$OHARNESS_HOME/agents-setup/backups/`; a manifest records what setup wrote, so
+ * `--undo` puts back the exact old file when nothing changed it since, and otherwise takes only
+ * Memory Desk's entries out (backing up first). Running setup twice changes nothing the second time.
+ */
+export interface SetupDeps {
+  /** OHARNESS_HOME. */
+  home: string;
+  env: Record<string, string | undefined>;
+  now: () => number;
+}
+
+type SetupOutput = ApiOutput<'agents.setup'>;
+type FileChange = SetupOutput['files'][number];
+
+const ManifestSchema = z.object({
+  files: z.record(z.string(), z.object({ backup: z.string().nullable(), written: z.string() })),
+});
+type Manifest = z.infer<typeof ManifestSchema>;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function stateDir(home: string): string {
+  return path.join(home, 'agents-setup');
+}
+
+export function homeDirOf(env: Record<string, string | undefined>): string {
+  return env.HOME?.trim() || env.USERPROFILE?.trim() || os.homedir();
+}
+
+export function setupFor(deps: SetupDeps, harness: Harness): HarnessSetup {
+  return harnessSetup(harness, {
+    homeDir: homeDirOf(deps.env),
+    memdesk: deps.env.MEMDESK_COMMAND?.trim() || 'memdesk',
+    homeArgs: path.resolve(deps.home) === defaultHome(deps.env) ? [] : ['--home', path.resolve(deps.home)],
+  });
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+async function readManifest(file: string): Promise<Manifest> {
+  const text = await readText(file);
+  const parsed = ManifestSchema.safeParse(text ? JSON.parse(text) : { files: {} });
+  return parsed.success ? parsed.data : { files: {} };
+}
+
+/** The changed lines between two texts: common lines at both ends left out. */
+export function lineDiff(file: string, before: string | null, after: string | null): string {
+  const a = before === null ? [] : before.replace(/\n$/, '').split('\n');
+  const b = after === null ? [] : after.replace(/\n$/, '').split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  if (start === endA && start === endB) return '';
+  return [
+    `--- ${before === null ? '/dev/null' : file}`,
+    `+++ ${after === null ? '/dev/null' : file}`,
+    `@@ line ${start + 1} @@`,
+    ...a.slice(start, endA).map((l) => `-${l}`),
+    ...b.slice(start, endB).map((l) => `+${l}`),
+  ].join('\n');
+}
+
+/** The harness's files, each with the edits that apply to it (Gemini keeps both in one file). */
+function filesOf(setup: HarnessSetup): Map<string, HarnessSetup['files']> {
+  const byPath = new Map<string, HarnessSetup['files']>();
+  for (const f of setup.files) byPath.set(f.path, [...(byPath.get(f.path) ?? []), f]);
+  return byPath;
+}
+
+export async function runSetup(deps: SetupDeps, input: ApiParsedInput<'agents.setup'>): Promise<SetupOutput> {
+  const setup = setupFor(deps, input.harness);
+  const dir = stateDir(deps.home);
+  const manifestFile = path.join(dir, `${input.harness}.json`);
+  const manifest = await readManifest(manifestFile);
+  const backupDir = path.join(dir, 'backups', input.harness);
+  const stamp = new Date(deps.now()).toISOString().replace(/[:.]/g, '-');
+  const changes: FileChange[] = [];
+
+  const backup = async (file: string, text: string): Promise<string> => {
+    await fs.mkdir(backupDir, { recursive: true });
+    const copy = path.join(backupDir, `${stamp}-${path.basename(path.dirname(file))}-${path.basename(file)}`);
+    await writeFileAtomic(copy, text);
+    return copy;
+  };
+
+  for (const [file, edits] of filesOf(setup)) {
+    const before = await readText(file);
+    if (!input.undo) {
+      let after = before;
+      for (const e of edits) after = e.edit.add(after);
+      if (after === before || after === null) {
+        changes.push({ path: file, action: 'unchanged', backup: null, diff: '' });
+        continue;
+      }
+      const diff = lineDiff(file, before, after);
+      if (input.dryRun) {
+        changes.push({ path: file, action: before === null ? 'created' : 'updated', backup: null, diff });
+        continue;
+      }
+      const copy = before === null ? null : await backup(file, before);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await writeFileAtomic(file, after);
+      manifest.files[file] = { backup: copy, written: sha256(after) };
+      changes.push({ path: file, action: before === null ? 'created' : 'updated', backup: copy, diff });
+      continue;
+    }
+
+    // --undo
+    if (before === null) {
+      changes.push({ path: file, action: 'unchanged', backup: null, diff: '' });
+      continue;
+    }
+    const recorded = manifest.files[file];
+    if (recorded && recorded.written === sha256(before)) {
+      // Nothing touched the file since setup wrote it: put back exactly what was there.
+      const old = recorded.backup === null ? null : await readText(recorded.backup);
+      const diff = lineDiff(file, before, old);
+      if (!input.dryRun) {
+        if (old === null) await fs.rm(file, { force: true });
+        else await writeFileAtomic(file, old);
+        delete manifest.files[file];
+      }
+      changes.push({ path: file, action: old === null ? 'removed' : 'restored', backup: null, diff });
+      continue;
+    }
+    let after = before;
+    for (const e of edits) if (e.edit.has(after)) after = e.edit.remove(after);
+    if (after === before) {
+      changes.push({ path: file, action: 'unchanged', backup: null, diff: '' });
+      continue;
+    }
+    const diff = lineDiff(file, before, after);
+    if (input.dryRun) {
+      changes.push({ path: file, action: 'updated', backup: null, diff });
+      continue;
+    }
+    // Changed by someone since setup: take out only our entries, keeping theirs (backed up first).
+    const copy = await backup(file, before);
+    await writeFileAtomic(file, after);
+    delete manifest.files[file];
+    changes.push({ path: file, action: 'updated', backup: copy, diff });
+  }
+
+  if (!input.dryRun) {
+    await fs.mkdir(dir, { recursive: true });
+    await writeFileAtomic(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
+  }
+  return { harness: input.harness, files: changes, notes: input.undo ? [] : setup.notes };
+}
+
+/** Which harnesses have Memory Desk's MCP entry and hooks in their config (the "Connect an agent" panel). */
+export async function harnessStatuses(
+  deps: SetupDeps,
+): Promise<ApiOutput<'agents.connections'>['harnesses']> {
+  return Promise.all(
+    HARNESSES.map(async (harness) => {
+      const setup = setupFor(deps, harness);
+      const present = { mcp: false, hooks: false };
+      for (const f of setup.files) {
+        try {
+          if (f.edit.has(await readText(f.path))) present[f.role] = true;
+        } catch {
+          // an unreadable or unparsable config: not connected
+        }
+      }
+      return {
+        harness,
+        name: setup.name,
+        ...present,
+        support: setup.support,
+        files: [...new Set(setup.files.map((f) => f.path))],
+      };
+    }),
+  );
+}

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import type { ApiOutput } from '../../shared/api.js';
+import type { Harness } from '../../shared/api/agents-connect.js';
+import { useApiClient } from '../api/context.js';
+import { useApiQuery } from '../api/queries.js';
+import { useAgentsStrings } from './strings.js';
+
+type SetupResult = ApiOutput<'agents.setup'>;
+type Status = ApiOutput<'agents.connections'>['harnesses'][number];
+
+/**
+ * "Connect an agent": which harnesses have Memory Desk's MCP server and hooks in their config, and
+ * buttons doing what `memdesk setup <harness> [--dry-run] [--undo]` does. Also what this project's
+ * agents see: user notes tagged for other projects are left out of their recall, search and index.
+ */
+export function ConnectAgentsPage() {
+  const { s, f } = useAgentsStrings();
+  const client = useApiClient();
+  const connections = useApiQuery('agents.connections', {});
+  const [busy, setBusy] = useState<Harness | null>(null);
+  const [result, setResult] = useState<{ harness: Harness; out: SetupResult } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (harness: Harness, dryRun: boolean, undo: boolean) => {
+    setBusy(harness);
+    setError(null);
+    try {
+      const out = await client.call('agents.setup', { harness, dryRun, undo });
+      setResult({ harness, out });
+      if (!dryRun) await connections.refetch();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const data = connections.data;
+  const hidden = data?.taggedForProjects.filter((t) => t.hiddenHere) ?? [];
+  return (
+    <div className="page agents-page" data-testid="agents-page">
+      <h2>{s.title}</h2>
+      <p className="muted">{s.intro}</p>
+      {connections.error || error ? (
+        <p className="error" role="alert">
+          {error ?? connections.error?.message}
+        </p>
+      ) : null}
+      {data ? (
+        <section aria-label={s.filterTitle} data-testid="project-filter">
+          <h3>{s.filterTitle}</h3>
+          <p>{data.projectLabel === null ? s.filterNone : f(s.filterOn, { label: data.projectLabel })}</p>
+          {hidden.length > 0 ? (
+            <p className="muted">
+              {f(s.hidden, {
+                count: hidden.reduce((n, t) => n + t.notes.length, 0),
+                labels: hidden.map((t) => `project:${t.label}`).join(', '),
+              })}
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      <ul className="harnesses">
+        {(data?.harnesses ?? []).map((h) => (
+          <HarnessRow
+            key={h.harness}
+            status={h}
+            busy={busy === h.harness}
+            onRun={(dryRun, undo) => void run(h.harness, dryRun, undo)}
+            result={result?.harness === h.harness ? result.out : null}
+          />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function HarnessRow(props: {
+  status: Status;
+  busy: boolean;
+  onRun: (dryRun: boolean, undo: boolean) => void;
+  result: SetupResult | null;
+}) {
+  const { s, f } = useAgentsStrings();
+  const { status: h, busy, result } = props;
+  const state = h.mcp && h.hooks ? s.connected : h.mcp || h.hooks ? s.partly : s.notConnected;
+  const changed = result?.files.filter((x) => x.action !== 'unchanged') ?? [];
+  return (
+    <li data-testid="harness" data-harness={h.harness} data-connected={h.mcp && h.hooks ? 'yes' : 'no'}>
+      <h3>
+        {h.name} — <span>{state}</span>
+      </h3>
+      <p className="muted">
+        {s.mcp}: {h.mcp ? '✓' : '✗'} · {s.hooks}: {h.hooks ? '✓' : '✗'} — {h.support}
+      </p>
+      <details>
+        <summary>{s.files}</summary>
+        <ul>
+          {h.files.map((file) => (
+            <li key={file}>
+              <code>{file}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="muted">{f(s.cli, { harness: h.harness })}</p>
+      </details>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => props.onRun(true, false)}>
+          {s.preview}
+        </button>
+        <button type="button" disabled={busy} onClick={() => props.onRun(false, false)} data-testid="connect">
+          {busy ? s.working : s.connect}
+        </button>
+        <button
+          type="button"
+          disabled={busy || (!h.mcp && !h.hooks)}
+          onClick={() => props.onRun(false, true)}
+        >
+          {s.disconnect}
+        </button>
+      </div>
+      {result ? (
+        <div data-testid="setup-result">
+          {changed.length === 0 ? <p>{s.nothingToChange}</p> : null}
+          {changed.map((x) => (
+            <div key={x.path}>
+              <p>{f(s.changed, { file: x.path, action: x.action })}</p>
+              {x.diff ? <pre className="diff">{x.diff}</pre> : null}
+            </div>
+          ))}
+          {result.notes.map((n) => (
+            <p key={n} className="muted">
+              {n}
+            </p>
+          ))}
+        </div>
+      ) : null}
+    </li>
+  );
+}
