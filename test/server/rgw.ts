@@ -14,7 +14,8 @@ import { S3Storage, type S3StorageOptions } from '../../server/storage/s3-storag
 /**
  * The Ceph RGW that `scripts/rgw.sh start` runs on loopback (the real S3 implementation the S3
  * adapter is verified against). Tests that need it fail — never skip — when it is not running, with
- * the command that starts it; `.ci/run` starts it before `npm test` and stops it afterwards.
+ * the command that starts it; `.ci/run` starts it before `npm test`, and otherwise vitest's global
+ * setup (test/support/rgw-global-setup.ts) starts it for the run and stops it afterwards.
  */
 export interface RgwTarget {
   endpoint: string;
