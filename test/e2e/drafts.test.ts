@@ -2,11 +2,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { serializeNote } from '../../shared/note-format.js';
 import {
   ensureRendererBuilt,
   launchChromium,
   newPage,
+  openNoteIn,
+  readNoteFile,
   row,
   screenshot,
   startDemo,
@@ -23,18 +25,7 @@ let env: DemoEnv;
 let browser: Browser;
 let page: Page;
 
-async function readNote(dir: string, id: string) {
-  const parsed = parseNote(await fs.readFile(path.join(dir, `${id}.md`), 'utf8'));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.note;
-}
-
-async function openNote(id: string) {
-  await page.getByTestId('search').fill('');
-  await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).locator('.note-row-summary').click();
-  await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
-}
+const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -67,7 +58,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.getByTestId('new-id').fill('release-fridays-e2e');
     await page.getByTestId('new-body').press('Control+s');
     await expect
-      .poll(() => readNote(env.projectDir, 'release-fridays-e2e').then((n) => n.summary), { timeout: WAIT })
+      .poll(() => readNoteFile(env.projectDir, 'release-fridays-e2e').then((n) => n.summary), { timeout: WAIT })
       .toBe('Release notes go out on Fridays');
     await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('release-fridays-e2e');
     await page.getByTestId('new-note').click();
@@ -79,7 +70,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.getByTestId('summary').fill('Tests use a real Postgres — draft');
     await openNote('ci-pipeline-6d4');
     // Nothing written, nothing asked; the list marks the note that holds a draft.
-    expect((await readNote(env.projectDir, 'tests-real-db-2aa')).summary).toBe(
+    expect((await readNoteFile(env.projectDir, 'tests-real-db-2aa')).summary).toBe(
       'Tests use a real Postgres in Docker, no mocks of the repository layer',
     );
     expect(await row(page, 'tests-real-db-2aa').getByTestId('draft-mark').count()).toBe(1);
@@ -101,7 +92,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nMy local edit.');
-    const note = await readNote(env.projectDir, 'build-commands-1b0');
+    const note = await readNoteFile(env.projectDir, 'build-commands-1b0');
     const now = Date.now();
     await fs.writeFile(
       path.join(env.projectDir, 'build-commands-1b0.md'),
@@ -115,7 +106,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.getByTestId('disk-conflict').getByRole('button').click();
     await page.getByTestId('keep-mine').click();
     await expect
-      .poll(async () => (await readNote(env.projectDir, 'build-commands-1b0')).body, { timeout: WAIT })
+      .poll(async () => (await readNoteFile(env.projectDir, 'build-commands-1b0')).body, { timeout: WAIT })
       .toContain('My local edit.');
     // The agent's version is in the backups, with a reason.
     const backups = await env.bridge.context.core.user.backups.list(50);
@@ -139,7 +130,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
   });
 
   it('warns of a probable duplicate before creating, with a way to open the existing note', async () => {
-    const existing = await readNote(env.projectDir, 'ci-pipeline-6d4');
+    const existing = await readNoteFile(env.projectDir, 'ci-pipeline-6d4');
     await page.getByTestId('new-note').click();
     await page.getByTestId('new-summary').fill(existing.summary);
     await page.getByTestId('new-body').fill(existing.body);

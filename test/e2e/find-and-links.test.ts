@@ -8,6 +8,7 @@ import {
   ensureRendererBuilt,
   launchChromium,
   newPage,
+  openNoteIn,
   row,
   screenshot,
   startDemo,
@@ -31,12 +32,7 @@ async function search(text: string) {
   await page.getByTestId('search').fill(text);
 }
 
-async function openNote(id: string) {
-  await search('');
-  await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).locator('.note-row-summary').click();
-  await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
-}
+const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
   ensureRendererBuilt();

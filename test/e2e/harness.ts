@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { parseNote } from '../../shared/note-format.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 
@@ -106,4 +108,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** The row of a note in the list. */
 export function row(page: Page, id: string) {
   return page.locator(`[role="option"][data-note-id="${id}"]`);
+}
+
+/** Opens a note from the list (search cleared) and waits until the editor shows it. */
+export async function openNoteIn(page: Page, id: string): Promise<void> {
+  await page.getByTestId('search').fill('');
+  await row(page, id).scrollIntoViewIfNeeded();
+  await row(page, id).locator('.note-row-summary').click();
+  await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
+}
+
+/** A note file on disk, parsed (a malformed file fails the test with its reason). */
+export async function readNoteFile(dir: string, id: string) {
+  const parsed = parseNote(await fs.readFile(path.join(dir, `${id}.md`), 'utf8'));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.note;
 }

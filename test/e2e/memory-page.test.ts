@@ -2,12 +2,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { serializeNote } from '../../shared/note-format.js';
 import { SAMPLE_NOTES } from '../../electron/demo/sample-notes.js';
 import {
   ensureRendererBuilt,
   launchChromium,
   newPage,
+  openNoteIn,
+  readNoteFile,
   row,
   screenshot,
   startDemo,
@@ -23,18 +25,7 @@ let env: DemoEnv;
 let browser: Browser;
 let page: Page;
 
-async function readNote(dir: string, id: string) {
-  const parsed = parseNote(await fs.readFile(path.join(dir, `${id}.md`), 'utf8'));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.note;
-}
-
-async function openNote(id: string) {
-  await page.getByTestId('search').fill('');
-  await row(page, id).scrollIntoViewIfNeeded();
-  await row(page, id).locator('.note-row-summary').click();
-  await expect.poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT }).toBe(id);
-}
+const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -118,9 +109,9 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+s');
     await expect
-      .poll(async () => (await readNote(env.projectDir, 'pricing-borderless-3fa')).body, { timeout: WAIT })
+      .poll(async () => (await readNoteFile(env.projectDir, 'pricing-borderless-3fa')).body, { timeout: WAIT })
       .toContain('Also: no drop shadows on the cards.');
-    const saved = await readNote(env.projectDir, 'pricing-borderless-3fa');
+    const saved = await readNoteFile(env.projectDir, 'pricing-borderless-3fa');
     expect(saved.summary).toBe('Pricing cards use fills, never borders or shadows');
     expect(saved.tags).toEqual(['design', 'pricing']);
     await expect.poll(() => page.getByTestId('unsaved').count()).toBe(0);
@@ -152,7 +143,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await expect
       .poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT })
       .toBe('checkout-retries-e2e');
-    const created = await readNote(env.projectDir, 'checkout-retries-e2e');
+    const created = await readNoteFile(env.projectDir, 'checkout-retries-e2e');
     expect(created.summary).toBe('Checkout retries payment twice before failing');
     expect(created.tags).toEqual(['checkout', 'payments']);
     expect(created.type).toBe('project');
@@ -182,7 +173,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await backupRow.getByTestId('restore').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
     await expect
-      .poll(() => readNote(env.userDir, 'timezone-cet-1f2').then((n) => n.summary), { timeout: WAIT })
+      .poll(() => readNoteFile(env.userDir, 'timezone-cet-1f2').then((n) => n.summary), { timeout: WAIT })
       .toBe('Works in CET; no meetings after 18:00');
     await page.getByTestId('tab-memory').click();
     await row(page, 'timezone-cet-1f2').waitFor();
@@ -203,7 +194,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
       .toBe('gone');
     await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).last().click();
     await expect
-      .poll(() => readNote(env.userDir, 'editor-vim-keys-5d6').then((n) => n.summary), { timeout: WAIT })
+      .poll(() => readNoteFile(env.userDir, 'editor-vim-keys-5d6').then((n) => n.summary), { timeout: WAIT })
       .toBe('Uses Vim keybindings in every editor');
     await expect
       .poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT })
@@ -212,7 +203,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
 
   it('shows an edit made on disk without a reload', async () => {
     const file = path.join(env.projectDir, 'api-error-format-5e2.md');
-    const note = await readNote(env.projectDir, 'api-error-format-5e2');
+    const note = await readNoteFile(env.projectDir, 'api-error-format-5e2');
     const now = Date.now();
     await fs.writeFile(
       file,
@@ -257,7 +248,7 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nMy local edit.');
-    const note = await readNote(env.projectDir, 'build-commands-1b0');
+    const note = await readNoteFile(env.projectDir, 'build-commands-1b0');
     const now = Date.now();
     await fs.writeFile(
       path.join(env.projectDir, 'build-commands-1b0.md'),
@@ -278,9 +269,9 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await screenshot(page, '08-disk-conflict');
     await page.getByTestId('keep-mine').click();
     await expect
-      .poll(async () => (await readNote(env.projectDir, 'build-commands-1b0')).body, { timeout: WAIT })
+      .poll(async () => (await readNoteFile(env.projectDir, 'build-commands-1b0')).body, { timeout: WAIT })
       .toContain('My local edit.');
-    expect((await readNote(env.projectDir, 'build-commands-1b0')).body).not.toContain(
+    expect((await readNoteFile(env.projectDir, 'build-commands-1b0')).body).not.toContain(
       'An agent added this line.',
     );
   });
