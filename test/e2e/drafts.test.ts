@@ -4,14 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import {
-  ensureRendererBuilt,
-  launchChromium,
-  newPage,
+  closeDemoPage,
+  openDemoPage,
   openNoteIn,
   readNoteFile,
   row,
   screenshot,
-  startDemo,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -28,18 +26,10 @@ let page: Page;
 const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
-  ensureRendererBuilt();
-  env = await startDemo();
-  browser = await launchChromium();
-  page = await newPage(browser);
-  await page.goto(env.bridge.url);
-  await page.getByTestId('list-count').waitFor();
+  ({ env, browser, page } = await openDemoPage());
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await env?.close();
-});
+afterAll(() => closeDemoPage({ env, browser }));
 
 describe('drafts are never lost', { timeout: 120_000 }, () => {
   it('keeps a half-written new note when another note is clicked, and across a reload', async () => {

@@ -5,13 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { SAMPLE_NOTES } from '../../electron/demo/sample-notes.js';
 import {
-  ensureRendererBuilt,
-  launchChromium,
-  newPage,
+  closeDemoPage,
+  openDemoPage,
   openNoteIn,
   row,
   screenshot,
-  startDemo,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -35,31 +33,25 @@ async function search(text: string) {
 const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
-  ensureRendererBuilt();
-  env = await startDemo();
-  const at = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < EXTRA; i++) {
-    await fs.writeFile(
-      path.join(env.projectDir, `widget-${i}.md`),
-      serializeNote({
-        id: `widget-${i}`,
-        summary: `Widget catalogue entry ${i}`,
-        tags: ['widgets'],
-        createdAt: at + i,
-        updatedAt: at + i,
-        body: `Widget number ${i} of the catalogue.\n`,
-      }),
-    );
-  }
-  browser = await launchChromium();
-  page = await newPage(browser);
-  await page.goto(env.bridge.url);
+  ({ env, browser, page } = await openDemoPage(async (demo) => {
+    const at = Date.UTC(2025, 0, 1);
+    for (let i = 0; i < EXTRA; i++) {
+      await fs.writeFile(
+        path.join(demo.projectDir, `widget-${i}.md`),
+        serializeNote({
+          id: `widget-${i}`,
+          summary: `Widget catalogue entry ${i}`,
+          tags: ['widgets'],
+          createdAt: at + i,
+          updatedAt: at + i,
+          body: `Widget number ${i} of the catalogue.\n`,
+        }),
+      );
+    }
+  }));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await env?.close();
-});
+afterAll(() => closeDemoPage({ env, browser }));
 
 describe('find as you type', { timeout: 120_000 }, () => {
   it('lists the generated notes too', async () => {

@@ -124,3 +124,29 @@ export async function readNoteFile(dir: string, id: string) {
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.note;
 }
+
+export interface DemoPage {
+  env: DemoEnv;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * The Memory page tests' common start: the renderer built, a demo over a temp home (`prepare` may
+ * add files before the page opens), Chromium on the bridge's URL with the list drawn.
+ */
+export async function openDemoPage(prepare?: (env: DemoEnv) => Promise<void>): Promise<DemoPage> {
+  ensureRendererBuilt();
+  const env = await startDemo();
+  await prepare?.(env);
+  const browser = await launchChromium();
+  const page = await newPage(browser);
+  await page.goto(env.bridge.url);
+  await page.getByTestId('list-count').waitFor();
+  return { env, browser, page };
+}
+
+export async function closeDemoPage(demo: Partial<DemoPage>): Promise<void> {
+  await demo.browser?.close();
+  await demo.env?.close();
+}

@@ -5,14 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { SAMPLE_NOTES } from '../../electron/demo/sample-notes.js';
 import {
-  ensureRendererBuilt,
-  launchChromium,
-  newPage,
+  closeDemoPage,
+  openDemoPage,
   openNoteIn,
   readNoteFile,
   row,
   screenshot,
-  startDemo,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -28,17 +26,10 @@ let page: Page;
 const openNote = (id: string) => openNoteIn(page, id);
 
 beforeAll(async () => {
-  ensureRendererBuilt();
-  env = await startDemo();
-  browser = await launchChromium();
-  page = await newPage(browser);
-  await page.goto(env.bridge.url);
+  ({ env, browser, page } = await openDemoPage());
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await env?.close();
-});
+afterAll(() => closeDemoPage({ env, browser }));
 
 describe('Memory page in Chromium', { timeout: 120_000 }, () => {
   it('lists every sample note, virtualised, with the secret kept out of the address bar', async () => {

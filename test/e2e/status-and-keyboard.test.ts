@@ -3,12 +3,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ensureRendererBuilt,
-  launchChromium,
-  newPage,
+  closeDemoPage,
+  openDemoPage,
   row,
   screenshot,
-  startDemo,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -28,18 +26,10 @@ const focused = () =>
   });
 
 beforeAll(async () => {
-  ensureRendererBuilt();
-  env = await startDemo();
-  browser = await launchChromium();
-  page = await newPage(browser);
-  await page.goto(env.bridge.url);
-  await page.getByTestId('list-count').waitFor();
+  ({ env, browser, page } = await openDemoPage());
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await env?.close();
-});
+afterAll(() => closeDemoPage({ env, browser }));
 
 describe('status bar and keyboard', { timeout: 120_000 }, () => {
   it('shows the sync state on every page, and never "on" while signed out', async () => {
