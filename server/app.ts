@@ -13,12 +13,22 @@ import {
   type SyncLimits,
   type SyncQuotas,
 } from '../shared/sync-protocol.js';
-import { adminKeyMatches, bearerToken, createTokenVerifier, logLabel, type VerifiedUser } from './auth.js';
+import { SYNC_AUTH_ROUTES, RevokeDeviceRequestSchema } from '../shared/sync-auth.js';
+import {
+  adminKeyMatches,
+  bearerToken,
+  createTokenVerifier,
+  logLabel,
+  type TokenVerifier,
+  type VerifiedUser,
+} from './auth.js';
 import { type Caller, KeyedMutex, type ServerDeps } from './context.js';
 import { DEFAULT_ENTITLEMENTS, type Entitlements, planFromClaim, planLimits } from './entitlements.js';
 import { acceptsGzip, BodyBudget, readJson, sendJson } from './http-body.js';
 import { ManifestCache } from './manifest-cache.js';
+import { type SignIn, type SignInOptions, setUpSignIn } from './oidc/sign-in.js';
 import { NOTE_FRONTMATTER_BYTES } from './routes/commit.js';
+import { listDevices, revokeDevice } from './routes/devices.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
 import { commit } from './routes/commit.js';
 import { erase } from './routes/erase.js';
@@ -44,6 +54,11 @@ export interface SyncServerOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /**
+   * … or OpenID Connect sign-in (server/oidc): the built-in provider or an external one. Not
+   * together with jwtSecret or jwksUrl: a server has one way to sign in.
+   */
+  signIn?: SignInOptions;
   /** Longest token lifetime accepted (OHARNESS_SYNC_JWT_MAX_TTL; the command line defaults to 30 days). */
   maxTokenLifetimeSeconds?: number;
   /** OHARNESS_SYNC_ADMIN_KEY; without it the erase route answers `forbidden`. */
@@ -91,8 +106,14 @@ export function commitBodyLimit(limits: SyncLimits): number {
   return Math.ceil(limits.quota.changesPerCommit * perNote * 1.25) + 64 * 1024;
 }
 
-type Route = { method: 'GET' | 'POST'; kind: 'identity' | 'snapshot' | 'commit' | 'erase' };
+type Route = {
+  method: 'GET' | 'POST';
+  kind: 'identity' | 'snapshot' | 'commit' | 'erase' | 'authConfig' | 'devices' | 'revokeDevice';
+};
 const ROUTES: Record<string, Route> = {
+  [SYNC_AUTH_ROUTES.config]: { method: 'GET', kind: 'authConfig' },
+  [SYNC_AUTH_ROUTES.devices]: { method: 'GET', kind: 'devices' },
+  [SYNC_AUTH_ROUTES.revokeDevice]: { method: 'POST', kind: 'revokeDevice' },
   [SYNC_ROUTES.identity]: { method: 'GET', kind: 'identity' },
   [SYNC_ROUTES.snapshot]: { method: 'POST', kind: 'snapshot' },
   [SYNC_ROUTES.commit]: { method: 'POST', kind: 'commit' },
@@ -124,15 +145,23 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   };
   const budget = new BodyBudget(options.maxBodyBytesInFlight ?? 256 * 1024 * 1024);
   const commitLimit = (limits: SyncLimits): number => options.maxRequestBytes ?? commitBodyLimit(limits);
-  const verify = createTokenVerifier({
+  if (options.signIn && (options.jwtSecret || options.jwksUrl))
+    throw new Error(
+      'Choose one way to sign in: OpenID Connect (OHARNESS_SYNC_OIDC) or OHARNESS_SYNC_JWT_SECRET / OHARNESS_SYNC_JWKS_URL, not both.',
+    );
+  const maxLifetime =
+    options.maxTokenLifetimeSeconds !== undefined
+      ? { maxLifetimeSeconds: options.maxTokenLifetimeSeconds }
+      : {};
+  // With OpenID Connect sign-in the verifier is made once the server listens (the issuer may be its address).
+  let signIn: SignIn | null = null;
+  let verify: TokenVerifier = createTokenVerifier({
     now,
     ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     ...(options.jwksUrl ? { jwksUrl: options.jwksUrl } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
-    ...(options.maxTokenLifetimeSeconds !== undefined
-      ? { maxLifetimeSeconds: options.maxTokenLifetimeSeconds }
-      : {}),
+    ...maxLifetime,
   });
   const limiter =
     options.rateLimit === null ? null : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
@@ -146,7 +175,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     storageProblem = (err as Error).message;
     log(`storage UNAVAILABLE: ${storageProblem} — every request will be answered 503 storage_unavailable`);
   }
-  if (!options.jwtSecret && !options.jwksUrl) {
+  if (!options.jwtSecret && !options.jwksUrl && !options.signIn) {
     log('no OHARNESS_SYNC_JWT_SECRET or OHARNESS_SYNC_JWKS_URL: every user request will be refused');
   }
 
@@ -187,6 +216,14 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
           { allow: route.method },
         );
       }
+      if (route.kind === 'authConfig') {
+        if (!signIn)
+          throw new SyncError(
+            'not_found',
+            'This sync server has no OpenID Connect sign-in; sign in with a token from whoever runs it.',
+          );
+        return { status: await reply(200, signIn.config), who };
+      }
       const token = bearerToken(req.headers.authorization);
 
       if (route.kind === 'erase') {
@@ -207,6 +244,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
 
       if (!token) throw new SyncError('unauthorized', 'Sign in first: this request has no access token.');
       const user = await verify(token);
+      if (signIn?.builtIn) await signIn.builtIn.check.check(user.sub, user.device);
       who = logLabel(user.sub);
       limits = limitsFor(user);
       const protocol = checkProtocol(req.headers[SYNC_PROTOCOL_HEADER], deps.protocol);
@@ -252,6 +290,24 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
           const body = await readJson(req, commitLimit(limits), CommitRequestSchema, budget);
           return { status: await reply(200, await commit(deps, caller, body)), who };
         }
+        case 'devices':
+        case 'revokeDevice': {
+          if (!signIn?.builtIn)
+            throw new SyncError(
+              'not_found',
+              'This sync server keeps no list of devices: it does not run its own sign-in (see your identity provider).',
+            );
+          if (route.kind === 'devices')
+            return {
+              status: await reply(200, await listDevices(signIn.builtIn, user.sub, user.device)),
+              who,
+            };
+          const body = await readJson(req, 4096, RevokeDeviceRequestSchema, budget);
+          return {
+            status: await reply(200, await revokeDevice(signIn.builtIn, user.sub, body.id, now())),
+            who,
+          };
+        }
       }
     } catch (err) {
       const error = toSyncError(err, log);
@@ -267,9 +323,18 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     }
   };
 
+  const serve = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<{ status: number; who: string }> => {
+    if (signIn?.builtIn && (await signIn.builtIn.provider.handle(req, res)))
+      return { status: res.statusCode, who: 'sign-in' };
+    return handle(req, res);
+  };
+
   const server = http.createServer((req, res) => {
     const started = now();
-    handle(req, res)
+    serve(req, res)
       .then(({ status, who }) =>
         log(`${req.method} ${pathOf(req)} ${status} ${Math.max(0, now() - started)}ms account=${who}`),
       )
@@ -288,6 +353,31 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
   log(`memory sync server listening on ${url} (protocol ${deps.protocol.min}–${deps.protocol.current})`);
+  if (options.signIn) {
+    try {
+      signIn = await setUpSignIn(options.signIn, storage, url, now, log);
+      verify = createTokenVerifier({
+        now,
+        keys: signIn.keys,
+        issuer: signIn.issuer,
+        audience: signIn.audience,
+        ...maxLifetime,
+      });
+    } catch (err) {
+      if (!(err instanceof StorageUnavailableError)) {
+        server.closeAllConnections();
+        server.close();
+        throw err;
+      }
+      log(`sign-in UNAVAILABLE: its keys cannot be read from storage (${err.message})`);
+      verify = async () => {
+        throw new SyncError(
+          'storage_unavailable',
+          'The sync server cannot reach its storage to check sign-ins; try again later.',
+        );
+      };
+    }
+  }
 
   return {
     url,

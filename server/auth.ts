@@ -10,6 +10,8 @@ import { SyncError } from './sync-error.js';
 export interface AuthConfig {
   jwtSecret?: string;
   jwksUrl?: string;
+  /** Keys already resolved (the built-in provider's own, or an issuer's discovered JWKS). */
+  keys?: JWTVerifyGetKey;
   issuer?: string;
   audience?: string;
   /** Longest token lifetime accepted (`exp` − `iat`, or `exp` − now without `iat`); none if unset. */
@@ -21,6 +23,8 @@ export interface AuthConfig {
 export interface VerifiedUser {
   sub: string;
   ent: unknown;
+  /** The signed-in device (`did` claim), in tokens of the built-in provider. */
+  device?: string;
 }
 
 export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
@@ -49,13 +53,13 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       );
     }
     algorithms = ['HS256'];
-  } else if (config.jwksUrl) {
+  } else if (config.jwksUrl || config.keys) {
     if (!config.issuer || !config.audience) {
       throw new Error(
         'With OHARNESS_SYNC_JWKS_URL, set OHARNESS_SYNC_JWT_ISSUER and OHARNESS_SYNC_JWT_AUDIENCE too: without them any token your identity provider signs for another application would be accepted.',
       );
     }
-    key = createRemoteJWKSet(new URL(config.jwksUrl));
+    key = config.keys ?? createRemoteJWKSet(new URL(config.jwksUrl!));
   }
   const verified = new Map<string, { user: VerifiedUser; exp: number; nbf: number; until: number }>();
   return async (token) => {
@@ -98,7 +102,11 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
           `The access token is valid for longer than this sync server allows (${config.maxLifetimeSeconds} s): get a shorter-lived one.`,
         );
       }
-      const user = { sub: payload.sub, ent: payload.ent };
+      const user: VerifiedUser = {
+        sub: payload.sub,
+        ent: payload.ent,
+        ...(typeof payload.did === 'string' ? { device: payload.did } : {}),
+      };
       const nbf = typeof payload.nbf === 'number' ? payload.nbf * 1000 : 0;
       verified.set(token, { user, exp, nbf, until: now + VERIFIED_CACHE_MS });
       if (verified.size > VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!);

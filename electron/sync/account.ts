@@ -3,6 +3,7 @@ import { normalizeOrigin, readCloudUrl, writeCloudUrl } from './cloud-config.js'
 import { SyncHttpClient, SyncRequestError, type TransferStats } from './http-client.js';
 import type { SyncPaths } from './sync-paths.js';
 import type { TokenStore } from './token-store.js';
+import { accessTokenFor } from './auth/access-token.js';
 
 /**
  * Who this process syncs as: the cloud URL from cloud.json and the token from the TokenStore.
@@ -37,7 +38,8 @@ export class AccountSource {
     const url = await readCloudUrl(this.paths.cloudFile);
     if (!url) return null;
     const origin = normalizeOrigin(url);
-    const token = await this.tokens.get(origin);
+    // Renews a signed-in token when it is about to expire (throws `unauthorized` if refused).
+    const token = await accessTokenFor(this.tokens, origin, this.opts.now);
     if (!token) return null;
     const key = `${origin}\n${token}`;
     if (this.cached?.key === key) return this.cached.account;

@@ -1,7 +1,13 @@
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import {
+  type Device,
+  DeviceSchema,
+  DevicesResponseSchema,
+  SYNC_AUTH_ROUTES,
+} from '../../shared/sync-auth.js';
 import {
   CommitResponseSchema,
   IdentityResponseSchema,
@@ -102,6 +108,21 @@ export class SyncHttpClient {
 
   commit(req: CommitRequest, signal?: AbortSignal): Promise<CommitResponse> {
     return this.request('POST', SYNC_ROUTES.commit, req, CommitResponseSchema, signal);
+  }
+
+  /** This account's signed-in devices (built-in sign-in only). */
+  devices(signal?: AbortSignal): Promise<z.output<typeof DevicesResponseSchema>> {
+    return this.request('GET', SYNC_AUTH_ROUTES.devices, undefined, DevicesResponseSchema, signal);
+  }
+
+  revokeDevice(id: string, signal?: AbortSignal): Promise<{ device: Device }> {
+    return this.request(
+      'POST',
+      SYNC_AUTH_ROUTES.revokeDevice,
+      { id },
+      z.object({ device: DeviceSchema }),
+      signal,
+    );
   }
 
   private async request<S extends z.ZodType>(

@@ -1,0 +1,111 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
+import { AccountStore } from '../../server/oidc/accounts.js';
+import { FsStorage } from '../../server/storage/fs-storage.js';
+import { accessTokenFor } from '../../electron/sync/auth/access-token.js';
+import { parseCredential, serializeCredential } from '../../electron/sync/auth/oidc-credential.js';
+import { signInWithBrowser } from '../../electron/sync/auth/oidc-sign-in.js';
+import { SyncHttpClient } from '../../electron/sync/http-client.js';
+import { MemoryTokenStore } from '../../electron/sync/token-store.js';
+import { launchChromium, newPage, WAIT } from './harness.js';
+
+/**
+ * The sign-in flow of electron/sync/auth in real Chromium against the sync server's built-in
+ * OpenID Connect provider on loopback: authorization code + PKCE, loopback redirect, silent
+ * refresh on an injected clock, device list and revocation.
+ */
+let browser: Browser;
+let server: RunningSyncServer;
+let root: string;
+const PASSWORD = 'correct horse battery staple';
+
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-oidc-'));
+  const storage = new FsStorage(path.join(root, 'data'));
+  await new AccountStore(storage).add('alice', PASSWORD);
+  await new AccountStore(storage).add('bob', PASSWORD);
+  server = await startSyncServer({ storage, signIn: { provider: 'built-in' }, rateLimit: null });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+/** The person in the browser: opens the URL, types name and password, submits. */
+function person(name: string, password: string, seen: { page?: Page } = {}) {
+  return async (url: string): Promise<void> => {
+    const page = await newPage(browser);
+    seen.page = page;
+    await page.goto(url);
+    await page.getByLabel('Account name').fill(name);
+    await page.getByLabel('Password').fill(password);
+    // The callback page answers once the app has its tokens: do not wait for it here.
+    await page.getByRole('button', { name: 'Sign in' }).click({ noWaitAfter: true });
+  };
+}
+
+describe('OpenID Connect sign-in with the built-in provider', () => {
+  it('serves discovery with S256 PKCE', async () => {
+    const doc = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(doc).toMatchObject({
+      issuer: server.url,
+      authorization_endpoint: expect.stringContaining(server.url),
+      token_endpoint: expect.stringContaining(server.url),
+      jwks_uri: expect.stringContaining(server.url),
+      code_challenge_methods_supported: ['S256'],
+    });
+  });
+
+  it('signs in through the browser, syncs, refreshes silently, lists and revokes the device', async () => {
+    const seen: { page?: Page } = {};
+    const credential = await signInWithBrowser({
+      origin: server.url,
+      deviceName: 'Laptop',
+      openBrowser: person('alice', PASSWORD, seen),
+    });
+    await expect
+      .poll(() => seen.page!.textContent('body'), { timeout: WAIT })
+      .toContain('Signed in to Memory Desk sync');
+    const client = new SyncHttpClient({ origin: server.url, token: credential.accessToken });
+    expect((await client.identity()).userId).toBe('alice');
+    const { devices } = await client.devices();
+    expect(devices).toMatchObject([{ name: 'Laptop', current: true, revokedAt: null }]);
+
+    // Silent refresh: the clock passes the access token's expiry.
+    const tokens = new MemoryTokenStore();
+    await tokens.set(server.url, serializeCredential(credential));
+    let clock = Date.now();
+    expect(await accessTokenFor(tokens, server.url, () => clock)).toBe(credential.accessToken);
+    clock = credential.expiresAt + 1;
+    const renewed = await accessTokenFor(tokens, server.url, () => clock);
+    expect(renewed).not.toBe(credential.accessToken);
+    expect(parseCredential((await tokens.get(server.url))!)!.refreshToken).not.toBe(credential.refreshToken);
+    expect((await new SyncHttpClient({ origin: server.url, token: renewed! }).identity()).userId).toBe(
+      'alice',
+    );
+
+    // Revoke: the access token is refused with clear words, and so is the refresh token.
+    await client.revokeDevice(devices[0]!.id);
+    await expect(
+      new SyncHttpClient({ origin: server.url, token: renewed! }).identity(),
+    ).rejects.toMatchObject({
+      failure: 'unauthorized',
+      message: expect.stringMatching(/signed out of the sync server.*Notes on this computer are kept/),
+    });
+    clock = parseCredential((await tokens.get(server.url))!)!.expiresAt + 1;
+    await expect(accessTokenFor(tokens, server.url, () => clock)).rejects.toMatchObject({
+      failure: 'unauthorized',
+      message: expect.stringMatching(/this device was signed out by the sync server/),
+    });
+  }, 120_000);
+});
