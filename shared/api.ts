@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiMethodDef } from './api/define.js';
+import { accountApi } from './api/account.js';
 import { agentsApi } from './api/agents.js';
 import { agentsConnectApi } from './api/agents-connect.js';
 import { cleanupApi } from './api/cleanup.js';
@@ -15,6 +16,7 @@ import { syncApi } from './api/sync.js';
 export const api = {
   ...notesApi,
   ...syncApi,
+  ...accountApi,
   ...agentsApi,
   ...agentsConnectApi,
   ...cleanupApi,

@@ -16,6 +16,11 @@ export interface HandlerContext {
   env: Record<string, string | undefined>;
   /** 待整理's key store and sync link (the desktop app passes a safeStorage key store). */
   cleanup?: CleanupDeps;
+  /**
+   * Shows a sign-in page to the person in the system browser (RFC 8252: never an embedded page).
+   * The app passes shell.openExternal; the CLI prints the URL. Without it, sign-in is refused.
+   */
+  openExternal?: (url: string) => Promise<void> | void;
 }
 
 export interface ApiContextOptions {

@@ -11,6 +11,8 @@ import { parseCredential, serializeCredential } from '../../electron/sync/auth/o
 import { signInWithBrowser } from '../../electron/sync/auth/oidc-sign-in.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
+import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
+import { cli } from '../sync/cli-runner.js';
 import { launchChromium, newPage, WAIT } from './harness.js';
 
 /**
@@ -33,6 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  stopProcessSyncEngines();
   await browser?.close();
   await server?.close();
   await fs.rm(root, { recursive: true, force: true });
@@ -108,4 +111,46 @@ describe('OpenID Connect sign-in with the built-in provider', () => {
       message: expect.stringMatching(/this device was signed out by the sync server/),
     });
   }, 120_000);
+
+  it('memdesk login prints the URL, signs in, syncs; devices lists it; devices revoke signs it out', async () => {
+    const home = path.join(root, 'cli-home');
+    const project = path.join(root, 'cli-project');
+    await fs.mkdir(project, { recursive: true });
+    const g = ['--home', home, '--project', project];
+    expect((await cli([...g, 'project', 'init'], project)).code).toBe(0);
+    expect(
+      (await cli([...g, 'remember', '--summary', 'kept', '--type', 'project', '--body', 'x'], project)).code,
+    ).toBe(0);
+
+    let opened: Promise<void> | null = null;
+    const login = await cli(
+      [...g, 'login', '--origin', server.url, '--device-name', 'CLI box'],
+      project,
+      (err) => {
+        const url = /^\s+(http\S+)$/m.exec(err)?.[1];
+        if (url && !opened) opened = person('bob', PASSWORD)(url);
+      },
+    );
+    expect(login.stderr).toMatch(/Open this address in your browser to sign in/);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`signed in to ${server.url} as bob`);
+    await opened;
+
+    const sync = JSON.parse((await cli([...g, '--json', 'sync'], project)).stdout);
+    expect(sync.scopes.project).toMatchObject({ pushed: 1, error: null });
+
+    const listed = JSON.parse((await cli([...g, '--json', 'devices'], project)).stdout);
+    expect(listed.devices).toMatchObject([
+      { name: 'CLI box', current: true, revokedAt: null, lastSeenAt: expect.any(Number) },
+    ]);
+    const text = await cli([...g, 'devices'], project);
+    expect(text.stdout).toMatch(/CLI box \(this device\)/);
+
+    const revoke = await cli([...g, 'devices', 'revoke', listed.devices[0].id], project);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    expect(revoke.stdout).toMatch(/revoked CLI box .*this device is signed out, its notes stay/);
+    const after = JSON.parse((await cli([...g, '--json', 'sync'], project)).stdout);
+    expect(after.scopes.project.error).toMatchObject({ code: 'signed_out' });
+    expect((await cli([...g, 'list'], project)).stdout).toContain('kept');
+  }, 180_000);
 });

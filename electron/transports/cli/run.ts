@@ -165,6 +165,10 @@ export async function runCli(env: CliEnv): Promise<number> {
       cwd: env.cwd,
       ...(command.longRunning ? { watch: true } : {}),
     });
+    // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
+    ctx.openExternal = (url) => {
+      stderr.write(`Open this address in your browser to sign in (waiting up to 10 minutes):\n  ${url}\n`);
+    };
     const handlers = createHandlers(ctx);
     const io: CliIo = {
       json,

@@ -13,6 +13,7 @@ const setup: Area = async () => (await import('./setup.js')).setupCommands;
 const extract: Area = async () => (await import('./extract.js')).extractCommands;
 const cleanup: Area = async () => (await import('./cleanup.js')).cleanupCommands;
 const sync: Area = async () => (await import('./sync.js')).syncCommands;
+const account: Area = async () => (await import('./account.js')).accountCommands;
 
 /**
  * Every CLI command, in help order: its name and the file that defines it. A command's file is
@@ -51,6 +52,8 @@ export const cliCommandIndex: ReadonlyArray<readonly [name: string, area: Area]>
   ['model clear', cleanup],
   ['login', sync],
   ['logout', sync],
+  ['devices', account],
+  ['devices revoke', account],
   ['sync on', sync],
   ['sync off', sync],
   ['sync status', sync],

@@ -72,17 +72,23 @@ export const syncStatusCommands: CliCommand[] = [statusCommand('status')];
 export const syncCommands: CliCommand[] = [
   {
     name: 'login',
-    usage: 'login --origin URL --token TOKEN',
+    usage: 'login --origin URL [--device-name NAME] | login --origin URL --token TOKEN',
     summary:
-      'Sign in to a sync server (the URL goes to cloud.json, the token to a 0600 file). Sync turns on by default.',
-    flags: { origin: 'string', token: 'string' },
+      'Sign in to a sync server: in your browser (the URL is printed; the refresh token goes to a 0600 file), or with a token from whoever runs it. Sync turns on by default.',
+    flags: { origin: 'string', token: 'string', 'device-name': 'string' },
     positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       const origin = stringFlag(args, 'origin');
       const token = stringFlag(args, 'token');
-      if (!origin || !token) throw new UsageError('login needs --origin URL and --token TOKEN');
-      const out = await io.invoke('sync.login', { origin, token });
-      return { json: out, text: `signed in to ${out.origin}` };
+      const deviceName = stringFlag(args, 'device-name');
+      if (!origin)
+        throw new UsageError('login needs --origin URL (and --token TOKEN to sign in with a token)');
+      if (token !== undefined && deviceName !== undefined)
+        throw new UsageError('--device-name is for signing in in the browser, not with --token');
+      const out = token
+        ? await io.invoke('sync.login', { origin, token })
+        : await io.invoke('account.signIn', { origin, ...(deviceName ? { deviceName } : {}) });
+      return { json: out, text: `signed in to ${out.origin}${out.userId ? ` as ${out.userId}` : ''}` };
     },
   },
   {

@@ -1,0 +1,41 @@
+import type { Device } from '../../../../shared/sync-auth.js';
+import type { CliCommand } from '../types.js';
+
+function when(t: number | null): string {
+  return t === null ? 'never' : new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+function deviceLine(d: Device): string {
+  const state = d.revokedAt !== null ? `revoked ${when(d.revokedAt)}` : `last seen ${when(d.lastSeenAt)}`;
+  return `${d.id}  ${d.name}${d.current ? ' (this device)' : ''}  signed in ${when(d.createdAt)}, ${state}`;
+}
+
+/** `memdesk devices` and `memdesk devices revoke ID`: this sync account's signed-in devices. */
+export const accountCommands: CliCommand[] = [
+  {
+    name: 'devices',
+    usage: 'devices',
+    summary: 'The devices signed in to this sync account: name, last seen, revoked.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('account.devices', {});
+      return { json: out, text: out.devices.map(deviceLine).join('\n') || 'no devices' };
+    },
+  },
+  {
+    name: 'devices revoke',
+    usage: 'devices revoke ID',
+    summary:
+      'Sign a device out of this sync account (it keeps its notes); revoking this one signs it out here too.',
+    flags: {},
+    positionals: { min: 1, max: 1, names: 'ID' },
+    async run(io, args) {
+      const out = await io.invoke('account.revokeDevice', { id: args.positionals[0]! });
+      return {
+        json: out,
+        text: `revoked ${out.device.name} (${out.device.id})${out.signedOut ? '; this device is signed out, its notes stay' : ''}`,
+      };
+    },
+  },
+];
