@@ -153,5 +153,8 @@ export function describe(err: unknown): string {
   if (err instanceof oidc.ResponseBodyError) return `${err.error}: ${err.error_description ?? err.message}`;
   if (err instanceof oidc.AuthorizationResponseError)
     return `${err.error}: ${err.error_description ?? err.message}`;
-  return (err as Error)?.message ?? String(err);
+  // openid-client wraps the check that failed ("unexpected "state" response parameter value").
+  const cause = (err as { cause?: unknown })?.cause;
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  return `${(err as Error)?.message ?? String(err)}${detail}`;
 }
