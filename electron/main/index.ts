@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
 import { pageHandlers } from '../transports/page-methods.js';
@@ -71,6 +71,8 @@ async function run(): Promise<void> {
       broadcaster.event(event);
     },
     openSession: async (ctx) => {
+      // Sync sign-in shows the provider's page in the system browser, never in a window of ours.
+      ctx.openExternal = (url) => shell.openExternal(url);
       const cleanup = await startProjectCleanup(ctx, {
         sync: processMergeSync(ctx.core),
         keyStore: secretKeyStore(secrets),

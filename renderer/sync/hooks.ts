@@ -11,6 +11,7 @@ const SYNC_QUERIES = [
   'sync.status',
   'sync.conflicts',
   'sync.conflict',
+  'account.devices',
   'notes.list',
   'notes.get',
   'backups.list',

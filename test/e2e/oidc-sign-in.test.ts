@@ -13,7 +13,15 @@ import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from '../sync/cli-runner.js';
-import { launchChromium, newPage, WAIT } from './harness.js';
+import {
+  closeDemoPage,
+  ensureRendererBuilt,
+  launchChromium,
+  newPage,
+  screenshot,
+  startDemo,
+  WAIT,
+} from './harness.js';
 
 /**
  * The sign-in flow of electron/sync/auth in real Chromium against the sync server's built-in
@@ -152,5 +160,33 @@ describe('OpenID Connect sign-in with the built-in provider', () => {
     const after = JSON.parse((await cli([...g, '--json', 'sync'], project)).stdout);
     expect(after.scopes.project.error).toMatchObject({ code: 'signed_out' });
     expect((await cli([...g, 'list'], project)).stdout).toContain('kept');
+  }, 180_000);
+
+  it('the Sync page signs in in the browser, lists devices, revokes this one and keeps the notes', async () => {
+    ensureRendererBuilt();
+    const env = await startDemo();
+    const page = await newPage(browser);
+    try {
+      // What shell.openExternal does in the app: the provider's page opens in the browser.
+      env.bridge.context.openExternal = person('alice', PASSWORD);
+      await page.goto(env.bridge.url);
+      const count = () => page.getByTestId('list-count').textContent();
+      await expect.poll(count, { timeout: WAIT }).toMatch(/^\d+ notes$/);
+      const notesBefore = await count();
+      await page.getByTestId('tab-sync').click();
+      await page.getByTestId('sync-oidc-origin').fill(server.url);
+      await page.getByTestId('sync-oidc-signin').click();
+      await page.getByTestId('sync-signed-in').waitFor();
+      const item = page.getByTestId('sync-devices').locator('li', { hasText: 'this device' });
+      await item.waitFor();
+      await screenshot(page, 'oidc-sync-page-devices');
+      await item.getByRole('button', { name: 'Sign out this device' }).click();
+      await page.getByTestId('sync-signed-out').waitFor();
+      await page.getByTestId('tab-memory').click();
+      await expect.poll(count, { timeout: WAIT }).toBe(notesBefore);
+    } finally {
+      await page.context().close();
+      await closeDemoPage({ env });
+    }
   }, 180_000);
 });

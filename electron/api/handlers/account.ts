@@ -13,7 +13,8 @@ export type AccountHandlers = Pick<
 >;
 
 /** Sign-in in the system browser and the account's devices, on the process's sync engine. */
-export function createAccountHandlers({ core, openExternal }: HandlerContext): AccountHandlers {
+export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
+  const { core } = ctx;
   const engine = () => syncEngineFor(core);
 
   const signedIn = async (): Promise<SyncAccount> => {
@@ -25,6 +26,8 @@ export function createAccountHandlers({ core, openExternal }: HandlerContext): A
 
   return {
     'account.signIn': async ({ origin, deviceName }) => {
+      // Read at call time: the app sets it on the context after the handler table is made.
+      const openExternal = ctx.openExternal;
       if (!openExternal)
         throw new AppError(
           'unavailable',

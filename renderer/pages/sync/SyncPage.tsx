@@ -6,7 +6,8 @@ import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { formatBytes, formatClock, formatTime } from '../../sync/format.js';
 import { useProjectActivity, useSyncMutation, useSyncRunning, useSyncStatus } from '../../sync/hooks.js';
-import { SignInForm } from '../../sync/SignInForm.js';
+import { BrowserSignIn } from '../../sync/BrowserSignIn.js';
+import { DevicesList } from '../../sync/DevicesList.js';
 import '../../sync/sync.css';
 
 /**
@@ -65,12 +66,15 @@ function AccountSection({ status }: { status: SyncStatus }) {
             {t('syncUi.signOut')}
           </button>
         </div>
+      ) : null}
+      {status.signedIn ? (
+        <DevicesList />
       ) : (
         <>
           <p className="muted" data-testid="sync-signed-out">
             {t('syncUi.signedOut')}
           </p>
-          <SignInForm />
+          <BrowserSignIn />
         </>
       )}
     </section>

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showToast } from '../state/toast-store.js';
+import { useSyncMutation } from './hooks.js';
+import { SignInForm } from './SignInForm.js';
+
+/**
+ * Sign in with the sync server's own sign-in page, in the system browser (main opens it; the page
+ * never shows a password field). Pasting a token stays under "advanced".
+ */
+export function BrowserSignIn() {
+  const { t } = useTranslation();
+  const signIn = useSyncMutation('account.signIn');
+  const [origin, setOrigin] = useState('');
+  return (
+    <>
+      <form
+        className="sync-signin"
+        aria-label={t('syncUi.signInBrowser')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          signIn.mutate(
+            { origin: origin.trim() },
+            {
+              onSuccess: (r) =>
+                showToast({
+                  tone: 'info',
+                  message: t('syncUi.signedInToast', { origin: r.origin, user: r.userId ?? '' }),
+                }),
+            },
+          );
+        }}
+      >
+        <label>
+          <span>{t('syncUi.origin')}</span>
+          <input
+            type="url"
+            required
+            placeholder="https://sync.example.com"
+            value={origin}
+            onChange={(e) => setOrigin(e.target.value)}
+            data-testid="sync-oidc-origin"
+          />
+        </label>
+        <button type="submit" className="primary" disabled={signIn.isPending} data-testid="sync-oidc-signin">
+          {t('syncUi.signInBrowser')}
+        </button>
+        {signIn.isPending ? (
+          <p className="muted" role="status">
+            {t('syncUi.signInBrowserPending')}
+          </p>
+        ) : null}
+        {signIn.error ? (
+          <p className="error" role="alert" data-testid="sync-oidc-error">
+            {signIn.error.message}
+          </p>
+        ) : null}
+      </form>
+      <details className="sync-advanced">
+        <summary>{t('syncUi.signInAdvanced')}</summary>
+        <SignInForm />
+      </details>
+    </>
+  );
+}
