@@ -56,10 +56,10 @@ export function BrowserSignIn() {
           </p>
         ) : null}
       </form>
-      <details className="sync-advanced">
-        <summary>{t('syncUi.signInAdvanced')}</summary>
+      <div className="sync-advanced">
+        <h4>{t('syncUi.signInAdvanced')}</h4>
         <SignInForm />
-      </details>
+      </div>
     </>
   );
 }
