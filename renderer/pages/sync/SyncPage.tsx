@@ -67,8 +67,11 @@ function AccountSection({ status }: { status: SyncStatus }) {
           </button>
         </div>
       ) : null}
+      {/* With sync off no request goes to the server, not even for the list of devices. */}
       {status.signedIn ? (
-        <DevicesList />
+        status.enabled ? (
+          <DevicesList />
+        ) : null
       ) : (
         <>
           <p className="muted" data-testid="sync-signed-out">
