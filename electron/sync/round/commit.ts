@@ -19,6 +19,7 @@ export async function storeObjects(deps: RoundDeps, objects: readonly StoredObje
 /** Takes the backups a plan asks for (both sides of a clean merge), before anything is committed. */
 export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBackup[]): Promise<void> {
   for (const b of backups) {
+    if (deps.hooks.point) await deps.hooks.point('commit:backup');
     const content = b.content ?? (await deps.store.readRaw(b.noteId)) ?? b.fallback;
     await deps.backups.backup({
       noteId: b.noteId,
@@ -71,6 +72,8 @@ export async function commitPushes(
     limits: null,
   };
   if (pushes.length === 0) return out;
+  const point = deps.hooks.point;
+  if (point) await point('commit:journal');
   await storeObjects(
     deps,
     pushes.flatMap((p) =>
@@ -99,6 +102,7 @@ export async function commitPushes(
     let response;
     try {
       await ctx.beforeRequest();
+      if (point) await point('commit:request');
       response = await account.client.commit({ scope: deps.protocolScope, puts, deletes }, ctx.signal);
     } catch (err) {
       if (err instanceof SyncRequestError && err.failure === 'too_many_changes' && chunkSize > 1) {
@@ -108,6 +112,8 @@ export async function commitPushes(
       }
       throw err;
     }
+    // The cloud holds this chunk; nothing here knows yet but the journal.
+    if (point) await point('commit:answered');
     queue = queue.slice(chunk.length);
     out.limits = response.limits;
     chunkSize = response.limits.quota.changesPerCommit;
