@@ -89,11 +89,55 @@ it(
         await sim.close();
       }
     }
+    expect(killedAt).toEqual([
+      'gate:identity',
+      'gate:bind',
+      'snapshot:page',
+      'plan:objects',
+      'commit:backup', // this computer's version of "a", before the merge
+      'commit:backup', // the cloud's
+      'commit:journal',
+      'commit:request',
+      'commit:answered', // the cloud holds the merge and the pushes of "c" and "e"; nothing here knows yet
+      'apply:write', // the merge of "a"
+      'apply:delete', // "b", deleted on device 1
+      'apply:write', // "d", edited on device 1
+      'apply:objects',
+      'save:state',
+      'save:conflicts',
+      'save:journal',
+      'save:garbage',
+      'round:end',
+    ]);
     expect(new Set(killedAt)).toEqual(new Set(ALL_POINTS));
     // Each kill left the round's lock on the baseline directory, naming a process that is gone.
     expect([...locksLeft]).toEqual([expect.stringMatching(/^memory-sync\/[0-9a-f]+\/\.memdesk\.lock$/)]);
-    // The round met several writes, backups and a delete: each was a kill of its own.
-    expect(killedAt.filter((p) => p === 'commit:backup')).toHaveLength(2);
-    expect(killedAt.filter((p) => p.startsWith('apply:write')).length).toBeGreaterThanOrEqual(2);
+  },
+);
+
+it(
+  'killed after the commit, then killed again at every crash point of the recovering round',
+  { timeout: 300_000 },
+  async () => {
+    const answered = 8; // 'commit:answered' above: the journal names pushes the cloud holds
+    const recoveryKills: RoundPoint[] = [];
+    for (let j = 0; ; j++) {
+      expect(j, 'the recovering round should end within 40 crash points').toBeLessThan(40);
+      const sim = await scenario(6000 + j);
+      try {
+        await sim.syncRound(0, false, answered);
+        expect(sim.kills.map((k) => k.point)).toEqual(['commit:answered']);
+        await sim.syncRound(0, false, j);
+        if (sim.kills.length === 1) break;
+        recoveryKills.push(sim.kills[1]!.point);
+        await sim.quiesce();
+        await sim.check();
+      } finally {
+        await sim.close();
+      }
+    }
+    // The recovering round writes the merge the journal names (apply:write) before it plans.
+    expect(recoveryKills.slice(0, 4)).toEqual(['gate:identity', 'gate:bind', 'snapshot:page', 'apply:write']);
+    expect(recoveryKills).toContain('round:end');
   },
 );
