@@ -119,13 +119,12 @@ it(
   'killed after the commit, then killed again at every crash point of the recovering round',
   { timeout: 300_000 },
   async () => {
-    const answered = 8; // 'commit:answered' above: the journal names pushes the cloud holds
     const recoveryKills: RoundPoint[] = [];
     for (let j = 0; ; j++) {
       expect(j, 'the recovering round should end within 40 crash points').toBeLessThan(40);
       const sim = await scenario(6000 + j);
       try {
-        await sim.syncRound(0, false, answered);
+        await sim.syncRound(0, false, 'commit:answered'); // the journal names pushes the cloud holds
         expect(sim.kills.map((k) => k.point)).toEqual(['commit:answered']);
         await sim.syncRound(0, false, j);
         if (sim.kills.length === 1) break;
@@ -141,3 +140,27 @@ it(
     expect(recoveryKills).toContain('round:end');
   },
 );
+
+it('a note pushed, its answer lost, deleted here, then a round killed after its journal: the delete still reaches the cloud', async () => {
+  // Found by the soak (seed 336): the second round's journal replaced the first round's entry for
+  // the note, and with it the only record that the cloud held the first push — the next round
+  // then took the cloud's copy for a note from elsewhere and wrote it back here.
+  const sim = new Simulation(7000, store.storage, { devices: 2, faultRate: 0, crashRate: 0 });
+  await sim.start();
+  try {
+    const [d0] = sim.devices;
+    await sim.create(d0!, 'kept', 'create kept');
+    await sim.create(d0!, 'gone', 'create gone');
+    await sim.syncRound(0, false, 'commit:answered'); // the cloud holds both notes
+    const d = sim.devices[0]!;
+    await d.user.store!.load();
+    await sim.deleteNote(d, d.user.store!.get('gone')!, 'delete gone');
+    await sim.syncRound(0, false, 'commit:request'); // the delete's journal is written
+    expect(sim.kills.map((k) => k.point)).toEqual(['commit:answered', 'commit:request']);
+    await sim.quiesce();
+    await sim.check();
+    expect(sim.devices.map((dev) => dev.user.store!.get('gone'))).toEqual([undefined, undefined]);
+  } finally {
+    await sim.close();
+  }
+});

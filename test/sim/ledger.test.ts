@@ -93,6 +93,18 @@ describe('the simulation ledger', () => {
     expect(check(ledger, {})).toEqual([]);
   });
 
+  it('taking the cloud side never withdraws the only creation of a note (its own push came back changed)', () => {
+    const ledger = new Ledger(1);
+    const [mine, theirs] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.edited(2, 'a', note([mine]), note([theirs]), 'edit on 2');
+    ledger.resolved(0, 'a', [note([mine]), note([theirs])], note([theirs]), 'take cloud on 0', {
+      tookCloud: true,
+      twoCreations: true,
+    });
+    expect(check(ledger, { a: note([theirs]) })).toEqual([]);
+  });
+
   it('a marker in a note where no person put it is a duplicate; a copy by a person is not', () => {
     const ledger = new Ledger(1);
     const m = ledger.marker('line');

@@ -131,9 +131,9 @@ export class Ledger {
       let d = this.decisions.get(key);
       const withdrawn = (x: Decision): boolean =>
         x.device === device && (!x.present || (m === EXISTS && taken.twoCreations && x.creation === true));
-      while (d && withdrawn(d)) d = d.previous;
+      // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
+      while (d?.previous && withdrawn(d)) d = d.previous;
       if (d) this.decisions.set(key, d);
-      else this.decisions.delete(key);
     }
   }
 

@@ -222,7 +222,11 @@ export class Simulation {
    * A sync round on device `di`, perhaps killed at a crash point. Sync must never replace or delete
    * a version here without backing it up, nor delete what no person deleted.
    */
-  async syncRound(di: number, allowCrash: boolean, crashAt: number | null = null): Promise<void> {
+  async syncRound(
+    di: number,
+    allowCrash: boolean,
+    crashAt: number | RoundPoint | null = null,
+  ): Promise<void> {
     const d = this.devices[di]!;
     await d.user.store!.load();
     const before = this.snapshotOf(d);
@@ -241,7 +245,8 @@ export class Simulation {
       crashPoint === null
         ? undefined
         : async (name) => {
-            if (points++ !== crashPoint) return;
+            // By index (the k-th crash point of the round) or by name (its first occurrence).
+            if (typeof crashPoint === 'string' ? name !== crashPoint : points++ !== crashPoint) return;
             killedAt = name;
             killed();
             await new Promise<never>(() => {}); // a killed process never resumes

@@ -83,10 +83,14 @@ export async function commitPushes(
   await deps.baselines.saveJournal({
     startedAt: started.at,
     version: started.version,
+    // A previous journal's entries stay, first, until this round's state is saved (recovery is
+    // idempotent), a note pushed again included: what its recovery found out (the cloud holds
+    // that push: it is the base) lives only in this round's memory until then.
     pushes: [
-      ...pushes.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
-      // A previous journal's entries stay until this round's state is saved (recovery is idempotent).
-      ...(journal?.pushes.filter((old) => !pushes.some((p) => p.id === old.id)) ?? []),
+      ...(journal?.pushes ?? []),
+      ...pushes
+        .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash }))
+        .filter((p) => !journal?.pushes.some((old) => sameJournalPush(old, p))),
     ],
   });
   let chunkSize = started.limits.quota.changesPerCommit;
@@ -153,4 +157,8 @@ export async function commitPushes(
   }
   await deps.hooks.afterCommit?.();
   return out;
+}
+
+function sameJournalPush(a: Journal['pushes'][number], b: Journal['pushes'][number]): boolean {
+  return a.id === b.id && a.localBefore === b.localBefore && a.pushed === b.pushed;
 }
