@@ -6,7 +6,7 @@ import type { SimResult } from './simulation.js';
  * `npm run soak -- --seeds N [--from S] [--concurrency C] [--steps K] [--failures FILE]`: the sync
  * simulation over thousands of seeds, every fault on. A failing seed does not stop the soak: its
  * message (with the replay command) is printed and appended to FILE; the exit code says whether
- * any seed failed. Prints progress every 250 seeds and, at the end, the figures docs/sync-engine.md
+ * any seed failed. Prints progress every 100 seeds and, at the end, the figures docs/sync-engine.md
  * records: seeds, edits checked, failures, wall and CPU time.
  */
 function arg(name: string, fallback: number): number {
@@ -37,8 +37,10 @@ const results = await runSeeds(from, seeds, {
   steps,
   onResult: (r) => {
     done.push(r);
-    if ((done.length + failed.length) % 250 === 0)
-      console.log(`${done.length + failed.length}/${seeds} seeds, ${failed.length} failed (${figures()})`);
+    if ((done.length + failed.length) % 100 === 0)
+      console.log(
+        `${done.length + failed.length}/${seeds} seeds, ${failed.length} failed: ${summarize(done)} (${figures()})`,
+      );
   },
   onFailure: (failure) => {
     failed.push(failure.seed);
