@@ -86,10 +86,14 @@ describe('the simulation ledger', () => {
     ledger.edited(2, 'a', null, note([theirs]), 'create on 2');
     ledger.edited(2, 'a', note([theirs]), null, 'delete on 2'); // not synced yet
     ledger.edited(0, 'a', null, note([mine]), 'create on 0');
-    ledger.resolved(0, 'a', [note([mine]), note([theirs])], note([theirs]), 'take cloud on 0', {
-      tookCloud: true,
-      twoCreations: true,
-    });
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs]) },
+      note([theirs]),
+      'take cloud on 0',
+      true,
+    );
     expect(check(ledger, {})).toEqual([]);
   });
 
@@ -98,11 +102,39 @@ describe('the simulation ledger', () => {
     const [mine, theirs] = [ledger.marker('line'), ledger.marker('line')];
     ledger.edited(0, 'a', null, note([mine]), 'create on 0');
     ledger.edited(2, 'a', note([mine]), note([theirs]), 'edit on 2');
-    ledger.resolved(0, 'a', [note([mine]), note([theirs])], note([theirs]), 'take cloud on 0', {
-      tookCloud: true,
-      twoCreations: true,
-    });
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs]) },
+      note([theirs]),
+      'take cloud on 0',
+      true,
+    );
     expect(check(ledger, { a: note([theirs]) })).toEqual([]);
+  });
+
+  it('a merge by hand keeps what the cloud had; a removal the person never saw still applies', () => {
+    const ledger = new Ledger(1);
+    const [tag, mine, theirs] = [ledger.marker('tag'), ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(1, 'a', null, note([theirs], 's', [tag]), 'create on 1');
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.edited(1, 'a', note([theirs], 's', [tag]), note([theirs]), 'untag on 1'); // not synced yet
+    const merged = note([mine, theirs], 's', [tag]);
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs], 's', [tag]) },
+      merged,
+      'merge on 0',
+      true,
+    );
+    expect(check(ledger, { a: note([mine, theirs]) })).toEqual([]);
+    expect(check(ledger, { a: note([theirs], 's', [tag]) })).toEqual(
+      [
+        `"${mine}" of "a" (merge on 0) is lost: in no note and no backup`,
+        `"${tag}" of "a" was removed by a person (untag on 1) and came back`,
+      ].sort(),
+    );
   });
 
   it('a marker in a note where no person put it is a duplicate; a copy by a person is not', () => {
@@ -126,8 +158,14 @@ describe('the simulation ledger', () => {
     ledger.edited(0, 'a', note([base]), note([base, local]), 'edit on 0');
     ledger.edited(0, 'a', note([base]), note([base, cloud]), 'edit on 1');
     // Device 2 removes the base line meanwhile; then device 0 keeps its side.
-    ledger.edited(0, 'a', note([base]), note([]), 'removal on 2');
-    ledger.resolved(0, 'a', [note([base, local]), note([base, cloud])], note([base, local]), 'keep local');
+    ledger.edited(2, 'a', note([base]), note([]), 'removal on 2');
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([base, local]), cloud: note([base, cloud]) },
+      note([base, local]),
+      'keep local',
+    );
     expect(check(ledger, { a: note([local]) })).toEqual([]);
     expect(check(ledger, { a: note([local, cloud]) })).toEqual([
       `"${cloud}" of "a" was removed by a person (keep local) and came back`,

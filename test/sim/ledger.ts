@@ -97,40 +97,39 @@ export class Ledger {
   }
 
   /**
-   * A person on `device` resolved note `id`: shown `sides` (this computer's, the cloud's), left
-   * `result`. Taking the cloud's side as it is (`tookCloud`) writes no new version: what this
-   * computer's side changed is given up — its removals are withdrawn, and when both sides created
-   * the id on their own (`twoCreations`), so is this device's creation: the note's existence is
-   * again what the cloud's own history decided (another device may have deleted it meanwhile).
+   * A person on `device` resolved note `id`: shown this computer's version and the cloud's, left
+   * `result`. The engine takes the result as an edit on top of the cloud's version (the cloud's
+   * becomes the base), so that is what the person decided: what the result adds to the cloud's
+   * version, what it drops from it, and what it drops from this computer's. What the result keeps
+   * of the cloud's version is not decided again (a removal made meanwhile on a third device, which
+   * the person never saw, still applies) — except this device's own earlier removals, which the
+   * person undid by keeping the cloud's, and, when both devices created the id on their own
+   * (`twoCreations`), this device's creation when the cloud's note is kept: its existence is
+   * again what the cloud's own history decided.
    */
   resolved(
     device: number,
     id: string,
-    sides: readonly Version[],
+    sides: { local: Version; cloud: Version },
     result: Version,
     by: string,
-    taken: { tookCloud: boolean; twoCreations: boolean } = { tookCloud: false, twoCreations: false },
+    twoCreations = false,
   ): void {
-    const sets = sides.map(markersOf);
-    const union = new Set(sets.flatMap((s) => [...s]));
+    const local = markersOf(sides.local);
+    const cloud = markersOf(sides.cloud);
     const r = markersOf(result);
-    for (const m of union)
-      if (!r.has(m))
-        this.decide(id, m, {
-          present: false,
-          device,
-          removal: { deletion: result === null, knew: union },
-          by,
-        });
-    if (!taken.tookCloud) {
-      for (const m of r) if (!sets.every((s) => s.has(m))) this.decide(id, m, { present: true, device, by });
-      return;
-    }
+    const knew = new Set([...local, ...cloud]);
+    const removal = { deletion: result === null, knew };
+    for (const m of knew) if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by });
     for (const m of r) {
+      if (!cloud.has(m)) {
+        this.decide(id, m, { present: true, device, by });
+        continue;
+      }
       const key = `${id}\u0000${m}`;
       let d = this.decisions.get(key);
       const withdrawn = (x: Decision): boolean =>
-        x.device === device && (!x.present || (m === EXISTS && taken.twoCreations && x.creation === true));
+        x.device === device && (!x.present || (m === EXISTS && twoCreations && x.creation === true));
       // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
       while (d?.previous && withdrawn(d)) d = d.previous;
       if (d) this.decisions.set(key, d);

@@ -483,7 +483,7 @@ export class Simulation {
       const by = `resolution of ${c.id} (${c.kind}) on ${di} → ${choice}`;
       this.log.push(`  device ${di} resolves ${c.id} (${c.kind}) → ${choice}`);
       const detail = await d.svc.conflict(c.id);
-      const sides = [version(detail.local), version(detail.cloud)];
+      const sides = { local: version(detail.local), cloud: version(detail.cloud) };
       if (choice === 'cloud') this.chosenDeletes.add(c.id);
       const outcome =
         choice === 'merged'
@@ -492,10 +492,8 @@ export class Simulation {
             })
           : await d.svc.resolve(c.id, { keep: choice });
       await d.user.store!.load();
-      this.ledger.resolved(di, c.id, sides, version(d.user.store!.get(c.id)), by, {
-        tookCloud: choice === 'cloud',
-        twoCreations: c.kind === 'no_base' && c.baseHash === null,
-      });
+      const twoCreations = c.kind === 'no_base' && c.baseHash === null;
+      this.ledger.resolved(di, c.id, sides, version(d.user.store!.get(c.id)), by, twoCreations);
       if (outcome.newId)
         this.ledger.edited(di, outcome.newId, null, version(d.user.store!.get(outcome.newId)), by);
     }
@@ -513,7 +511,7 @@ export class Simulation {
       this.ledger.resolved(
         di,
         id,
-        [local, null],
+        { local, cloud: null },
         answer === 'keep' ? local : null,
         `fail-safe on ${di} → ${answer}`,
       );
