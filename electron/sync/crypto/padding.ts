@@ -1,14 +1,10 @@
+import { paddedLength } from '../../../shared/sealed-size.js';
+
 /**
  * Sizes padded to buckets before sealing, so the server learns only a size class: a 4-byte
  * big-endian length, the bytes, then zeros up to the next power of two (at least `minimum`).
  * A note of 700 bytes and one of 1000 both travel as 1024 bytes + 40 of nonce and tag.
  */
-export function paddedLength(length: number, minimum: number): number {
-  let size = minimum;
-  while (size < length + 4) size *= 2;
-  return size;
-}
-
 export function pad(data: Uint8Array, minimum: number): Uint8Array {
   const out = new Uint8Array(paddedLength(data.length, minimum));
   new DataView(out.buffer).setUint32(0, data.length);

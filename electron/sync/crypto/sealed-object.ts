@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEALED_OBJECT_MIN_BYTES } from '../../../shared/sealed-size.js';
 import { contentHash } from '../../../shared/content-hash.js';
 import { parseNote } from '../../../shared/note-format.js';
 import { keyedHash, keyedNoteId, type AccountKeys, type ScopeLabel } from './account-keys.js';
@@ -19,7 +20,6 @@ import { pad, unpad } from './padding.js';
  * Opening checks the tag, then that the plaintext names the same id and hash that the server files
  * it under; an object or record moved to another note, scope or hash therefore fails as `tampered`.
  */
-const OBJECT_MIN_BYTES = 512;
 const RECORD_MIN_BYTES = 256;
 
 function objectAad(scope: ScopeLabel, keyedId: string, keyedHashHex: string): Uint8Array {
@@ -60,7 +60,7 @@ export function sealObject(
   const hash = keyedHash(keys, scope, plain.hash);
   const sealed = seal(
     keys.object,
-    pad(utf8(plain.content), OBJECT_MIN_BYTES),
+    pad(utf8(plain.content), SEALED_OBJECT_MIN_BYTES),
     objectAad(scope, id, hash),
     random,
   );
