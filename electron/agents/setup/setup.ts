@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
 import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
-import { defaultHome } from '../../memory/core.js';
+import { defaultHome } from '../../memory/default-home.js';
 import { harnessSetup, type HarnessSetup } from './harness-files.js';
 import { currentRuntime, memdeskCommand, type MemdeskRuntime } from './memdesk-command.js';
 

@@ -154,7 +154,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       );
     }
     // Loaded only when a command runs, so --help answers at once.
-    const { defaultHome } = await import('../../memory/core.js');
+    const { defaultHome } = await import('../../memory/default-home.js');
     const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
     const root = projectRoot(globals, env.cwd);
     // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
