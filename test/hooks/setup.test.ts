@@ -136,7 +136,13 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     await runSetup(deps, { harness: 'cursor', dryRun: false, undo: false });
     const c = JSON.parse(await read('.cursor/hooks.json'));
     expect(c.version).toBe(1);
-    expect(Object.keys(c.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
+    expect(Object.keys(c.hooks).sort()).toEqual([
+      'beforeSubmitPrompt',
+      'postToolUse',
+      'preCompact',
+      'sessionStart',
+      'stop',
+    ]);
     expect(JSON.parse(await read('.cursor/mcp.json')).mcpServers['memory-desk']).toEqual({
       command: NODE,
       args: [script, '--home', deps.home, '--project', '${workspaceFolder}', 'mcp'],

@@ -30,7 +30,19 @@ export const hookCommand: CliCommand = {
     const harness = name as Harness;
     // The raw text: the hook service parses it, so bad input is logged and answered empty.
     const payload = (await io.readStdin()) ?? '';
-    const { output } = await io.invoke('agents.hook', { harness, event, payload });
+    const { CONTRACTS } = await import('../../../agents/hooks/contracts.js');
+    // A hook that only keeps the prompt (Cursor's beforeSubmitPrompt) holds up the person's message:
+    // it is answered without opening the notes.
+    const { output } =
+      CONTRACTS[harness].events[event] === 'queue-prompt'
+        ? await (
+            await import('../../../agents/hooks/queue-prompt.js')
+          ).answerQueuePrompt(io.place.home, {
+            harness,
+            event,
+            payload,
+          })
+        : await io.invoke('agents.hook', { harness, event, payload });
     return { json: output ? (JSON.parse(output) as unknown) : null, text: output };
   },
 };
