@@ -187,6 +187,13 @@ describe('Codex CLI, Gemini CLI, Cursor', { timeout: 120_000 }, () => {
       await hook('cursor', 'postToolUse', { ...tool, conversation_id: 'cursor-recall-2' }),
     );
     expect(viaCli.additional_context).toContain('Factorial helpers');
+    // Stop with extraction off (the default) needs no note either: answered by the CLI at once.
+    const stop = await runMemdesk(['hook', 'cursor', 'stop'], {
+      cwd: project,
+      home,
+      input: JSON.stringify(await fixture('cursor', 'stop', { cwd: project })),
+    });
+    expect([stop.code, stop.stdout.trim()]).toEqual([0, '{}']);
     expect(await hook('cursor', 'stop', await fixture('cursor', 'stop', { cwd: project }))).toBe('{}');
   });
 

@@ -7,9 +7,9 @@ import type { StartExtraction } from '../extract/detached.js';
 import { memoryPrompt, recallForAgent } from '../recall/agent-recall.js';
 import { CONTRACTS, type HookContract, type HookInput, type HookReply } from './contracts.js';
 import { logHookProblem } from './hook-log.js';
-import { payloadObject, queuePrompt, type HookCall } from './queue-prompt.js';
+import { payloadObject, queuePrompt, type HookCall } from './without-notes.js';
 
-export type { HookCall } from './queue-prompt.js';
+export type { HookCall } from './without-notes.js';
 import { SessionStore } from './session-state.js';
 
 /**

@@ -30,19 +30,12 @@ export const hookCommand: CliCommand = {
     const harness = name as Harness;
     // The raw text: the hook service parses it, so bad input is logged and answered empty.
     const payload = (await io.readStdin()) ?? '';
-    const { CONTRACTS } = await import('../../../agents/hooks/contracts.js');
-    // A hook that only keeps the prompt (Cursor's beforeSubmitPrompt) holds up the person's message:
-    // it is answered without opening the notes.
+    // Hooks that need no note (Cursor's prompt hook, Stop with extraction off) are answered without
+    // opening the notes: the person or the harness is waiting (without-notes.ts).
+    const { answerWithoutNotes } = await import('../../../agents/hooks/without-notes.js');
+    const call = { harness, event, payload };
     const { output } =
-      CONTRACTS[harness].events[event] === 'queue-prompt'
-        ? await (
-            await import('../../../agents/hooks/queue-prompt.js')
-          ).answerQueuePrompt(io.place.home, {
-            harness,
-            event,
-            payload,
-          })
-        : await io.invoke('agents.hook', { harness, event, payload });
+      (await answerWithoutNotes(io.place.home, io.place.env, call)) ?? (await io.invoke('agents.hook', call));
     return { json: output ? (JSON.parse(output) as unknown) : null, text: output };
   },
 };
