@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
 import type { HandlerContext } from '../../api/context.js';
+import type { ApiHandlers } from '../../api/dispatch.js';
 import { parseArgs } from './args.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
@@ -109,6 +110,8 @@ export async function runCli(env: CliEnv): Promise<number> {
   let json = env.argv.includes('--json');
   let commandName = '';
   let ctx: HandlerContext | null = null;
+  /** The handler table being built, if a command asked for it: waited for before closing the core. */
+  let closing: () => Promise<unknown> | null = () => null;
   try {
     const globals = parseGlobals(env.argv);
     json = globals.json;
@@ -151,24 +154,35 @@ export async function runCli(env: CliEnv): Promise<number> {
       );
     }
     // Loaded only when a command runs, so --help answers at once.
-    const [{ createApiContext }, { invokeApi }, { createHandlers }, { defaultHome }] = await Promise.all([
-      import('../../api/context.js'),
-      import('../../api/dispatch.js'),
-      import('../../api/handlers.js'),
-      import('../../memory/core.js'),
-    ]);
+    const { defaultHome } = await import('../../memory/default-home.js');
     const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
-    ctx = await createApiContext({
-      home,
-      projectRoot: projectRoot(globals, env.cwd),
-      env: env.env,
-      cwd: env.cwd,
-      ...(command.longRunning ? { watch: true } : {}),
-    });
-    const handlers = createHandlers(ctx);
+    const root = projectRoot(globals, env.cwd);
+    // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
+    // initialize first (docs/performance.md).
+    let handlers: Promise<ApiHandlers> | null = null;
+    const handlersOnce = (): Promise<ApiHandlers> =>
+      (handlers ??= (async () => {
+        const [{ createApiContext }, { createHandlers }] = await Promise.all([
+          import('../../api/context.js'),
+          import('../../api/handlers.js'),
+        ]);
+        ctx = await createApiContext({
+          home,
+          projectRoot: root,
+          env: env.env,
+          cwd: env.cwd,
+          ...(command.longRunning ? { watch: true } : {}),
+        });
+        return createHandlers(ctx);
+      })());
+    closing = () => handlers;
     const io: CliIo = {
       json,
-      invoke: async (method, input) => (await invokeApi(handlers, method, input)) as never,
+      place: { home, projectRoot: root, env: env.env },
+      invoke: async (method, input) => {
+        const { invokeApi } = await import('../../api/dispatch.js');
+        return (await invokeApi(await handlersOnce(), method, input)) as never;
+      },
       readStdin: () => readAll(env.stdin),
       stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
       readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),
@@ -196,7 +210,9 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    await ctx?.core.close();
+    await closing()?.catch(() => {});
+    // Set inside handlersOnce: TypeScript cannot see that assignment from here.
+    await (ctx as HandlerContext | null)?.core.close();
   }
 }
 
