@@ -49,6 +49,15 @@ export const PullCountsSchema = z.object({
 });
 export type PullCounts = z.infer<typeof PullCountsSchema>;
 
+/** The fail-safe's open question (see round/plan.ts failSafe). */
+export const PendingDeletesSchema = z.object({
+  /** Deleted in the cloud, still here. */
+  ids: z.array(z.string()),
+  /** Deleted here, still in the cloud. */
+  localIds: z.array(z.string()).default([]),
+  total: z.number().int(),
+});
+
 export const BaselineStateSchema = z.object({
   format: z.literal(1),
   scopeKey: z.string(),
@@ -71,7 +80,18 @@ export const BaselineStateSchema = z.object({
     .object({
       notices: z.array(z.string()),
       localOnly: z.array(LocalOnlyNoteSchema).default([]),
-      pendingDeletes: z.object({ ids: z.array(z.string()), total: z.number().int() }).nullable(),
+      pendingDeletes: PendingDeletesSchema.nullable(),
+    })
+    .optional(),
+  /**
+   * The fail-safe's window: deletions (both directions) since the last confirmed state — the
+   * person's answer, or `since` older than a week — against the scope's note count then.
+   */
+  deleteWindow: z
+    .object({
+      since: z.number(),
+      total: z.number().int().nonnegative(),
+      deleted: z.number().int().nonnegative(),
     })
     .optional(),
 });

@@ -268,7 +268,13 @@ export class SyncEngine {
         message: c.message,
         detectedAt: c.detectedAt,
       })),
-      pendingDeletes: pending ? { count: pending.ids.length, total: pending.total } : null,
+      pendingDeletes: pending
+        ? {
+            count: pending.ids.length + pending.localIds.length,
+            total: pending.total,
+            here: pending.localIds.length,
+          }
+        : null,
     };
   }
 

@@ -74,8 +74,14 @@ export const ScopeSyncStatusSchema = z.object({
   /** Notes that stay on this computer only, each with its reason (the last round's). */
   localOnly: z.array(LocalOnlyNoteSchema),
   conflicts: z.array(ConflictSummarySchema),
-  /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
-  pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
+  /**
+   * Fail-safe: most of this scope would be deleted since the last confirmed state; nothing was
+   * deleted (here or in the cloud) until confirmed. `here`: of `count`, notes deleted or missing on
+   * this computer (the rest were deleted in the cloud).
+   */
+  pendingDeletes: z
+    .object({ count: z.number().int(), total: z.number().int(), here: z.number().int().default(0) })
+    .nullable(),
 });
 export type ScopeSyncStatus = z.infer<typeof ScopeSyncStatusSchema>;
 

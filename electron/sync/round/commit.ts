@@ -33,6 +33,8 @@ export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBack
 
 export interface CommitOutcome {
   pushed: number;
+  /** Of those, deletions (the fail-safe counts them in its window). */
+  deleted: number;
   /** Merge results the cloud accepted: to write here. */
   localWrites: LocalWrite[];
   /** The manifest version after our commits when nobody else committed in between, else null. */
@@ -63,6 +65,7 @@ export async function commitPushes(
 ): Promise<CommitOutcome> {
   const out: CommitOutcome = {
     pushed: 0,
+    deleted: 0,
     localWrites: [],
     versionTracked: started.version,
     rerun: false,
@@ -122,7 +125,10 @@ export async function commitPushes(
       if (a.entry) entries[a.id] = a.entry;
       else delete entries[a.id];
       setBase(base, a.id, p.hash);
-      if (!a.unchanged) out.pushed++;
+      if (!a.unchanged) {
+        out.pushed++;
+        if (a.op === 'delete') out.deleted++;
+      }
       if (p.writeLocally && p.hash)
         out.localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
     }

@@ -4,7 +4,14 @@ import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-prot
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
 import type { AccountSource, SyncAccount } from '../account.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
-import type { BaselineStore, ConflictRecord, PullCounts, ScopeReport } from '../baseline-store.js';
+import type { z } from 'zod';
+import type {
+  BaselineStore,
+  ConflictRecord,
+  PendingDeletesSchema,
+  PullCounts,
+  ScopeReport,
+} from '../baseline-store.js';
 import type { RoundResult } from '../coordinator.js';
 import type { SyncTargetsStore } from '../sync-targets.js';
 
@@ -15,10 +22,16 @@ export interface ScopeError {
   scope: Scope;
 }
 
-/** Fail-safe: deletions waiting for the person (ids), and the scope's note count then. */
-export interface PendingDeletes {
-  ids: string[];
+/**
+ * Fail-safe: deletions waiting for the person — `ids` deleted in the cloud (not yet deleted here),
+ * `localIds` deleted here (not yet deleted in the cloud) — and the scope's note count.
+ */
+export type PendingDeletes = z.infer<typeof PendingDeletesSchema>;
+
+/** The fail-safe's window: the scope's note count when it started and the deletions since (both ways). */
+export interface DeleteWindowCount {
   total: number;
+  deleted: number;
 }
 
 /** Hooks for the simulation and the crash tests: a crash between the cloud commit and the local writes. */
@@ -141,6 +154,8 @@ export interface PlanInput {
   typedBlocked: boolean;
   /** The person's answer to the fail-safe question, for this round only. */
   deleteDecision: 'delete' | 'keep' | null;
+  /** Deletions since the last confirmed state (null: a window starts with this round). */
+  deleteWindow: DeleteWindowCount | null;
 }
 
 export interface RoundPlan {
@@ -160,6 +175,8 @@ export interface RoundPlan {
   /** Uploads held back, one per note, with the reason. */
   localOnly: LocalOnlyNote[];
   pendingDeletes: PendingDeletes | null;
+  /** The fail-safe's window before this round's deletions (its total raised to the notes known now). */
+  deleteWindow: DeleteWindowCount;
   /** Copies to store in objects/ before anything names them (agreed versions, conflict sides). */
   objects: StoredObject[];
   /** Backups to take before the commit. */
