@@ -64,6 +64,8 @@ export const BaselineStateSchema = z.object({
   /** The cloud manifest as last seen: null version = never synced. */
   manifest: z.object({
     version: z.number().int().nonnegative().nullable(),
+    /** The server's head id of that version (docs/sync-protocol.md, "History"), when it sent one. */
+    head: z.string().optional(),
     entries: z.record(z.string(), SyncEntrySchema),
   }),
   /** Per note id: the content hash both sides had at the last sync. */

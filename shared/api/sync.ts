@@ -106,6 +106,11 @@ export const SyncRoundReportSchema = z.object({
   notices: z.array(z.string()),
   held: z.array(HeldNoteSchema),
   localOnly: z.array(LocalOnlyNoteSchema),
+  /**
+   * The sync server had lost history this round (its data wiped or restored from an older backup):
+   * nothing was deleted here, what it lacked was uploaded again (the notices say how much).
+   */
+  historyReset: z.boolean().default(false),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

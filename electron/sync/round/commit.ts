@@ -39,6 +39,8 @@ export interface CommitOutcome {
   localWrites: LocalWrite[];
   /** The manifest version after our commits when nobody else committed in between, else null. */
   versionTracked: number | null;
+  /** The head id of `versionTracked` (when the server sends heads). */
+  headTracked?: string;
   /** A push was refused as stale (the cloud changed meanwhile): the next round merges. */
   rerun: boolean;
   notices: string[];
@@ -59,7 +61,7 @@ export async function commitPushes(
   ctx: RoundContext,
   pushes: readonly PushPlan[],
   journal: Journal | null,
-  started: { at: number; version: number; limits: SyncLimits },
+  started: { at: number; version: number; head?: string; limits: SyncLimits },
   entries: Record<string, SyncEntry>,
   base: Record<string, string>,
 ): Promise<CommitOutcome> {
@@ -68,6 +70,7 @@ export async function commitPushes(
     deleted: 0,
     localWrites: [],
     versionTracked: started.version,
+    ...(started.head === undefined ? {} : { headTracked: started.head }),
     rerun: false,
     notices: [],
     localOnly: [],
@@ -115,9 +118,12 @@ export async function commitPushes(
     out.limits = response.limits;
     chunkSize = response.limits.quota.changesPerCommit;
     const anyChanged = response.applied.some((a) => !a.unchanged);
-    if (out.versionTracked !== null)
+    if (out.versionTracked !== null) {
       out.versionTracked =
         response.version === out.versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
+      if (response.head === undefined) delete out.headTracked;
+      else out.headTracked = response.head;
+    }
     const byId = new Map(chunk.map((p) => [p.id, p]));
     for (const a of response.applied) {
       const p = byId.get(a.id);

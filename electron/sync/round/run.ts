@@ -8,6 +8,7 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
+import { forgetLostHistory } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
 import type { BaselineState } from '../baseline-store.js';
@@ -66,6 +67,9 @@ export async function runRound(
     const { entries } = snapshot;
 
     const t = deps.now();
+    // The cloud lost history: the baseline is trusted only where the cloud still agrees with it.
+    const reset = snapshot.historyReset ? forgetLostHistory(deps.scope, state.base, entries, locals) : null;
+    if (reset) state.base = reset.base;
     const writer = new LocalWriter(deps);
     if (journal) await recoverJournal(journal, entries, locals, state.base, deps.baselines, writer, t);
 
@@ -100,7 +104,12 @@ export async function runRound(
       ctx,
       plan.pushes,
       journal,
-      { at: t, version: snapshot.version, limits },
+      {
+        at: t,
+        version: snapshot.version,
+        ...(snapshot.head === undefined ? {} : { head: snapshot.head }),
+        limits,
+      },
       entries,
       base,
     );
@@ -118,11 +127,18 @@ export async function runRound(
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
     const anything = counts.added + counts.changed + counts.deleted > 0;
     // Bodies we need were not sent (a baseline copy went missing): list in full next time.
+    const head = committed.versionTracked !== null ? committed.headTracked : snapshot.head;
     state.manifest = {
       version: plan.missingBodies ? null : (committed.versionTracked ?? snapshot.version),
+      ...(head === undefined || plan.missingBodies ? {} : { head }),
       entries,
     };
-    const notices = [...plan.notices, ...committed.notices, ...writer.notices];
+    const notices = [
+      ...(reset ? [reset.notice] : []),
+      ...plan.notices,
+      ...committed.notices,
+      ...writer.notices,
+    ];
     state.base = base;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
@@ -166,6 +182,7 @@ export async function runRound(
         pushed: committed.pushed,
         conflicts: Object.keys(plan.conflicts).sort(),
         held: heldFiles,
+        historyReset: reset !== null,
       },
     };
   } catch (failure) {

@@ -64,6 +64,8 @@ export interface RoundTransfer {
   conflicts: string[];
   /** Files on disk here but not loaded: nothing was sent or written for them. */
   held: HeldNote[];
+  /** The cloud had lost history this round (wiped or restored from a backup): see round/history-reset.ts. */
+  historyReset: boolean;
 }
 
 /**
