@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
+import { BaselineLocationSchema } from './baseline-location.js';
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -72,6 +73,8 @@ export const BaselineStateSchema = z.object({
   base: z.record(z.string(), z.string()),
   lastSyncedAt: z.number().nullable(),
   lastPull: PullCountsSchema.extend({ at: z.number() }).nullable(),
+  /** The project checkout (root, notes directory) this baseline belongs to: baseline-location.ts. */
+  location: BaselineLocationSchema.optional(),
   /** The account and origin this baseline was built with (a different one starts from scratch). */
   boundTo: z.object({ userId: z.string(), origin: z.string() }).nullable(),
   /**

@@ -146,7 +146,11 @@ export class SyncEngine {
   attachProject(core: MemoryCore): { service: SyncService; detach: () => void } | null {
     const store = core.store('project');
     if (!store || !core.project?.id) return null;
-    return this.attach(store, core.user.backups, { scope: 'project', projectId: core.project.id });
+    return this.attach(store, core.user.backups, {
+      scope: 'project',
+      projectId: core.project.id,
+      projectRoot: core.project.root,
+    });
   }
 
   /** The services of a core: its project directory (if registered) and the user directory. */

@@ -51,6 +51,7 @@ export async function runRound(
       state.base = {};
     }
     state.boundTo = binding;
+    if (deps.location) state.location = deps.location;
     const previousConflicts = await deps.baselines.loadConflicts();
     await deps.store.load();
     const unreadableDir = deps.store.warnings().find((w) => w.code === 'dir_unreadable');

@@ -3,6 +3,7 @@ import type { Note, Scope } from '../../../shared/note.js';
 import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
 import type { AccountSource, SyncAccount } from '../account.js';
+import type { BaselineLocation } from '../baseline-location.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
 import type { z } from 'zod';
 import type {
@@ -50,6 +51,8 @@ export interface RoundDeps {
   readonly accounts: AccountSource;
   readonly targets: SyncTargetsStore;
   readonly hooks: SyncHooks;
+  /** The project checkout this baseline belongs to (null: user notes), saved with it. */
+  readonly location: BaselineLocation | null;
   /** Hashes the round writes, so the store's change events of its own writes are not local edits. */
   readonly selfWrites: Map<string, string | null>;
   now(): number;
