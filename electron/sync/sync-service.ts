@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
+import { syncStatusCode, type SyncStatusCode } from '../../shared/sync-status.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
 import {
@@ -237,7 +238,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   /** Maps a failure to the status the page shows and the scheduler's next step. */
   private describe(err: unknown): { result: RoundResult; error: ScopeError | null } {
     const scope = this.scope;
-    const shown = (code: string, message: string): ScopeError => ({
+    const shown = (code: SyncStatusCode, message: string): ScopeError => ({
       code,
       message: scoped(scope, message),
       scope,
@@ -257,7 +258,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
           return {
             result: { outcome: 'blocked' },
             error: shown(
-              err.failure,
+              syncStatusCode(err.failure),
               `the sync server did not accept the sign-in (${err.message}); sign in again`,
             ),
           };
@@ -298,7 +299,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
         default:
           return {
             result: err.transient ? { outcome: 'transient' } : { outcome: 'blocked' },
-            error: shown(err.failure, err.message),
+            error: shown(syncStatusCode(err.failure), err.message),
           };
       }
     }

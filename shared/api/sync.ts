@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
 import { HeldNoteSchema } from '../held-note.js';
+import { SyncStatusCodeSchema } from '../sync-status.js';
 import { defineMethod } from './define.js';
 
 /** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
 
 export const SyncErrorInfoSchema = z.object({
-  /** rate_limited, offline, signed_out, account_mismatch, server_too_old, client_too_old,
-   *  storage_unavailable, unauthorized, token_expired, account_erased, confirm_deletes, … */
-  code: z.string(),
+  /** One of shared/sync-status.ts: signed_out, sync_off, rate_limited, offline, confirm_deletes, … */
+  code: SyncStatusCodeSchema,
   message: z.string(),
   scope: ScopeSchema,
 });
@@ -101,7 +101,7 @@ export const SyncRoundReportSchema = z.object({
   pulled: PullCountsSchema,
   pushed: z.number().int().nonnegative(),
   conflicts: z.array(z.string()),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.object({ code: SyncStatusCodeSchema, message: z.string() }).nullable(),
   /** What the round could not do and why (notes held here, not uploaded, not written here). */
   notices: z.array(z.string()),
   held: z.array(HeldNoteSchema),

@@ -1,5 +1,6 @@
 import type { HeldNote } from '../../../shared/held-note.js';
 import type { Note, Scope } from '../../../shared/note.js';
+import type { SyncStatusCode } from '../../../shared/sync-status.js';
 import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
 import type { AccountSource, SyncAccount } from '../account.js';
@@ -18,7 +19,7 @@ import type { SyncTargetsStore } from '../sync-targets.js';
 
 /** A problem the page shows, naming the scope it concerns. */
 export interface ScopeError {
-  code: string;
+  code: SyncStatusCode;
   message: string;
   scope: Scope;
 }
