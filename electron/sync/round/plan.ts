@@ -5,6 +5,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import { effectiveLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { ConflictKind } from '../baseline-store.js';
+import { mergeExtra } from '../merge/extra-merge.js';
 import { mergeNote } from '../merge/index.js';
 import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
@@ -238,7 +239,8 @@ export function planRound(input: PlanInput): RoundPlan {
           ...result.content,
           createdAt: Math.min(local!.createdAt, cloudNote!.createdAt),
           updatedAt: Math.max(t, local!.updatedAt, cloudNote!.updatedAt),
-          ...((local!.extra ?? cloudNote!.extra) ? { extra: local!.extra ?? cloudNote!.extra } : {}),
+          // Foreign frontmatter keys are the person's data too: merged key by key.
+          ...withExtra(mergeExtra(baseNote?.extra, local!.extra, cloudNote!.extra)),
         };
         // Both versions are backed up before a merge.
         plan.backups.push(
@@ -292,6 +294,10 @@ export function planRound(input: PlanInput): RoundPlan {
   failSafe(input, plan);
   plan.pushes = holdBackUploads(input, plan);
   return plan;
+}
+
+function withExtra(extra: Record<string, unknown> | undefined): { extra?: Record<string, unknown> } {
+  return extra ? { extra } : {};
 }
 
 /** A note file given the id `id` (same content: the content hash does not include the id). */
