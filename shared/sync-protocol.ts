@@ -235,6 +235,12 @@ export const SnapshotRequestSchema = z.object({
   have: z.array(ContentHashSchema).max(20_000).default([]),
   /** From a previous page's `nextCursor`; the other fields must be the same as on the first page. */
   cursor: z.string().max(2000).nullable().default(null),
+  /**
+   * The `head` the client got with `sinceVersion` (null: none). If the server's history has another
+   * head at that version (its data wiped or restored from a backup, then counted up again), the
+   * answer is a full listing with `historyReset` instead of a difference. Older servers ignore it.
+   */
+  sinceHead: z.string().max(200).nullable().default(null),
   /** Protocol 3: the end-to-end encrypted copy of this scope (keyed ids and hashes, sealed contents). */
   sealed: z.boolean().default(false),
 });
@@ -244,12 +250,21 @@ export const SnapshotResponseSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('unchanged'),
     version: z.number().int().nonnegative(),
+    /** This version's head id (absent from older servers and from manifests written before heads). */
+    head: z.string().optional(),
     limits: SyncLimitsSchema,
   }),
   z.object({
     /** `changes`: only entries with seq > sinceVersion; `full`: every entry (tombstones included). */
     status: z.enum(['changes', 'full']),
     version: z.number().int().nonnegative(),
+    head: z.string().optional(),
+    /**
+     * True when `sinceVersion` (with `sinceHead`) is not part of this manifest's history: the
+     * server's data was wiped or restored from an older backup. What the client had synced and the
+     * listing lacks was lost by the cloud, not deleted by anyone.
+     */
+    historyReset: z.boolean().optional(),
     /** Active notes in the scope now. */
     activeNotes: z.number().int().nonnegative(),
     /** Entries of this page (sorted by id); all pages together list every entry in the answer. */
@@ -341,6 +356,8 @@ export type CommitRejected = z.infer<typeof CommitRejectedSchema>;
 export const CommitResponseSchema = z.object({
   /** The manifest version after this commit (unchanged if nothing was applied). */
   version: z.number().int().nonnegative(),
+  /** That version's head id (see the snapshot's `head`). */
+  head: z.string().optional(),
   activeNotes: z.number().int().nonnegative(),
   applied: z.array(CommitAppliedSchema),
   rejected: z.array(CommitRejectedSchema),

@@ -152,7 +152,11 @@ export class SyncEngine {
   attachProject(core: MemoryCore): { service: SyncService; detach: () => void } | null {
     const store = core.store('project');
     if (!store || !core.project?.id) return null;
-    return this.attach(store, core.user.backups, { scope: 'project', projectId: core.project.id });
+    return this.attach(store, core.user.backups, {
+      scope: 'project',
+      projectId: core.project.id,
+      projectRoot: core.project.root,
+    });
   }
 
   /** The services of a core: its project directory (if registered) and the user directory. */
@@ -274,7 +278,13 @@ export class SyncEngine {
         message: c.message,
         detectedAt: c.detectedAt,
       })),
-      pendingDeletes: pending ? { count: pending.ids.length, total: pending.total } : null,
+      pendingDeletes: pending
+        ? {
+            count: pending.ids.length + pending.localIds.length,
+            total: pending.total,
+            here: pending.localIds.length,
+          }
+        : null,
     };
   }
 

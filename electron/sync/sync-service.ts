@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
+import { syncStatusCode, type SyncStatusCode } from '../../shared/sync-status.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
 import {
@@ -14,6 +15,7 @@ import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinato
 import { SyncRequestError } from './http-client.js';
 import { plainNote } from '../../shared/note-format.js';
 import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
+import { locateBaseline, type BaselineLocation } from './baseline-location.js';
 import { runRound } from './round/run.js';
 import type {
   PendingDeletes,
@@ -27,7 +29,6 @@ import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
 import { scoped } from './scope-labels.js';
 import type { SyncTargetsStore } from './sync-targets.js';
 import { mergeNote } from './merge/index.js';
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withDirLock } from '../memory/dir-lock.js';
@@ -77,6 +78,8 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   readonly accounts: AccountSource;
   readonly targets: SyncTargetsStore;
   readonly now: () => number;
+  /** Which checkout of the project this is (null: user notes); recorded with the baseline. */
+  readonly location: BaselineLocation | null;
   hooks: SyncHooks;
 
   /** Set by the engine: the 429 pause that applies to every directory. */
@@ -104,11 +107,16 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     this.stableKey = stableScopeKey(opts.ref);
     this.keyHash = scopeKeyHash(opts.ref);
     this.backups = opts.backups;
-    // Two clones of one repository share a project id (one cloud scope) but are two directories
-    // here, each with its own baseline; the user directory is one per home.
-    const dirTag =
-      this.scope === 'project' ? `-${createHash('sha256').update(this.key).digest('hex').slice(0, 12)}` : '';
-    this.baselines = new BaselineStore(path.join(opts.baselinesDir, this.keyHash + dirTag), this.stableKey);
+    // Keyed by the project id, following the folder when it moves; two clones of one repository
+    // share the id (one cloud scope) but each keeps its own baseline (baseline-location.ts).
+    this.location =
+      this.scope === 'project' && opts.ref.projectRoot
+        ? { root: path.resolve(opts.ref.projectRoot), dir: this.key }
+        : null;
+    this.baselines = new BaselineStore(
+      locateBaseline(opts.baselinesDir, this.keyHash, this.location, opts.ref.projectId ?? null),
+      this.stableKey,
+    );
     this.accounts = opts.accounts;
     this.targets = opts.targets;
     this.now = opts.now;
@@ -230,7 +238,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   /** Maps a failure to the status the page shows and the scheduler's next step. */
   private describe(err: unknown): { result: RoundResult; error: ScopeError | null } {
     const scope = this.scope;
-    const shown = (code: string, message: string): ScopeError => ({
+    const shown = (code: SyncStatusCode, message: string): ScopeError => ({
       code,
       message: scoped(scope, message),
       scope,
@@ -250,7 +258,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
           return {
             result: { outcome: 'blocked' },
             error: shown(
-              err.failure,
+              syncStatusCode(err.failure),
               `the sync server did not accept the sign-in (${err.message}); sign in again`,
             ),
           };
@@ -291,7 +299,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
         default:
           return {
             result: err.transient ? { outcome: 'transient' } : { outcome: 'blocked' },
-            error: shown(err.failure, err.message),
+            error: shown(syncStatusCode(err.failure), err.message),
           };
       }
     }

@@ -13,7 +13,14 @@ import {
   type SyncEntry,
 } from '../../shared/sync-protocol.js';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
-import { activeCount, pruneTombstones, serializeManifest, type StoredManifest } from '../manifest.js';
+import {
+  activeCount,
+  headOf,
+  nextHeads,
+  pruneTombstones,
+  serializeManifest,
+  type StoredManifest,
+} from '../manifest.js';
 import { eraseMarkerKey, manifestKey, objectKey, scopePrefix } from '../storage-keys.js';
 import { PreconditionFailedError } from '../storage/storage.js';
 import { SyncError } from '../sync-error.js';
@@ -183,6 +190,7 @@ export async function commit(
       if (!plan.changed) {
         return {
           version: base.version,
+          ...headOf(base),
           activeNotes: activeCount(base.entries),
           applied: plan.applied,
           rejected,
@@ -230,6 +238,7 @@ export async function commit(
       }
       return {
         version: plan.manifest.version,
+        ...headOf(plan.manifest),
         activeNotes: activeCount(plan.manifest.entries),
         applied: plan.applied,
         rejected,
@@ -380,7 +389,9 @@ function planCommit(
     applied.push({ id: put.id, op: 'put', entry, unchanged: false });
   }
 
-  const manifest: StoredManifest = changed ? { ...base, version, entries: [...entries.values()] } : base;
+  const manifest: StoredManifest = changed
+    ? { ...base, version, entries: [...entries.values()], heads: nextHeads(base, version) }
+    : base;
   return { manifest, changed, applied, rejected, writes };
 }
 

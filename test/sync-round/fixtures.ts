@@ -95,6 +95,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     limits: null,
     typedBlocked: false,
     deleteDecision: null,
+    deleteWindow: null,
     ...over,
   };
 }

@@ -72,6 +72,7 @@ describe('memdesk sync commands', () => {
             notices: [],
             held: [],
             localOnly: [],
+            historyReset: false,
           },
           user: {
             pulled: { added: 0, changed: 0, deleted: 0 },
@@ -81,6 +82,7 @@ describe('memdesk sync commands', () => {
             notices: [],
             held: [],
             localOnly: [],
+            historyReset: false,
           },
         },
       });

@@ -27,6 +27,8 @@ export interface TestServer extends RunningSyncServer {
   /** Requests the server saw, one log line each ("POST /v1/memory/commit 200 …"). */
   requests: string[];
   serverNow: { t: number };
+  /** The server's storage (kind fs): the history tests wipe it or restore an older copy of it. */
+  dataDir: string;
   token(user: string, plan?: string): Promise<string>;
 }
 
@@ -49,6 +51,7 @@ export async function startTestServer(opts: Partial<SyncServerOptions> = {}): Pr
   return Object.assign(server, {
     requests,
     serverNow,
+    dataDir,
     token: (user: string, plan = 'paid') =>
       signUserToken({ secret: SECRET, user, plan, now: serverNow.t, ttlSeconds: 10 * 365 * 86400 }),
   });

@@ -88,6 +88,7 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
           notices: round ? svc.notices : [],
           localOnly: round ? svc.reportOf(await svc.state()).localOnly : [],
           held: round?.held ?? [],
+          historyReset: round?.historyReset ?? false,
         };
       }
       return { scopes };

@@ -34,10 +34,14 @@ export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBack
 
 export interface CommitOutcome {
   pushed: number;
+  /** Of those, deletions (the fail-safe counts them in its window). */
+  deleted: number;
   /** Merge results the cloud accepted: to write here. */
   localWrites: LocalWrite[];
   /** The manifest version after our commits when nobody else committed in between, else null. */
   versionTracked: number | null;
+  /** The head id of `versionTracked` (when the server sends heads). */
+  headTracked?: string;
   /** A push was refused as stale (the cloud changed meanwhile): the next round merges. */
   rerun: boolean;
   notices: string[];
@@ -58,14 +62,16 @@ export async function commitPushes(
   ctx: RoundContext,
   pushes: readonly PushPlan[],
   journal: Journal | null,
-  started: { at: number; version: number; limits: SyncLimits },
+  started: { at: number; version: number; head?: string; limits: SyncLimits },
   entries: Record<string, SyncEntry>,
   base: Record<string, string>,
 ): Promise<CommitOutcome> {
   const out: CommitOutcome = {
     pushed: 0,
+    deleted: 0,
     localWrites: [],
     versionTracked: started.version,
+    ...(started.head === undefined ? {} : { headTracked: started.head }),
     rerun: false,
     notices: [],
     localOnly: [],
@@ -122,9 +128,12 @@ export async function commitPushes(
     out.limits = response.limits;
     chunkSize = response.limits.quota.changesPerCommit;
     const anyChanged = response.applied.some((a) => !a.unchanged);
-    if (out.versionTracked !== null)
+    if (out.versionTracked !== null) {
       out.versionTracked =
         response.version === out.versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
+      if (response.head === undefined) delete out.headTracked;
+      else out.headTracked = response.head;
+    }
     const byId = new Map(chunk.map((p) => [p.id, p]));
     for (const a of response.applied) {
       const p = byId.get(a.id);
@@ -132,7 +141,10 @@ export async function commitPushes(
       if (a.entry) entries[a.id] = a.entry;
       else delete entries[a.id];
       setBase(base, a.id, p.hash);
-      if (!a.unchanged) out.pushed++;
+      if (!a.unchanged) {
+        out.pushed++;
+        if (a.op === 'delete') out.deleted++;
+      }
       if (p.writeLocally && p.hash)
         out.localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
     }

@@ -1,4 +1,5 @@
 import { SYNC_PROTOCOL_VERSION, type SyncLimits } from '../../../shared/sync-protocol.js';
+import type { SyncStatusCode } from '../../../shared/sync-status.js';
 import type { SyncAccount } from '../account.js';
 import type { RoundContext } from '../coordinator.js';
 import { scoped } from '../scope-labels.js';
@@ -36,7 +37,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
   const identity = await account.identity(ctx.signal, ctx.beforeRequest);
   if (deps.hooks.point) await deps.hooks.point('gate:identity');
   const limits = identity.limits;
-  const blocked = (code: string, message: string): GateOutcome => ({
+  const blocked = (code: SyncStatusCode, message: string): GateOutcome => ({
     open: false,
     error: { code, message: scoped(scope, message), scope },
     limits,
