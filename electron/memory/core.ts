@@ -184,10 +184,19 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     if (queued >= queue.length) queue = [];
   };
   const startIndex = (): SearchIndex => {
-    index = new SearchIndex();
-    queue = stores().flatMap((s) => s.list().map((n) => [s.scope, n.id] as const));
+    const fresh = new SearchIndex();
+    index = fresh;
+    // The persisted postings of notes unchanged since the cache was written (read per term when a
+    // query needs them); only the other notes are queued for analysis.
+    const adopted = stores().map((s) => cacheOf(s.scope)?.adoptInto(fresh) ?? new Set<StoredNote>());
+    queue = stores().flatMap((s, i) =>
+      s
+        .list()
+        .filter((n) => !adopted[i]!.has(n))
+        .map((n) => [s.scope, n.id] as const),
+    );
     queued = 0;
-    return index;
+    return fresh;
   };
   const searchIndex = (): SearchIndex => {
     const built = index ?? startIndex();

@@ -110,3 +110,14 @@ export interface IndexText {
   /** Notes that did not fit in `indexChars` (counted in `text`'s last line, never lost). */
   omitted: number;
 }
+
+/**
+ * A note's text analysis as the index stores it: its distinct terms with their per-field
+ * frequencies packed as summary | tags << 8 | body << 16 (search-index.ts), and the number of terms
+ * per field. Depends only on the note's summary, tags and body.
+ */
+export interface DocumentAnalysis {
+  terms: string[];
+  tfs: number[];
+  lengths: readonly [summary: number, tags: number, body: number];
+}
