@@ -6,14 +6,7 @@ import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
-import {
-  exactIdFirst,
-  filterAndSort,
-  joinHits,
-  rowKey,
-  tagCounts,
-  type ListRow,
-} from '../../state/note-list.js';
+import { exactIdFirst, filterAndSort, hitRow, rowKey, type ListRow } from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
@@ -22,6 +15,7 @@ import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
 import { Welcome } from './Welcome.js';
 import { useDebounced } from './useDebounced.js';
+import { useNotePages } from './useNotePages.js';
 
 /** Search hits shown at first; "show more" adds as many again. */
 const SEARCH_PAGE = 200;
@@ -39,7 +33,13 @@ export function MemoryPage() {
   const selection = useUi((s) => s.selection);
   const searchRef = useRef<HTMLInputElement>(null);
 
-  const list = useApiQuery('notes.list', { scope }, { placeholderData: keepPreviousData });
+  // The list a page at a time, filtered and sorted by the core; search hits carry the same fields.
+  const list = useNotePages({
+    scope,
+    sort: sort === 'relevance' ? 'updated' : sort,
+    type: typeFilter,
+    tag: tagFilter,
+  });
   // The raw query (trailing space included: it tells the core the last word is finished).
   const q = useDebounced(query.trim() ? query : '', 120);
   const [limit, setLimit] = useState(SEARCH_PAGE);
@@ -47,38 +47,18 @@ export function MemoryPage() {
   // One more than shown: whether more notes match is known without counting them all.
   const search = useApiQuery(
     'notes.search',
-    { query: q, limit: limit + 1, scope },
+    { query: q, limit: limit + 1, scope, listing: true },
     { enabled: q.length > 0, placeholderData: keepPreviousData },
   );
   const more = !!q && (search.data?.notes.length ?? 0) > limit;
 
-  const notes = useMemo(() => list.data?.notes ?? [], [list.data]);
-  const rows: ListRow[] = useMemo(() => {
-    if (!q || !search.data) return notes;
-    return joinHits(
-      search.data.notes.slice(0, limit).map((h) => ({ ...h, why: explainHit(h.why, t) })),
-      notes,
-    );
-  }, [q, search.data, notes, t]);
-  const shown = useMemo(() => {
-    const filters = {
-      typeFilter,
-      tagFilter,
-      sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
-    } as const;
-    const sorted = filterAndSort(rows, filters);
-    return q
-      ? exactIdFirst(
-          sorted,
-          q,
-          filterAndSort(
-            notes.filter((n) => n.id.toLowerCase() === q.trim().toLowerCase()),
-            filters,
-          ),
-        )
-      : sorted;
-  }, [rows, notes, typeFilter, tagFilter, sort, q]);
-  const tags = useMemo(() => tagCounts(notes), [notes]);
+  const shown: ListRow[] = useMemo(() => {
+    if (!q) return list.notes;
+    if (!search.data) return [];
+    const hits = search.data.notes.slice(0, limit).map((h) => hitRow(h, explainHit(h.why, t)));
+    return exactIdFirst(filterAndSort(hits, { typeFilter, tagFilter, sort }), q);
+  }, [q, search.data, list.notes, limit, t, typeFilter, tagFilter, sort]);
+  const tags = useApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
   const conflictList = useConflictList();
@@ -146,7 +126,7 @@ export function MemoryPage() {
               ? t('list.loading')
               : more
                 ? t('list.countMore', { count: shown.length })
-                : t('list.count', { count: shown.length })}
+                : t('list.count', { count: q ? shown.length : list.total })}
           </div>
           {more ? (
             <button
@@ -180,6 +160,7 @@ export function MemoryPage() {
             label={t('list.notes')}
             drafts={draftKeys}
             conflicts={conflictKeys}
+            onNearEnd={q ? undefined : list.loadMore}
             onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}
@@ -196,7 +177,7 @@ export function MemoryPage() {
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (
-          <Welcome noteCount={notes.length} onNew={newNote} />
+          <Welcome noteCount={list.total} onNew={newNote} />
         )}
       </section>
     </div>
