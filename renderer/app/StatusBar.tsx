@@ -31,7 +31,11 @@ export function StatusBar() {
   const status = useApiQuery('app.status', {});
   const warnings = mergeWarnings(status.data?.warnings).length;
   const tabMovesFocus = useUi((s) => s.tabMovesFocus);
-  const toUpload = sync.data?.scopes.reduce((n, sc) => n + sc.pendingUploads, 0) ?? 0;
+  // Only where sync runs: signed out or off, nothing is "to upload".
+  const toUpload =
+    sync.data?.enabled && sync.data.signedIn
+      ? sync.data.scopes.reduce((n, sc) => n + sc.pendingUploads, 0)
+      : 0;
   // Mounted on every page, as the status bar is: background rounds are announced wherever one works.
   useRoundToast();
 
