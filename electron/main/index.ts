@@ -50,6 +50,7 @@ async function run(): Promise<void> {
   const sync = startDesktopSync({
     home,
     tokens: secretTokenStore(secrets),
+    keys: secretTokenStore(secrets, 'sync-e2ee-keys'),
     handlers: () => host.handlers(),
     window: () => win,
     emit: (event) => broadcaster.event(event),

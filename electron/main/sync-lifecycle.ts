@@ -28,6 +28,7 @@ export interface DesktopSync {
 export function startDesktopSync(opts: {
   home: string;
   tokens?: TokenStore;
+  keys?: TokenStore;
   handlers: () => ApiHandlers;
   window: () => BrowserWindow | null;
   /** Forward events to the window(s). */
@@ -41,6 +42,7 @@ export function startDesktopSync(opts: {
       if (event.type === 'sync.status') void refresh();
     },
     ...(opts.tokens ? { tokens: opts.tokens } : {}),
+    ...(opts.keys ? { keys: opts.keys } : {}),
   });
   const notifier = new ConflictNotifier({ locale: () => app.getLocale(), onClick: opts.openConflicts });
   let stopped = false;

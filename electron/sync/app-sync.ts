@@ -36,6 +36,8 @@ export interface AppSyncOptions {
   home: string;
   emit: (event: AppEvent) => void;
   tokens?: TokenStore;
+  /** The end-to-end encryption keys (the desktop: safeStorage). */
+  keys?: TokenStore;
   fetch?: typeof fetch;
   /** False keeps the coordinator idle until syncNow (tests that drive every round themselves). */
   autoStart?: boolean;
@@ -46,6 +48,7 @@ export function startAppSync(opts: AppSyncOptions): AppSync {
     emit: opts.emit,
     autoStart: opts.autoStart ?? true,
     ...(opts.tokens ? { tokens: opts.tokens } : {}),
+    ...(opts.keys ? { keys: opts.keys } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   let stopped = false;

@@ -53,7 +53,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
     );
   }
   const protocol = protocolFor(identity.protocol.current);
-  if (identity.protocol.min > protocol || identity.protocol.min > 2) {
+  if (identity.protocol.min > protocol || identity.protocol.min > SYNC_PROTOCOL_VERSION) {
     return blocked(
       'client_too_old',
       `the sync server needs protocol ${identity.protocol.min} or newer; upgrade Memory Desk`,

@@ -39,7 +39,8 @@ export async function runRound(
     const { account } = gate;
 
     const state = await deps.baselines.loadState();
-    const binding = { userId: gate.userId, origin: account.origin };
+    // An encrypted account binds baselines to its key too: unlocking or turning encryption on starts over.
+    const binding = { userId: gate.userId, origin: account.baselineOrigin ?? account.origin };
     if (
       state.boundTo &&
       (state.boundTo.userId !== binding.userId || state.boundTo.origin !== binding.origin)
