@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
 import type { Scope } from '../../shared/note.js';
+import { noteIdKey } from '../../shared/note-id.js';
 import type { MemoryCore, NoteStore, BackupStore, UserMemory } from '../memory/types.js';
 import { AccountSource } from './account.js';
 import { systemClock, type Clock } from './clock.js';
@@ -285,6 +286,11 @@ export class SyncEngine {
             here: pending.localIds.length,
           }
         : null,
+      pendingUploads: pendingUploads(svc.store, state.base, [
+        ...conflicts.map((c) => c.id),
+        ...report.localOnly.map((n) => n.id),
+      ]),
+      roundTotals: svc.roundTotals,
     };
   }
 
@@ -310,4 +316,23 @@ export class SyncEngine {
     this.coordinator.stop();
     for (const { svc } of this.services.values()) svc.close();
   }
+}
+
+/**
+ * Notes that differ here from the last sync's version (written, edited or deleted since), as the
+ * next round would see them: a held file is not a deletion; conflicts and local-only notes wait
+ * for the person or stay here, so they are not "to upload".
+ */
+function pendingUploads(
+  store: NoteStore,
+  base: Readonly<Record<string, string>>,
+  excluded: string[],
+): number {
+  const skip = new Set(excluded);
+  const held = new Set(store.held().map((h) => noteIdKey(h.id)));
+  let count = 0;
+  for (const n of store.list()) if (!skip.has(n.id) && base[n.id] !== n.hash) count++;
+  for (const id of Object.keys(base))
+    if (!skip.has(id) && !store.get(id) && !held.has(noteIdKey(id))) count++;
+  return count;
 }

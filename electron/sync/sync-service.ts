@@ -3,6 +3,7 @@ import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
 import { syncStatusCode, type SyncStatusCode } from '../../shared/sync-status.js';
+import type { RoundTotals } from '../../shared/api/sync.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
 import {
@@ -63,7 +64,11 @@ interface RoundStatus {
   /** The last round's transfer, for `sync --json` (null unless the last round ran to its end). */
   lastRound: (RoundTransfer & { error: ScopeError | null }) | null;
   lastResult: RoundResult | null;
+  /** Every round's transfer added up since this process started (the page's round toast). */
+  totals: RoundTotals;
 }
+
+const NO_ROUNDS: RoundTotals = { rounds: 0, added: 0, changed: 0, deleted: 0, pushed: 0, conflicts: 0 };
 
 export class SyncService implements ScheduledDirectory, RoundDeps {
   readonly key: string;
@@ -93,6 +98,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     report: NO_REPORT,
     lastRound: null,
     lastResult: null,
+    totals: NO_ROUNDS,
   };
   /** Hashes this process wrote, so the store's change events of our own writes are not "local edits". */
   readonly selfWrites = new Map<string, string | null>();
@@ -166,6 +172,9 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   get lastRound(): RoundStatus['lastRound'] {
     return this.status.lastRound;
   }
+  get roundTotals(): RoundTotals {
+    return this.status.totals;
+  }
   get lastResult(): RoundResult | null {
     return this.status.lastResult;
   }
@@ -231,6 +240,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
       report: report.report ?? previous.report,
       lastRound: report.transfer ? { ...report.transfer, error } : null,
       lastResult: result,
+      totals: report.transfer ? addRound(previous.totals, report.transfer) : previous.totals,
     };
     return result;
   }
@@ -502,4 +512,15 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     const cloud: SyncEntry | undefined = state.manifest.entries[id];
     return (local?.hash ?? null) === base && (cloud?.hash ?? null) === base;
   }
+}
+
+function addRound(t: RoundTotals, r: RoundTransfer): RoundTotals {
+  return {
+    rounds: t.rounds + 1,
+    added: t.added + r.pulled.added,
+    changed: t.changed + r.pulled.changed,
+    deleted: t.deleted + r.pulled.deleted,
+    pushed: t.pushed + r.pushed,
+    conflicts: t.conflicts + r.conflicts.length,
+  };
 }

@@ -43,6 +43,10 @@ export const syncUiEn = {
   newConflicts_one: '{{count}} conflict to resolve.',
   newConflicts_other: '{{count}} conflicts to resolve.',
   openConflicts: 'Open conflicts',
+  waitingUploads_one: '{{count}} note waits to upload.',
+  waitingUploads_other: '{{count}} notes wait to upload.',
+  heldFiles_one: '{{count}} file is not synced until fixed.',
+  heldFiles_other: '{{count}} files are not synced until fixed.',
   switchLabel: 'Cloud sync (关闭云同步 turns it off)',
   onSignedOut: 'Cloud sync is on, but nothing syncs until you sign in',
   pendingDeletes:
@@ -144,6 +148,10 @@ export const syncUiZh: typeof syncUiEn = {
   newConflicts_one: '有 {{count}} 个冲突需要解决。',
   newConflicts_other: '有 {{count}} 个冲突需要解决。',
   openConflicts: '查看冲突',
+  waitingUploads_one: '{{count}} 条笔记等待上传。',
+  waitingUploads_other: '{{count}} 条笔记等待上传。',
+  heldFiles_one: '{{count}} 个文件修复前不同步。',
+  heldFiles_other: '{{count}} 个文件修复前不同步。',
   switchLabel: '云同步（关闭云同步）',
   onSignedOut: '云同步已开启，但在登录之前不会同步任何内容',
   pendingDeletes:

@@ -19,6 +19,13 @@ export const PullCountsSchema = z.object({
   deleted: z.number().int().nonnegative(),
 });
 
+export const RoundTotalsSchema = PullCountsSchema.extend({
+  rounds: z.number().int().nonnegative(),
+  pushed: z.number().int().nonnegative(),
+  conflicts: z.number().int().nonnegative(),
+});
+export type RoundTotals = z.infer<typeof RoundTotalsSchema>;
+
 export const ConflictKindSchema = z.enum(['both_changed', 'too_big', 'no_base', 'expired_tombstone']);
 
 export const ConflictSummarySchema = z.object({
@@ -82,6 +89,16 @@ export const ScopeSyncStatusSchema = z.object({
   pendingDeletes: z
     .object({ count: z.number().int(), total: z.number().int(), here: z.number().int().default(0) })
     .nullable(),
+  /**
+   * Notes written, edited or deleted here since the last sync and not uploaded yet (conflicts and
+   * notes that stay on this computer not counted).
+   */
+  pendingUploads: z.number().int().nonnegative(),
+  /**
+   * What the rounds this process ran brought, added up since it started (background rounds
+   * included): the page shows the difference since it last looked.
+   */
+  roundTotals: RoundTotalsSchema,
 });
 export type ScopeSyncStatus = z.infer<typeof ScopeSyncStatusSchema>;
 

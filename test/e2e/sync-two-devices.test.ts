@@ -325,6 +325,30 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await A.page.getByTestId('conflicts-empty').waitFor();
   });
 
+  it('a round the page did not start (the scheduler’s) still gets a toast with its counts', async () => {
+    await openTab(B.page, 'memory');
+    await writeNote(A.userDir, note('bg-round', 'Written on A, pulled by B in the background.\n'));
+    const onA = createHandlers(A.bridge.context);
+    await expect
+      .poll(
+        () =>
+          onA['notes.get']({ id: 'bg-round', scope: 'user' }).then(
+            (n) => n.body,
+            () => null,
+          ),
+        {
+          timeout: WAIT,
+        },
+      )
+      .toContain('Written on A');
+    await onA['sync.now']({});
+    // B's round runs in its core (as the scheduler's would): no click, no 立即同步 in the page.
+    await createHandlers(B.bridge.context)['sync.now']({});
+    const toast = B.page.getByTestId('toasts').locator('.toast', { hasText: 'Sync finished' });
+    await expect.poll(() => toast.textContent(), { timeout: WAIT }).toContain('1 added');
+    expect(await readBody(B.userDir, 'bg-round')).toContain('Written on A');
+  });
+
   it('关闭云同步 survives a reload and no request reaches the server while it is off', async () => {
     await openTab(A.page, 'sync');
     const toggle = A.page.getByTestId('sync-toggle');

@@ -58,6 +58,47 @@ describe('what a round could not do reaches the person', () => {
     },
   );
 
+  it('status counts notes waiting to upload and adds up every round this process ran (the page’s round toast)', async () => {
+    const token = await server.token('round-totals');
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('one', 'first\n');
+    await a.write('two', 'second\n');
+    let status = await a.engine.status(a.svc);
+    expect(status.pendingUploads).toBe(2);
+    expect(status.roundTotals).toEqual({
+      rounds: 0,
+      added: 0,
+      changed: 0,
+      deleted: 0,
+      pushed: 0,
+      conflicts: 0,
+    });
+
+    expectOk(await a.sync());
+    status = await a.engine.status(a.svc);
+    expect(status.pendingUploads).toBe(0);
+    expect(status.roundTotals).toMatchObject({ rounds: 1, pushed: 2, conflicts: 0 });
+
+    expectOk(await b.sync());
+    expect((await b.engine.status(b.svc)).roundTotals).toMatchObject({ rounds: 1, added: 2, pushed: 0 });
+
+    // An edit and a delete here: two to upload; the same note edited on both sides: a conflict.
+    await a.write('one', 'first, edited on a\n');
+    await a.remove('two');
+    expect((await a.engine.status(a.svc)).pendingUploads).toBe(2);
+    expectOk(await a.sync());
+    await b.write('one', 'first, edited on b\n');
+    expect((await b.engine.status(b.svc)).pendingUploads).toBe(1);
+    await b.sync();
+    status = await b.engine.status(b.svc);
+    expect(status.conflicts.map((c) => c.id)).toEqual(['one']);
+    // The conflict waits for the person: not counted as an upload.
+    expect(status.pendingUploads).toBe(0);
+    expect(status.roundTotals).toMatchObject({ rounds: 2, added: 2, deleted: 1, conflicts: 1 });
+  });
+
   it('the device’s own status keeps the notice after the round (it is not overwritten)', async () => {
     const token = await server.token('lost-notice-device');
     const a = await startDevice('a', server, { token });

@@ -11,6 +11,8 @@ export type CleanupHandlers = Pick<
   ApiHandlers,
   | 'cleanup.findings'
   | 'cleanup.dismiss'
+  | 'cleanup.dismissMany'
+  | 'cleanup.undismiss'
   | 'cleanup.mergePlan'
   | 'cleanup.cancelDraft'
   | 'cleanup.mergeApply'
@@ -47,6 +49,10 @@ export function createCleanupHandlers(ctx: HandlerContext): CleanupHandlers {
       findings: await service.findings({ scope, includeDismissed }),
     }),
     'cleanup.dismiss': async ({ findingId }) => service.dismiss(findingId),
+    'cleanup.dismissMany': async ({ findingIds }) => ({
+      findingIds: (await service.dismissMany(findingIds)).map((d) => d.findingId),
+    }),
+    'cleanup.undismiss': async ({ findingIds }) => service.undismiss(findingIds),
     'cleanup.mergePlan': async ({ ids, scope, draft, requestId }) => {
       const abort = new AbortController();
       if (requestId) drafts.set(requestId, abort);
