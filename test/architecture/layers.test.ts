@@ -15,7 +15,16 @@ const ALLOWED: Record<string, string[]> = {
   // sync implements cleanup's port (electron/cleanup/merge-sync-port.ts): types only.
   'electron/sync': ['shared', 'electron/memory', 'electron/cleanup/merge-sync-port.ts'],
   'electron/api': ['shared', 'electron/memory', 'electron/sync', 'electron/cleanup', 'electron/agents'],
-  'electron/transports': ['shared', 'electron/memory', 'electron/sync', 'electron/cleanup', 'electron/agents', 'electron/api'],
+  'electron/app': ['shared', 'electron/memory', 'electron/sync', 'electron/cleanup', 'electron/agents', 'electron/api'],
+  'electron/transports': [
+    'shared',
+    'electron/memory',
+    'electron/sync',
+    'electron/cleanup',
+    'electron/agents',
+    'electron/api',
+    'electron/app',
+  ],
   'electron/main': ['shared', 'electron'],
   'electron/preload.ts': ['shared'],
   'electron/demo': ['shared', 'electron'],

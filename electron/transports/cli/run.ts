@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
-import type { HandlerContext } from '../../api/context.js';
+import type { AppRoot } from '../../app/app-root.js';
+import type { OpenProject } from '../../app/open-project.js';
 import { parseArgs } from './args.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
@@ -108,7 +109,8 @@ export async function runCli(env: CliEnv): Promise<number> {
   const { stdout, stderr } = env;
   let json = env.argv.includes('--json');
   let commandName = '';
-  let ctx: HandlerContext | null = null;
+  let root: AppRoot | null = null;
+  let project: OpenProject | null = null;
   try {
     const globals = parseGlobals(env.argv);
     json = globals.json;
@@ -151,21 +153,20 @@ export async function runCli(env: CliEnv): Promise<number> {
       );
     }
     // Loaded only when a command runs, so --help answers at once.
-    const [{ createApiContext }, { invokeApi }, { createHandlers }, { defaultHome }] = await Promise.all([
-      import('../../api/context.js'),
+    const [{ createAppRoot }, { invokeApi }, { defaultHome }] = await Promise.all([
+      import('../../app/app-root.js'),
       import('../../api/dispatch.js'),
-      import('../../api/handlers.js'),
       import('../../memory/core.js'),
     ]);
     const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
-    ctx = await createApiContext({
-      home,
+    // This run's composition root: its sync engine is built only if a command syncs, and stopped at the end.
+    root = createAppRoot({ home, env: env.env });
+    project = await root.open({
       projectRoot: projectRoot(globals, env.cwd),
-      env: env.env,
       cwd: env.cwd,
       ...(command.longRunning ? { watch: true } : {}),
     });
-    const handlers = createHandlers(ctx);
+    const handlers = project.handlers;
     const io: CliIo = {
       json,
       invoke: async (method, input) => (await invokeApi(handlers, method, input)) as never,
@@ -196,7 +197,8 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    await ctx?.core.close();
+    await project?.close();
+    await root?.stop();
   }
 }
 
