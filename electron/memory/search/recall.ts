@@ -1,6 +1,6 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import { linkIds } from './links.js';
+import { linkTargets } from '../../../shared/links.js';
 import { RECALL_DEFAULTS, usageKey } from './scoring.js';
 import type { WeightedQuery } from './feedback.js';
 import type {
@@ -114,7 +114,7 @@ function linkedNotes(
   for (const hit of hits) {
     const doc = index.get(hit.scope, hit.id);
     if (!doc) continue;
-    for (const id of linkIds(doc.body)) {
+    for (const id of linkTargets(doc.body)) {
       const target = index.resolveLink(id);
       if (!target) continue; // a link to a note not written yet: nothing to list
       const key = `${target.scope}:${noteIdKey(target.id)}`;
