@@ -3,6 +3,7 @@ import type { ApiMethodDef } from './api/define.js';
 import { agentsApi } from './api/agents.js';
 import { agentsConnectApi } from './api/agents-connect.js';
 import { cleanupApi } from './api/cleanup.js';
+import { encryptionApi } from './api/encryption.js';
 import { notesApi } from './api/notes.js';
 import { syncApi } from './api/sync.js';
 
@@ -18,6 +19,7 @@ export const api = {
   ...agentsApi,
   ...agentsConnectApi,
   ...cleanupApi,
+  ...encryptionApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;

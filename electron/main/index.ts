@@ -54,7 +54,11 @@ async function run(): Promise<void> {
       sync.onEvent(event);
       broadcaster.event(event);
     },
-    sync: { autoStart: true, tokens: secretTokenStore(secrets) },
+    sync: {
+      autoStart: true,
+      tokens: secretTokenStore(secrets),
+      keys: secretTokenStore(secrets, 'sync-e2ee-keys'),
+    },
     syncOnOpen: true,
     keyStore: secretKeyStore(secrets),
     consolidation: {},

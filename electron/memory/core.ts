@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
@@ -26,12 +25,7 @@ import type {
   Warning,
 } from './types.js';
 
-/** `$OHARNESS_HOME`, else `~/.oharness`. */
-export function defaultHome(env: Record<string, string | undefined> = process.env): string {
-  return env.OHARNESS_HOME && env.OHARNESS_HOME.trim()
-    ? path.resolve(env.OHARNESS_HOME)
-    : path.join(os.homedir(), '.oharness');
-}
+export { defaultHome } from './default-home.js';
 
 export function userNotesDir(home: string): string {
   return path.join(home, 'memory', 'user');

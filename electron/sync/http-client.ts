@@ -5,6 +5,8 @@ import { AppError } from '../../shared/errors.js';
 import {
   CommitResponseSchema,
   IdentityResponseSchema,
+  KeyringResponseSchema,
+  KeyringUpdateResponseSchema,
   SnapshotResponseSchema,
   SYNC_PROTOCOL_HEADER,
   SYNC_PROTOCOL_VERSION,
@@ -13,6 +15,9 @@ import {
   type CommitRequest,
   type CommitResponse,
   type IdentityResponse,
+  type KeyringResponse,
+  type KeyringUpdateRequest,
+  type KeyringUpdateResponse,
   type SnapshotRequest,
   type SnapshotResponse,
   type SyncLimits,
@@ -102,6 +107,15 @@ export class SyncHttpClient {
 
   commit(req: CommitRequest, signal?: AbortSignal): Promise<CommitResponse> {
     return this.request('POST', SYNC_ROUTES.commit, req, CommitResponseSchema, signal);
+  }
+
+  /** Protocol 3: the account's end-to-end encryption keyring (null: not encrypted). */
+  keyring(signal?: AbortSignal): Promise<KeyringResponse> {
+    return this.request('GET', SYNC_ROUTES.keyring, undefined, KeyringResponseSchema, signal);
+  }
+
+  updateKeyring(req: KeyringUpdateRequest, signal?: AbortSignal): Promise<KeyringUpdateResponse> {
+    return this.request('POST', SYNC_ROUTES.keyringUpdate, req, KeyringUpdateResponseSchema, signal);
   }
 
   private async request<S extends z.ZodType>(

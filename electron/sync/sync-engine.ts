@@ -20,6 +20,8 @@ export interface SyncEngineOptions {
   home: string;
   /** Where tokens live: the CLI's 0600 file by default; the desktop passes a safeStorage one. */
   tokens?: TokenStore;
+  /** Where the end-to-end encryption key lives: a 0600 file by default; the desktop uses safeStorage. */
+  keys?: TokenStore;
   clock?: Clock;
   fetch?: typeof fetch;
   hooks?: SyncHooks;
@@ -42,6 +44,8 @@ export class SyncEngine {
   readonly paths: SyncPaths;
   readonly targets: SyncTargetsStore;
   readonly accounts: AccountSource;
+  /** This device's end-to-end encryption keys, per origin (crypto/device-key.ts). */
+  readonly keys: TokenStore;
   readonly coordinator: SyncCoordinator;
   readonly clock: Clock;
   private readonly services = new Map<string, { svc: SyncService; holders: Holder[]; release: () => void }>();
@@ -52,9 +56,11 @@ export class SyncEngine {
     this.paths = syncPaths(path.resolve(opts.home));
     this.clock = opts.clock ?? systemClock;
     this.targets = new SyncTargetsStore(this.paths.pluginsFile);
+    this.keys = opts.keys ?? new FileTokenStore(this.paths.keyFile);
     this.accounts = new AccountSource(this.paths, opts.tokens ?? new FileTokenStore(this.paths.tokenFile), {
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
       now: () => this.clock.now(),
+      keys: this.keys,
     });
     this.hooks = opts.hooks ?? {};
     this.emit = opts.emit ?? (() => {});

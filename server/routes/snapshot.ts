@@ -29,7 +29,7 @@ export async function snapshot(
   requireNotErased: () => Promise<void>,
 ): Promise<SnapshotResponse> {
   requireProtocolForScope(caller, request.scope);
-  const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope));
+  const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope, request.sealed));
   const since = request.sinceVersion;
   // The poll that finds nothing new: answered from the cached manifest's version alone.
   if (
@@ -101,7 +101,9 @@ export async function snapshot(
   }
 
   const objects = await mapLimit(wanted, 16, async (entry): Promise<SyncObject> => {
-    const stored = await deps.storage.get(objectKey(caller.sub, request.scope, entry.id, entry.rev!));
+    const stored = await deps.storage.get(
+      objectKey(caller.sub, request.scope, entry.id, entry.rev!, request.sealed),
+    );
     if (!stored) {
       throw new SyncError(
         'storage_unavailable',

@@ -139,15 +139,31 @@ export function renderRecalledMemory(noteBlocks: readonly string[], linked: read
 }
 
 /**
- * Note text is data inside the block, never markup: every `<` (or its full-width / small forms
- * `＜` `﹤`) that starts something tag-like — optional spaces and `/`, then a letter — becomes
- * `&lt;`. So a summary, tag or body can neither close `<note>` / `<recalled-memory>` early nor forge
- * one of its own, whatever the case, spacing or width of the letters. `x<3` and `b <= c` are left as written.
+ * Note text is data inside the block, never markup — but it stays readable: only a `<` that would
+ * open or close one of the tags a reader takes for the block's structure is written `&lt;`. Those
+ * are the block's own (`<recalled-memory>`, `<note>`) and the wrappers harnesses put around hook
+ * context (`<system-reminder>`, `<user-prompt-submit-hook>`), compared the way a lenient reader
+ * would: any case, full-width or small `<` and letters (NFKC), spaces and `/` before the name, `_`
+ * or spaces for its `-`, invisible format characters (zero-width spaces…) ignored. `a < b`, `x<3`, `<div>` and `Vec<T>` are left as written.
  */
-const TAG_OPEN = /[<\uFF1C\uFE64](?=[\s/\uFF0F]*\p{L})/gu;
+const TAG_START = /[<\uFF1C\uFE64](?=[\s/\uFF0F\p{Cf}]*\p{L})/gu;
+const PROTECTED_TAG =
+  /^[\s/]*(?:recalled[\s_-]*memory|note|system[\s_-]*reminder|user[\s_-]*prompt[\s_-]*submit[\s_-]*hook)(?![\p{L}\p{N}_-])/u;
+/** Enough text after a `<` to hold spaces, `/` and the longest protected name. */
+const LOOKAHEAD = 256;
 
 export function neutralizeTags(text: string): string {
-  return text.replace(TAG_OPEN, '&lt;');
+  return text.replace(TAG_START, (lt: string, at: number) =>
+    PROTECTED_TAG.test(
+      text
+        .slice(at + 1, at + 1 + LOOKAHEAD)
+        .normalize('NFKC')
+        .replace(/\p{Cf}/gu, '')
+        .toLowerCase(),
+    )
+      ? '&lt;'
+      : lt,
+  );
 }
 
 function oneLine(s: string): string {

@@ -27,6 +27,7 @@ export class LocalWriter {
   /** Writes a note unless this computer's version changed since it was read (then: null). */
   async write(note: Note, expected: string | null, backupReason: string | null): Promise<StoredNote | null> {
     const { deps } = this;
+    if (deps.hooks.point) await deps.hooks.point('apply:write');
     // Recorded before the write: the store announces the change before write() returns.
     deps.selfWrites.set(note.id, contentHash(note));
     try {
@@ -54,6 +55,7 @@ export class LocalWriter {
   /** Deletes a note (backed up) unless it changed since it was read (then: false). */
   async delete(id: string, expected: string, reason: string): Promise<boolean> {
     const { deps } = this;
+    if (deps.hooks.point) await deps.hooks.point('apply:delete');
     deps.selfWrites.set(id, null);
     try {
       await deps.store.delete(id, { backupReason: reason, expectedHash: expected });

@@ -19,6 +19,7 @@ export async function storeObjects(deps: RoundDeps, objects: readonly StoredObje
 /** Takes the backups a plan asks for (both sides of a clean merge), before anything is committed. */
 export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBackup[]): Promise<void> {
   for (const b of backups) {
+    if (deps.hooks.point) await deps.hooks.point('commit:backup');
     const content = b.content ?? (await deps.store.readRaw(b.noteId)) ?? b.fallback;
     await deps.backups.backup({
       noteId: b.noteId,
@@ -71,6 +72,8 @@ export async function commitPushes(
     limits: null,
   };
   if (pushes.length === 0) return out;
+  const point = deps.hooks.point;
+  if (point) await point('commit:journal');
   await storeObjects(
     deps,
     pushes.flatMap((p) =>
@@ -80,10 +83,14 @@ export async function commitPushes(
   await deps.baselines.saveJournal({
     startedAt: started.at,
     version: started.version,
+    // A previous journal's entries stay, first, until this round's state is saved (recovery is
+    // idempotent), a note pushed again included: what its recovery found out (the cloud holds
+    // that push: it is the base) lives only in this round's memory until then.
     pushes: [
-      ...pushes.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
-      // A previous journal's entries stay until this round's state is saved (recovery is idempotent).
-      ...(journal?.pushes.filter((old) => !pushes.some((p) => p.id === old.id)) ?? []),
+      ...(journal?.pushes ?? []),
+      ...pushes
+        .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash }))
+        .filter((p) => !journal?.pushes.some((old) => sameJournalPush(old, p))),
     ],
   });
   let chunkSize = started.limits.quota.changesPerCommit;
@@ -99,6 +106,7 @@ export async function commitPushes(
     let response;
     try {
       await ctx.beforeRequest();
+      if (point) await point('commit:request');
       response = await account.client.commit({ scope: deps.protocolScope, puts, deletes }, ctx.signal);
     } catch (err) {
       if (err instanceof SyncRequestError && err.failure === 'too_many_changes' && chunkSize > 1) {
@@ -108,6 +116,8 @@ export async function commitPushes(
       }
       throw err;
     }
+    // The cloud holds this chunk; nothing here knows yet but the journal.
+    if (point) await point('commit:answered');
     queue = queue.slice(chunk.length);
     out.limits = response.limits;
     chunkSize = response.limits.quota.changesPerCommit;
@@ -147,4 +157,8 @@ export async function commitPushes(
   }
   await deps.hooks.afterCommit?.();
   return out;
+}
+
+function sameJournalPush(a: Journal['pushes'][number], b: Journal['pushes'][number]): boolean {
+  return a.id === b.id && a.localBefore === b.localBefore && a.pushed === b.pushed;
 }

@@ -34,6 +34,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
   }
   const { account } = gate;
   const identity = await account.identity(ctx.signal, ctx.beforeRequest);
+  if (deps.hooks.point) await deps.hooks.point('gate:identity');
   const limits = identity.limits;
   const blocked = (code: string, message: string): GateOutcome => ({
     open: false,
@@ -53,7 +54,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
     );
   }
   const protocol = protocolFor(identity.protocol.current);
-  if (identity.protocol.min > protocol || identity.protocol.min > 2) {
+  if (identity.protocol.min > protocol || identity.protocol.min > SYNC_PROTOCOL_VERSION) {
     return blocked(
       'client_too_old',
       `the sync server needs protocol ${identity.protocol.min} or newer; upgrade Memory Desk`,
@@ -66,6 +67,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
     );
   }
   account.client.protocolVersion = protocol;
+  if (deps.hooks.point) await deps.hooks.point('gate:bind');
   if (!target?.userId)
     await deps.targets.bind(deps.keyHash, { userId: identity.userId, origin: account.origin });
   return { open: true, account, protocol, userId: identity.userId, limits };

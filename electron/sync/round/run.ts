@@ -39,7 +39,8 @@ export async function runRound(
     const { account } = gate;
 
     const state = await deps.baselines.loadState();
-    const binding = { userId: gate.userId, origin: account.origin };
+    // An encrypted account binds baselines to its key too: unlocking or turning encryption on starts over.
+    const binding = { userId: gate.userId, origin: account.baselineOrigin ?? account.origin };
     if (
       state.boundTo &&
       (state.boundTo.userId !== binding.userId || state.boundTo.origin !== binding.origin)
@@ -89,6 +90,7 @@ export async function runRound(
     });
     const { base } = plan;
 
+    if (deps.hooks.point) await deps.hooks.point('plan:objects');
     await storeObjects(deps, plan.objects);
     await takeBackups(deps, plan.backups);
     const committed = await commitPushes(
@@ -110,6 +112,7 @@ export async function runRound(
       plan.pulls,
     );
     // Baseline copies first, then the state that names them.
+    if (deps.hooks.point) await deps.hooks.point('apply:objects');
     await storeObjects(deps, [...pulledObjects, ...heldObjects]);
 
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
@@ -125,10 +128,15 @@ export async function runRound(
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.lastSyncedAt = deps.now();
     if (anything) state.lastPull = { ...counts, at: state.lastSyncedAt };
+    const point = deps.hooks.point;
+    if (point) await point('save:state');
     await deps.baselines.saveState(state);
     const changedConflicts = JSON.stringify(previousConflicts) !== JSON.stringify(plan.conflicts);
+    if (point) await point('save:conflicts');
     if (changedConflicts) await deps.baselines.saveConflicts(plan.conflicts);
+    if (point) await point('save:journal');
     if (journal || plan.pushes.length > 0) await deps.baselines.clearJournal();
+    if (point) await point('save:garbage');
     if (plan.pushes.length > 0 || anything || changedConflicts || journal) {
       const keep = new Set<string>([
         ...Object.values(state.base),
@@ -140,6 +148,7 @@ export async function runRound(
       await deps.baselines.collectGarbage(keep);
     }
 
+    if (point) await point('round:end');
     const error = plan.pendingDeletes ? confirmDeletesError(deps, plan.pendingDeletes) : null;
     // Notes that could not be written here are not in sync: the round is not clean.
     const changed =

@@ -69,6 +69,7 @@ async function listPages(
       { scope: deps.protocolScope, sinceVersion, have, cursor },
       ctx.signal,
     );
+    if (deps.hooks.point) await deps.hooks.point('snapshot:page');
     if (page.status === 'unchanged') {
       const entries = { ...state.manifest.entries };
       const activeNotes = Object.values(entries).filter((e) => e.hash !== null).length;

@@ -21,10 +21,37 @@ export interface PendingDeletes {
   total: number;
 }
 
-/** Hooks for the simulation and the crash tests: a crash between the cloud commit and the local writes. */
+/** Hooks for the simulation and the crash tests. */
 export interface SyncHooks {
+  /** After the last commit of a round, before the local writes. */
   afterCommit?: () => void | Promise<void>;
+  /**
+   * Called at each crash point of a round (before every write here, request or save, and after
+   * every answer), with its name. A promise that never settles stops the round there as a killed
+   * process stops: no `finally`, locks and files left as they are (test/sim). Unset in the app:
+   * `if (hooks.point)` only.
+   */
+  point?: (name: RoundPoint) => Promise<void>;
 }
+
+/** The crash points of a round, in the order a round meets them. */
+export type RoundPoint =
+  | 'gate:identity'
+  | 'gate:bind'
+  | 'snapshot:page'
+  | 'plan:objects'
+  | 'commit:backup'
+  | 'commit:journal'
+  | 'commit:request'
+  | 'commit:answered'
+  | 'apply:write'
+  | 'apply:delete'
+  | 'apply:objects'
+  | 'save:state'
+  | 'save:conflicts'
+  | 'save:journal'
+  | 'save:garbage'
+  | 'round:end';
 
 /** What a round needs from the scope it runs for (the SyncService provides it). */
 export interface RoundDeps {
