@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiInput, ApiOutput } from '../../shared/api.js';
-import { createApiContext, type HandlerContext } from '../../electron/api/context.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
-import { createHandlers } from '../../electron/api/handlers.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
+import type { OpenProject } from '../../electron/app/open-project.js';
 import { defaultSeedDirs, generatedNotes, seedGeneratedNotes } from '../../electron/demo/seed.js';
 
 /**
@@ -14,7 +14,7 @@ import { defaultSeedDirs, generatedNotes, seedGeneratedNotes } from '../../elect
  * a note written between two pages neither repeats nor shifts a note; a foreign cursor is refused.
  */
 let tmp: string;
-let ctx: HandlerContext;
+let opened: OpenProject;
 let call: <M extends 'notes.list' | 'notes.tags' | 'notes.search' | 'notes.remember'>(
   method: M,
   input: Partial<ApiInput<M>>,
@@ -27,13 +27,12 @@ beforeAll(async () => {
   const dirs = defaultSeedDirs(home, project);
   await seedGeneratedNotes(dirs.projectMemoryDir, generatedNotes(150, 'project'));
   await seedGeneratedNotes(dirs.userMemoryDir, generatedNotes(150, 'user'));
-  ctx = await createApiContext({ home, projectRoot: project, cwd: project });
-  const handlers = createHandlers(ctx);
-  call = (method, input) => invokeApi(handlers, method, input) as never;
+  opened = await createAppRoot({ home, env: {} }).open({ projectRoot: project, cwd: project });
+  call = (method, input) => invokeApi(opened.handlers, method, input) as never;
 }, 60_000);
 
 afterAll(async () => {
-  await ctx?.core.close();
+  await opened?.close();
   await fs.rm(tmp, { recursive: true, force: true });
 });
 

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type HandlerContext } from '../../electron/api/context.js';
+import type { HandlerContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { answerHook } from '../../electron/agents/hooks/answer-hook.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'shop');
   await fs.mkdir(project, { recursive: true });
-  ctx = await createApiContext({ home, projectRoot: project, cwd: project });
+  ({ ctx } = await createAppRoot({ home, env: process.env }).open({ projectRoot: project }));
   const handlers = createHandlers(ctx);
   hook = async (harness, event, payload) =>
     ((await invokeApi(handlers, 'agents.hook', { harness, event, payload })) as { output: string }).output;

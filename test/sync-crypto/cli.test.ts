@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from '../sync/cli-runner.js';
 import { startTestServer, tempDir, type TestServer } from '../sync/harness.js';
 
@@ -11,7 +10,6 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(async () => {
-  stopProcessSyncEngines();
   await server.close();
 });
 

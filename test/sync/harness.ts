@@ -1,7 +1,4 @@
-import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
-import os from 'node:os';
-import path from 'node:path';
 import {
   startSyncServer,
   signUserToken,
@@ -16,12 +13,11 @@ import type { RoundResult } from '../../electron/sync/coordinator.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { FakeClock } from './fake-clock.js';
 import type { Note } from '../../shared/note.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export const SECRET = 'test-secret-for-sync-engine-tests-0123456789';
 
-export async function tempDir(prefix: string): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), `memdesk-${prefix}-`));
-}
+export { tempDir };
 
 export interface TestServer extends RunningSyncServer {
   /** Requests the server saw, one log line each ("POST /v1/memory/commit 200 …"). */

@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from './cli-runner.js';
 import {
   expectOk,
@@ -42,7 +41,6 @@ describe('what a round could not do reaches the person', () => {
       await expect(fs.access(path.join(home, 'memory', 'user', 'big.md'))).rejects.toThrow();
 
       // Another process (the app, a later `memdesk status`) sees it too: it is kept with the baseline.
-      stopProcessSyncEngines();
       const status = await cli([...g, 'status'], home);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(/note: Your own notes: "big" from the cloud is not written here/);
@@ -54,7 +52,6 @@ describe('what a round could not do reaches the person', () => {
       const again = JSON.parse((await cli([...g, '--json', 'sync', '--scope', 'user'], home)).stdout).scopes
         .user;
       expect(again.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
-      stopProcessSyncEngines();
     },
   );
 
@@ -147,7 +144,6 @@ describe('what a round could not do reaches the person', () => {
         expect(out.localOnly.find((l: { id: string }) => l.id === 'huge').message).toMatch(
           /5001 bytes of body, at most 4096/,
         );
-        stopProcessSyncEngines();
         const status = await cli([...g, 'status'], home);
         expect(status.stdout).toMatch(/stays here \(too_large\): Your own notes: "huge" is larger/);
         expect(status.stdout.match(/stays here \(plan_note_count\)/g)).toHaveLength(2);
@@ -155,7 +151,6 @@ describe('what a round could not do reaches the person', () => {
         const user = json.scopes.find((sc: { scope: string }) => sc.scope === 'user');
         expect(user.localOnly).toEqual(out.localOnly);
       } finally {
-        stopProcessSyncEngines();
         await tight.close();
       }
     },
@@ -190,30 +185,24 @@ describe('what a round could not do reaches the person', () => {
         const asked = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
         expect(asked.error.code).toBe('confirm_deletes');
         expect(await userNotes(home)).toHaveLength(14);
-        stopProcessSyncEngines(); // the answer comes from another process
         expect((await run(home, 'status')).stdout).toMatch(
           /waiting for you: 12 of 14 notes would be deleted \(12 by the cloud, 0 here\)/,
         );
-        stopProcessSyncEngines();
       }
       const deleted = JSON.parse(
         (await run(homes.delete, '--json', 'sync', '--scope', 'user', '--deletes', 'delete')).stdout,
       ).scopes.user;
       expect(deleted.pulled.deleted).toBe(12);
       expect(await userNotes(homes.delete)).toEqual(['n12.md', 'n13.md']);
-      stopProcessSyncEngines();
       const kept = JSON.parse(
         (await run(homes.keep, '--json', 'sync', '--scope', 'user', '--deletes', 'keep')).stdout,
       ).scopes.user;
       expect(kept.error).toBeNull();
       expect(kept.pushed).toBe(12);
-      stopProcessSyncEngines();
       for (const home of Object.values(homes)) {
         const next = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
         expect(next.error).toBeNull();
-        stopProcessSyncEngines();
         expect((await run(home, 'status')).stdout).not.toMatch(/waiting for you/);
-        stopProcessSyncEngines();
       }
       expectOk(await a.sync());
       expect(a.ids()).toHaveLength(14);

@@ -6,7 +6,6 @@ import {
   type EncryptionDeps,
   type ScopeRun,
 } from '../../sync/crypto/encryption-ops.js';
-import { syncEngineFor } from '../../sync/process-engine.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
 
@@ -16,9 +15,9 @@ export type EncryptionHandlers = Pick<
 >;
 
 /** End-to-end encryption for the Sync page and the CLI, on the process's sync engine. */
-export function createEncryptionHandlers({ core }: HandlerContext): EncryptionHandlers {
-  const deps = (): EncryptionDeps => {
-    const engine = syncEngineFor(core);
+export function createEncryptionHandlers({ core, sync }: HandlerContext): EncryptionHandlers {
+  const deps = async (): Promise<EncryptionDeps> => {
+    const engine = await sync.engine();
     return {
       accounts: engine.accounts,
       keys: engine.keys,
@@ -43,11 +42,11 @@ export function createEncryptionHandlers({ core }: HandlerContext): EncryptionHa
     };
   };
   return {
-    'encryption.status': () => encryptionStatus(deps()),
-    'encryption.on': ({ passphrase }) => turnEncryptionOn(deps(), passphrase),
-    'encryption.unlock': ({ passphrase, recoveryCode }) =>
-      unlockEncryption(deps(), { passphrase, recoveryCode }),
-    'encryption.changePassphrase': ({ passphrase, newPassphrase }) =>
-      changeEncryptionPassphrase(deps(), passphrase, newPassphrase),
+    'encryption.status': async () => encryptionStatus(await deps()),
+    'encryption.on': async ({ passphrase }) => turnEncryptionOn(await deps(), passphrase),
+    'encryption.unlock': async ({ passphrase, recoveryCode }) =>
+      unlockEncryption(await deps(), { passphrase, recoveryCode }),
+    'encryption.changePassphrase': async ({ passphrase, newPassphrase }) =>
+      changeEncryptionPassphrase(await deps(), passphrase, newPassphrase),
   };
 }

@@ -20,6 +20,7 @@ import { selectTop } from './top-k.js';
 import type {
   DocumentAnalysis,
   NoteLike,
+  RankOptions,
   RecallOptions,
   RecallResult,
   RelatedOptions,
@@ -79,25 +80,6 @@ interface AdoptedSegment {
 }
 
 export type { WeightedQuery } from './feedback.js';
-
-/** Options of the shared ranking loop (search, related and recall are all this with different settings). */
-export interface RankOptions {
-  limit: number;
-  scope: ScopeSelection;
-  usage: UsageCounts | undefined;
-  /** Only notes with a term in their summary or tags (recall's rule). */
-  requireSummaryOrTags?: boolean;
-  /** Only notes whose text score (without usage) reaches this. */
-  minTextScore?: number;
-  /** Leave these notes out (by internal number). */
-  skip?: (scope: Scope, id: string) => boolean;
-  /**
-   * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
-   * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
-   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
-   */
-  feedback?: boolean;
-}
 
 const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;

@@ -121,3 +121,22 @@ export interface DocumentAnalysis {
   tfs: number[];
   lengths: readonly [summary: number, tags: number, body: number];
 }
+
+/** Options of the shared ranking loop (search, related and recall are all this with different settings). */
+export interface RankOptions {
+  limit: number;
+  scope: ScopeSelection;
+  usage: UsageCounts | undefined;
+  /** Only notes with a term in their summary or tags (recall's rule). */
+  requireSummaryOrTags?: boolean;
+  /** Only notes whose text score (without usage) reaches this. */
+  minTextScore?: number;
+  /** Leave these notes out (by internal number). */
+  skip?: (scope: Scope, id: string) => boolean;
+  /**
+   * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
+   * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
+   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
+   */
+  feedback?: boolean;
+}

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
-import type { HandlerContext } from '../../api/context.js';
 import type { ApiHandlers } from '../../api/dispatch.js';
+import type { AppRoot } from '../../app/app-root.js';
+import type { OpenProject } from '../../app/open-project.js';
 import { parseArgs } from './args.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
@@ -109,9 +110,10 @@ export async function runCli(env: CliEnv): Promise<number> {
   const { stdout, stderr } = env;
   let json = env.argv.includes('--json');
   let commandName = '';
-  let ctx: HandlerContext | null = null;
-  /** The handler table being built, if a command asked for it: waited for before closing the core. */
-  let closing: () => Promise<unknown> | null = () => null;
+  /** This run's composition root: its sync engine is built only if a command syncs. */
+  let appRoot: AppRoot | null = null;
+  /** The project being opened, if a command asked for it: waited for before closing it. */
+  let closing: () => Promise<OpenProject> | null = () => null;
   try {
     const globals = parseGlobals(env.argv);
     json = globals.json;
@@ -159,23 +161,20 @@ export async function runCli(env: CliEnv): Promise<number> {
     const root = projectRoot(globals, env.cwd);
     // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
     // initialize first (docs/performance.md).
-    let handlers: Promise<ApiHandlers> | null = null;
-    const handlersOnce = (): Promise<ApiHandlers> =>
-      (handlers ??= (async () => {
-        const [{ createApiContext }, { createHandlers }] = await Promise.all([
-          import('../../api/context.js'),
-          import('../../api/handlers.js'),
-        ]);
-        ctx = await createApiContext({
-          home,
-          projectRoot: root,
-          env: env.env,
-          cwd: env.cwd,
-          ...(command.longRunning ? { watch: true } : {}),
-        });
-        return createHandlers(ctx);
-      })());
-    closing = () => handlers;
+    let opened: Promise<OpenProject> | null = null;
+    const handlersOnce = async (): Promise<ApiHandlers> =>
+      (
+        await (opened ??= (async () => {
+          const { createAppRoot } = await import('../../app/app-root.js');
+          appRoot = createAppRoot({ home, env: env.env });
+          return appRoot.open({
+            projectRoot: root,
+            cwd: env.cwd,
+            ...(command.longRunning ? { watch: true } : {}),
+          });
+        })())
+      ).handlers;
+    closing = () => opened;
     const io: CliIo = {
       json,
       place: { home, projectRoot: root, env: env.env },
@@ -210,9 +209,10 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    await closing()?.catch(() => {});
+    const project = await closing()?.catch(() => null);
+    await project?.close();
     // Set inside handlersOnce: TypeScript cannot see that assignment from here.
-    await (ctx as HandlerContext | null)?.core.close();
+    await (appRoot as AppRoot | null)?.stop();
   }
 }
 

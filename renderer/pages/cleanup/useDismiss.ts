@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Finding } from '../../shared/api/cleanup.js';
-import { useApiClient } from '../api/context.js';
-import { showToast, toastStore } from '../state/toast-store.js';
+import type { Finding } from '../../../shared/api/cleanup.js';
+import { useApiClient } from '../../api/context.js';
+import { showToast, toastStore } from '../../state/toast-store.js';
 import { useCleanupStrings } from './strings.js';
 import { invalidateCleanup } from './useFindings.js';
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Finding, FindingKind } from '../../shared/api/cleanup.js';
-import { FINDING_KINDS } from '../../shared/api/cleanup.js';
-import type { Scope } from '../../shared/note.js';
+import type { Finding, FindingKind } from '../../../shared/api/cleanup.js';
+import { FINDING_KINDS } from '../../../shared/api/cleanup.js';
+import type { Scope } from '../../../shared/note.js';
 import { useCleanupStrings } from './strings.js';
 
 /** One line of the virtual list: a kind's heading (with its count) or one finding. */
