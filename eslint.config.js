@@ -9,11 +9,12 @@ const electronOnly = { name: 'electron', message: "Only electron/main and electr
  * after its "../" steps: '../../sync/x.js' from electron/api/handlers is electron/sync.
  */
 const layers = {
-  'electron/memory/**': ['sync', 'cleanup', 'agents', 'api', 'transports', 'main', 'demo', 'renderer', 'server'],
-  'electron/sync/**': ['agents', 'api', 'transports', 'main', 'demo', 'renderer', 'server'],
-  'electron/cleanup/**': ['sync', 'agents', 'api', 'transports', 'main', 'demo', 'renderer', 'server'],
-  'electron/agents/**': ['sync', 'cleanup', 'api', 'transports', 'main', 'demo', 'renderer', 'server'],
-  'electron/api/**': ['transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/memory/**': ['sync', 'cleanup', 'agents', 'api', 'app', 'transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/sync/**': ['agents', 'api', 'app', 'transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/cleanup/**': ['sync', 'agents', 'api', 'app', 'transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/agents/**': ['sync', 'cleanup', 'api', 'app', 'transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/api/**': ['app', 'transports', 'main', 'demo', 'renderer', 'server'],
+  'electron/app/**': ['transports', 'main', 'demo', 'renderer', 'server'],
   'electron/transports/**': ['main', 'demo', 'renderer', 'server'],
   'renderer/**': ['electron', 'server'],
   'server/**': ['electron', 'renderer'],

@@ -12,20 +12,29 @@ export default defineConfig((env) => {
       emptyOutDir: false,
       minify: false,
       sourcemap: true,
-      lib: { entry: 'electron/main/index.ts', formats: ['cjs'], fileName: () => 'main.cjs' },
+      // The findings worker thread's entry is its own file beside main.cjs (found by
+      // electron/cleanup/findings-worker-path.ts; inside app.asar when packaged).
+      lib: {
+        entry: { main: 'electron/main/index.ts', 'findings-worker': 'electron/cleanup/findings-worker.ts' },
+        formats: ['cjs'],
+        fileName: (_format, name) => `${name}.cjs`,
+      },
       rollupOptions: {
         external: ['electron', /^electron\//, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
       },
     },
     resolve: { conditions: ['node'], mainFields: ['module', 'jsnext:main', 'jsnext'] },
-    // Forge defines these itself; a standalone build loads the packaged renderer from disk.
-    ...(underForge
-      ? {}
-      : {
-          define: {
+    define: {
+      // CommonJS has no import.meta (rolldown would put `{}` there): each file's own URL, which is
+      // what the sources mean by it (workers beside the bundle, electron/cleanup/findings-worker-path.ts).
+      'import.meta.url': 'require("node:url").pathToFileURL(__filename).href',
+      // Forge defines these itself; a standalone build loads the packaged renderer from disk.
+      ...(underForge
+        ? {}
+        : {
             MAIN_WINDOW_VITE_DEV_SERVER_URL: 'undefined',
             MAIN_WINDOW_VITE_NAME: JSON.stringify('main_window'),
-          },
-        }),
+          }),
+    },
   };
 });

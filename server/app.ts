@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   CommitRequestSchema,
+  KeyringUpdateRequestSchema,
   DEFAULT_SYNC_QUOTAS,
   effectiveLimits,
   EraseRequestSchema,
@@ -32,6 +33,7 @@ import { listDevices, revokeDevice } from './routes/devices.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
 import { commit } from './routes/commit.js';
 import { erase } from './routes/erase.js';
+import { AccountEncryption } from './routes/keyring.js';
 import { snapshot } from './routes/snapshot.js';
 import { eraseMarkerKey } from './storage-keys.js';
 import { FsStorage } from './storage/fs-storage.js';
@@ -108,7 +110,16 @@ export function commitBodyLimit(limits: SyncLimits): number {
 
 type Route = {
   method: 'GET' | 'POST';
-  kind: 'identity' | 'snapshot' | 'commit' | 'erase' | 'authConfig' | 'devices' | 'revokeDevice';
+  kind:
+    | 'identity'
+    | 'snapshot'
+    | 'commit'
+    | 'erase'
+    | 'keyring'
+    | 'keyringUpdate'
+    | 'authConfig'
+    | 'devices'
+    | 'revokeDevice';
 };
 const ROUTES: Record<string, Route> = {
   [SYNC_AUTH_ROUTES.config]: { method: 'GET', kind: 'authConfig' },
@@ -118,6 +129,8 @@ const ROUTES: Record<string, Route> = {
   [SYNC_ROUTES.snapshot]: { method: 'POST', kind: 'snapshot' },
   [SYNC_ROUTES.commit]: { method: 'POST', kind: 'commit' },
   [SYNC_ROUTES.erase]: { method: 'POST', kind: 'erase' },
+  [SYNC_ROUTES.keyring]: { method: 'GET', kind: 'keyring' },
+  [SYNC_ROUTES.keyringUpdate]: { method: 'POST', kind: 'keyringUpdate' },
 };
 
 export function createStorage(spec: SyncServerOptions['storage']): StorageAdapter {
@@ -143,6 +156,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     scopeLock: new KeyedMutex(),
     maxCasAttempts: options.maxCasAttempts ?? 100,
   };
+  const encryption = new AccountEncryption(deps);
   const budget = new BodyBudget(options.maxBodyBytesInFlight ?? 256 * 1024 * 1024);
   const commitLimit = (limits: SyncLimits): number => options.maxRequestBytes ?? commitBodyLimit(limits);
   if (options.signIn && (options.jwtSecret || options.jwksUrl))
@@ -284,11 +298,19 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
         }
         case 'snapshot': {
           const body = await readJson(req, SNAPSHOT_BODY_LIMIT, SnapshotRequestSchema, budget);
+          await encryption.requireAccess(caller, body.sealed);
           return { status: await reply(200, await snapshot(deps, caller, body, requireNotErased)), who };
         }
         case 'commit': {
           const body = await readJson(req, commitLimit(limits), CommitRequestSchema, budget);
+          await encryption.requireAccess(caller, body.sealed);
           return { status: await reply(200, await commit(deps, caller, body)), who };
+        }
+        case 'keyring':
+          return { status: await reply(200, await encryption.get(caller)), who };
+        case 'keyringUpdate': {
+          const body = await readJson(req, 64 * 1024, KeyringUpdateRequestSchema, budget);
+          return { status: await reply(200, await encryption.update(caller, body)), who };
         }
         case 'devices':
         case 'revokeDevice': {

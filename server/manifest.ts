@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { SyncEntrySchema, type SyncEntry } from '../shared/sync-protocol.js';
 
@@ -13,10 +14,42 @@ export const StoredManifestSchema = z.object({
   version: z.number().int().nonnegative(),
   prunedThrough: z.number().int().nonnegative(),
   entries: z.array(SyncEntrySchema),
+  /**
+   * The history's identity: a random id per version, the last `HEAD_LOG` versions, the current one
+   * last (absent in manifests written before it existed). A manifest wiped or restored from a
+   * backup gets new ids for the versions it counts again, so a device that saw version N under
+   * another id learns that the history it built on is gone (docs/sync-protocol.md, "History").
+   */
+  heads: z.array(z.string()).optional(),
 });
 export type StoredManifest = z.infer<typeof StoredManifestSchema>;
 
 export const EMPTY_MANIFEST: StoredManifest = { format: 1, version: 0, prunedThrough: 0, entries: [] };
+
+/** Versions whose head id the manifest keeps (a device further behind gets a full listing anyway). */
+export const HEAD_LOG = 256;
+
+/** The head id of `version` in this manifest's history, or undefined when it is not known. */
+export function headAt(manifest: StoredManifest, version: number): string | undefined {
+  const heads = manifest.heads;
+  if (!heads || version > manifest.version) return undefined;
+  const index = heads.length - 1 - (manifest.version - version);
+  return index >= 0 ? heads[index] : undefined;
+}
+
+/** The current version's head id, when the manifest has one (for a response). */
+export function headOf(manifest: StoredManifest): { head?: string } {
+  const head = headAt(manifest, manifest.version);
+  return head === undefined ? {} : { head };
+}
+
+/** The head ids after a commit that made `version`: a new random id appended, the log bounded. */
+export function nextHeads(manifest: StoredManifest, version: number): string[] {
+  // A manifest from before heads existed starts its log here (earlier versions stay unknown).
+  const known = manifest.heads && manifest.heads.length > 0 ? manifest.heads : [];
+  const id = `${version.toString(36)}-${randomBytes(8).toString('hex')}`;
+  return [...known, id].slice(-HEAD_LOG);
+}
 
 export interface LoadedManifest {
   manifest: StoredManifest;

@@ -4,6 +4,7 @@ import { accountApi } from './api/account.js';
 import { agentsApi } from './api/agents.js';
 import { agentsConnectApi } from './api/agents-connect.js';
 import { cleanupApi } from './api/cleanup.js';
+import { encryptionApi } from './api/encryption.js';
 import { notesApi } from './api/notes.js';
 import { syncApi } from './api/sync.js';
 
@@ -20,6 +21,7 @@ export const api = {
   ...agentsApi,
   ...agentsConnectApi,
   ...cleanupApi,
+  ...encryptionApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;

@@ -17,7 +17,9 @@ import { z } from 'zod';
  * as soon as it would see or send a typed note or the user scope, instead of failing a checksum.
  */
 
-export const SYNC_PROTOCOL_VERSION = 2;
+export const SYNC_PROTOCOL_VERSION = 3;
+/** The first version that carries sealed (end-to-end encrypted) scopes: `sealed`, `meta`, the keyring. */
+export const SEALED_PROTOCOL_VERSION = 3;
 export const SYNC_PROTOCOL_MIN_VERSION = 1;
 export const SYNC_PROTOCOL_HEADER = 'x-memory-sync-protocol';
 
@@ -26,6 +28,8 @@ export const SYNC_ROUTES = {
   snapshot: '/v1/memory/snapshot',
   commit: '/v1/memory/commit',
   erase: '/v1/admin/erase',
+  keyring: '/v1/memory/keyring',
+  keyringUpdate: '/v1/memory/keyring/update',
 } as const;
 
 /** The hash of a note's content: shared/content-hash.ts `contentHash` (sha256, lower-case hex). */
@@ -144,6 +148,7 @@ export const SYNC_ERROR_STATUS = {
   storage_unavailable: 503, // storage missing, misconfigured or failing: nothing was stored
   busy: 503, // too much contention on one manifest; retry shortly (Retry-After)
   auth_unavailable: 503, // the identity provider's keys (JWKS) cannot be fetched; retry later
+  account_encrypted: 409, // the account is end-to-end encrypted: only sealed requests (protocol 3)
 } as const;
 export type SyncErrorCode = keyof typeof SYNC_ERROR_STATUS;
 export const SyncErrorCodeSchema = z.enum(
@@ -163,6 +168,12 @@ export type ProtocolRange = z.infer<typeof ProtocolRangeSchema>;
 // ---------------------------------------------------------------------------------------------
 // Manifest entries as the client sees them
 
+/** A sealed record (base64url of nonce ‖ ciphertext ‖ tag), stored and returned as sent. */
+export const SealedMetaSchema = z
+  .string()
+  .max(2048)
+  .regex(/^[A-Za-z0-9_-]+$/, 'a sealed record is base64url');
+
 /**
  * One note in a scope's manifest. `hash` and `rev` are null for a tombstone (a deleted note,
  * kept `quota.tombstoneDays` after `deletedAt`). `seq` is the manifest version in which the entry
@@ -179,6 +190,8 @@ export const SyncEntrySchema = z.object({
   deletedAt: z.number().int().optional(),
   /** True when the note has a `type` (version-1 clients cannot check such hashes). */
   typed: z.boolean().optional(),
+  /** Sealed scopes: the client's sealed record of this entry (real id, hash), opaque to the server. */
+  meta: SealedMetaSchema.optional(),
 });
 export type SyncEntry = z.infer<typeof SyncEntrySchema>;
 
@@ -222,6 +235,14 @@ export const SnapshotRequestSchema = z.object({
   have: z.array(ContentHashSchema).max(20_000).default([]),
   /** From a previous page's `nextCursor`; the other fields must be the same as on the first page. */
   cursor: z.string().max(2000).nullable().default(null),
+  /**
+   * The `head` the client got with `sinceVersion` (null: none). If the server's history has another
+   * head at that version (its data wiped or restored from a backup, then counted up again), the
+   * answer is a full listing with `historyReset` instead of a difference. Older servers ignore it.
+   */
+  sinceHead: z.string().max(200).nullable().default(null),
+  /** Protocol 3: the end-to-end encrypted copy of this scope (keyed ids and hashes, sealed contents). */
+  sealed: z.boolean().default(false),
 });
 export type SnapshotRequest = z.input<typeof SnapshotRequestSchema>;
 
@@ -229,12 +250,21 @@ export const SnapshotResponseSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('unchanged'),
     version: z.number().int().nonnegative(),
+    /** This version's head id (absent from older servers and from manifests written before heads). */
+    head: z.string().optional(),
     limits: SyncLimitsSchema,
   }),
   z.object({
     /** `changes`: only entries with seq > sinceVersion; `full`: every entry (tombstones included). */
     status: z.enum(['changes', 'full']),
     version: z.number().int().nonnegative(),
+    head: z.string().optional(),
+    /**
+     * True when `sinceVersion` (with `sinceHead`) is not part of this manifest's history: the
+     * server's data was wiped or restored from an older backup. What the client had synced and the
+     * listing lacks was lost by the cloud, not deleted by anyone.
+     */
+    historyReset: z.boolean().optional(),
     /** Active notes in the scope now. */
     activeNotes: z.number().int().nonnegative(),
     /** Entries of this page (sorted by id); all pages together list every entry in the answer. */
@@ -257,8 +287,10 @@ export const CommitPutSchema = z.object({
   baseHash: ContentHashSchema.nullable(),
   /** contentHash of the note in `content`; the server recomputes it and refuses a mismatch. */
   hash: ContentHashSchema,
-  /** The whole note file; its frontmatter id must equal `id`. */
+  /** The whole note file; its frontmatter id must equal `id`. Sealed: the sealed file, base64url. */
   content: z.string(),
+  /** Sealed scopes only (and required there): the entry's sealed record. */
+  meta: SealedMetaSchema.optional(),
 });
 export type CommitPut = z.infer<typeof CommitPutSchema>;
 
@@ -266,6 +298,8 @@ export type CommitPut = z.infer<typeof CommitPutSchema>;
 export const CommitDeleteSchema = z.object({
   id: z.string(),
   baseHash: ContentHashSchema,
+  /** Sealed scopes only (and required there): the tombstone's sealed record. */
+  meta: SealedMetaSchema.optional(),
 });
 export type CommitDelete = z.infer<typeof CommitDeleteSchema>;
 
@@ -278,6 +312,8 @@ export const CommitRequestSchema = z.object({
    * version, or any note in the batch would be rejected, nothing is applied (409).
    */
   strict: z.object({ manifestVersion: z.number().int().nonnegative() }).nullable().default(null),
+  /** Protocol 3: commit to the end-to-end encrypted copy of this scope. */
+  sealed: z.boolean().default(false),
 });
 export type CommitRequest = z.input<typeof CommitRequestSchema>;
 
@@ -320,6 +356,8 @@ export type CommitRejected = z.infer<typeof CommitRejectedSchema>;
 export const CommitResponseSchema = z.object({
   /** The manifest version after this commit (unchanged if nothing was applied). */
   version: z.number().int().nonnegative(),
+  /** That version's head id (see the snapshot's `head`). */
+  head: z.string().optional(),
   activeNotes: z.number().int().nonnegative(),
   applied: z.array(CommitAppliedSchema),
   rejected: z.array(CommitRejectedSchema),
@@ -346,3 +384,44 @@ export const EraseResponseSchema = z.object({
   removedObjects: z.number().int().nonnegative(),
 });
 export type EraseResponse = z.infer<typeof EraseResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Protocol 3: the account's keyring (end-to-end encryption; docs/security.md has the construction)
+
+/**
+ * The keyring as the server keeps it: opaque to the server apart from `keyId`; clients validate
+ * the rest (electron/sync/crypto/keyring.ts). Its presence marks the account as encrypted.
+ */
+export const SyncKeyringSchema = z.looseObject({
+  format: z.literal(1),
+  keyId: z.string().regex(/^[0-9a-f]{32}$/),
+});
+export type SyncKeyring = z.infer<typeof SyncKeyringSchema>;
+
+/** GET /v1/memory/keyring: the account's keyring and its revision (null: not encrypted). */
+export const KeyringResponseSchema = z.object({
+  keyring: SyncKeyringSchema.nullable(),
+  revision: z.number().int().nonnegative(),
+  limits: SyncLimitsSchema,
+});
+export type KeyringResponse = z.infer<typeof KeyringResponseSchema>;
+
+/**
+ * POST /v1/memory/keyring/update: store the keyring if the account's revision is still `revision`
+ * (0: none yet), by compare-and-swap; `keyId` cannot change once set (409 `manifest_changed`
+ * otherwise). `purgePlaintext`: once every scope is re-uploaded sealed, remove the account's
+ * unencrypted scopes from storage.
+ */
+export const KeyringUpdateRequestSchema = z.object({
+  keyring: SyncKeyringSchema.refine((k) => JSON.stringify(k).length <= 4096, 'a keyring is at most 4 KiB'),
+  revision: z.number().int().nonnegative(),
+  purgePlaintext: z.boolean().default(false),
+});
+export type KeyringUpdateRequest = z.input<typeof KeyringUpdateRequestSchema>;
+
+export const KeyringUpdateResponseSchema = z.object({
+  revision: z.number().int().positive(),
+  purgedObjects: z.number().int().nonnegative(),
+  limits: SyncLimitsSchema,
+});
+export type KeyringUpdateResponse = z.infer<typeof KeyringUpdateResponseSchema>;

@@ -4,13 +4,14 @@
  *   - `node -e 0` (the floor of any Node CLI) and `grep -ril WORD` over the same note folders
  *     (the floor of reading every note);
  *   - the CLI bundle (scripts/build-cli.ts, built into a temp dir first) at an empty home and at
- *     ~10,000 notes (4,990 project + 5,000 user, generated like bench/load): recall, list,
+ *     ~10,000 notes (4,990 project + 5,000 user; varied vocabulary and sizes, bench/load/corpus.ts
+ *     generateVaried; `--uniform` for bench/load's 38-word corpus instead): recall, list,
  *     remember (project scope) and a refused remember (the full user scope), with the index cache
  *     warm (the normal case) and once cold (first run after the cache is removed);
  *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer.
  * Wall and CPU time (user + system, from /usr/bin/time) per run; medians of --runs (default 3).
  *
- *   npx tsx bench/cli-cold/run.ts [--notes 5000] [--runs 3]
+ *   npx tsx bench/cli-cold/run.ts [--notes 5000] [--runs 3] [--uniform]
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -18,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildCliBundle } from '../../scripts/build-cli.js';
-import { arg, generate, median, rng } from '../load/corpus.js';
+import { arg, generate, generateVaried, median, rng } from '../load/corpus.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -166,8 +167,9 @@ async function main(): Promise<void> {
     const projectDir = path.join(root, 'MEMORY');
     const userDir = path.join(home, 'memory', 'user');
     const random = rng(42);
-    await generate(projectDir, 'p', NOTES - 10, random);
-    await generate(userDir, 'u', NOTES, random);
+    const make = process.argv.includes('--uniform') ? generate : generateVaried;
+    await make(projectDir, 'p', NOTES - 10, random);
+    await make(userDir, 'u', NOTES, random);
     const g = ['--home', home, '--project', root];
     const cacheDir = path.join(home, 'memory-cache');
     // The first run after the cache is removed: reads, parses and analyses every note, writes the cache.

@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createApiContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { arg, bareRead, generateHome, median } from './corpus.js';
@@ -37,10 +37,8 @@ async function main(): Promise<void> {
     rows.bare!.push(performance.now() - t);
 
     // Room for the one note the remember timing adds (the default memory.maxNotes is 5000).
-    const ctx = await createApiContext({
-      home,
+    const { ctx } = await createAppRoot({ home, env: { OHARNESS_MEMORY_MAX_NOTES: '20000' } }).open({
       projectRoot: root,
-      env: { OHARNESS_MEMORY_MAX_NOTES: '20000' },
     });
     const handlers = createHandlers(ctx);
     t = performance.now();

@@ -1,51 +1,56 @@
 /**
- * bench/ui: how fast the Memory page shows its list with 10,000 notes (5,000 per scope, the
- * per-scope limit), and how many list rows are in the DOM, against the 17-note demo sample measured
- * in the same run. Real web bridge, real core, Debian's Chromium (headless).
+ * bench/ui: the Memory page's first list at 10,000 notes (5,000 per scope, the per-scope limit)
+ * against the 17-note demo sample, in one run. Real web bridge and core, Debian's headless Chromium.
  *
- *   npx tsx bench/ui/first-render.ts [--runs 3] [--write docs/performance.md]
+ *   npm run build:renderer && npx tsx bench/ui/first-render.ts [--runs 3] [--write docs/performance.md]
  *
- * Targets (issue 3): first rendered list ≤ 1 s after navigation; ≤ 100 rows in the DOM.
+ * Per data set, medians of --runs:
+ *  - Chromium: navigation start → first list row (MutationObserver), rows in the DOM, the page's
+ *    main-thread CPU (CDP TaskDuration) and JS heap after a GC, with the paged list (one page of 100);
+ *  - then, in the same page, what the whole list cost before paging: fetching and parsing the full
+ *    `notes.list` (wall time, heap it holds after a GC);
+ *  - over HTTP from Node: `notes.list` first page vs the full list — wall, the bridge's CPU, bytes.
+ * Target (issue 17): first list at 10,000 ≤ 2× the 17-note sample.
  */
-import { existsSync, promises as fs } from 'node:fs';
-import os from 'node:os';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
-  defaultSeedDirs,
-  generatedNotes,
-  seedGeneratedNotes,
-  seedSampleNotes,
-} from '../../electron/demo/seed.js';
-import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
+  generatedSeed,
+  launch,
+  machine,
+  median,
+  repo,
+  requireRenderer,
+  sampleSeed,
+  startBench,
+  type Seed,
+} from './setup.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, write: { type: 'string' } },
 });
 const RUNS = Number(values.runs);
-const repo = path.resolve(import.meta.dirname, '../..');
-const staticDir = path.join(repo, 'dist', 'renderer');
-if (!existsSync(path.join(staticDir, 'index.html'))) {
-  console.error('Build the renderer first: npm run build:renderer');
-  process.exit(1);
-}
+const PAGE_INPUT = { scope: 'both', limit: 100, sort: 'updated', type: 'all', tag: '' };
+requireRenderer();
 
-interface Measure {
-  firstListMs: number;
+interface PageMeasure {
+  firstRowMs: number;
   rowsInDom: number;
-  scrollFrameMs: number;
-  rowsAfterScroll: number;
+  cpuMs: number;
+  heapMb: number;
+  fullListMs: number;
+  fullListHeapMb: number;
 }
 
-async function measure(browser: Browser, url: string): Promise<Measure> {
+async function measurePage(browser: Browser, url: string): Promise<PageMeasure> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
-  // Trade the secret for the cookie first, so the timed navigation is the page itself.
+  // The secret goes from the URL's fragment into sessionStorage first: the timed load is the page itself.
   await page.goto(url);
-  const pageUrl = page.url();
-  // performance.now() counts from the navigation's start; the observer notes when the first row appears.
+  await page.locator('[role="option"]').first().waitFor();
   await page.addInitScript(() => {
     const w = window as unknown as { __firstRow?: number };
     new MutationObserver((_m, obs) => {
@@ -55,113 +60,99 @@ async function measure(browser: Browser, url: string): Promise<Measure> {
       }
     }).observe(document, { childList: true, subtree: true });
   });
-  await page.goto(pageUrl);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async (name: string) =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((x) => x.name === name)?.value ?? 0;
+  const heapMb = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await metric('JSHeapUsedSize')) / 2 ** 20;
+  };
+  // TaskDuration is the renderer main thread's busy time, cumulative: the reload's share is the difference.
+  const taskBefore = await metric('TaskDuration');
+  await page.reload();
   await page.waitForFunction(() => (window as unknown as { __firstRow?: number }).__firstRow !== undefined);
-  const firstListMs = await page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow);
+  const cpuMs = ((await metric('TaskDuration')) - taskBefore) * 1000;
+  const heapAtFirstRow = await heapMb();
+  const firstRowMs = await page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow);
   const rowsInDom = await page.locator('[role="option"]').count();
-  // Scroll the list in 40 steps of one screen; time each step to the next painted frame.
-  const scrollFrameMs = await page.evaluate(async () => {
-    const list = document.querySelector<HTMLElement>('[role="listbox"]')!;
-    const times: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      const t0 = performance.now();
-      list.scrollTop += list.clientHeight;
-      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length / 2)]!;
-  });
-  const rowsAfterScroll = await page.locator('[role="option"]').count();
-  await context.close();
-  return { firstListMs, rowsInDom, scrollFrameMs, rowsAfterScroll };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function dataset(
-  browser: Browser,
-  label: string,
-  seed: (home: string, project: string) => Promise<void>,
-) {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-ui-'));
-  const home = path.join(root, 'home');
-  const project = path.join(root, 'project');
-  const t0 = performance.now();
-  await seed(home, project);
-  const seedMs = performance.now() - t0;
-  const bridge = await startWebBridge({ home, projectRoot: project, port: 0, staticDir, watch: false });
-  const status =
-    ((await bridge.context.core.store('project')?.list().length) ?? 0) +
-    (bridge.context.core.store('user')?.list().length ?? 0);
-  // The API part of the first render: notes.list over HTTP, measured from Node.
-  const listTimes: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    const res = await fetch(`http://127.0.0.1:${bridge.port}/api/invoke`, {
+  // What the page held and spent before paging: the whole list fetched and parsed, kept alive.
+  const fullListMs = await page.evaluate(async () => {
+    const secret = sessionStorage.getItem('memdesk-bridge-secret') ?? '';
+    const t0 = performance.now();
+    const res = await fetch('/api/invoke', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: `memdesk_secret=${bridge.secret}` },
+      headers: { 'Content-Type': 'application/json', 'x-memdesk-secret': secret },
       body: JSON.stringify({ method: 'notes.list', input: { scope: 'both' } }),
     });
-    await res.text();
-    listTimes.push(performance.now() - t);
-  }
-  const runs: Measure[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, bridge.url));
-  await bridge.close();
-  await fs.rm(root, { recursive: true, force: true });
-  const m = {
-    label,
-    notes: status,
-    seedMs,
-    firstListMs: median(runs.map((r) => r.firstListMs)),
-    rowsInDom: Math.max(...runs.map((r) => r.rowsInDom)),
-    rowsAfterScroll: Math.max(...runs.map((r) => r.rowsAfterScroll)),
-    scrollFrameMs: median(runs.map((r) => r.scrollFrameMs)),
-    listApiMs: median(listTimes),
-  };
-  console.log(
-    `${label}: ${m.notes} notes loaded; first list ${m.firstListMs.toFixed(0)} ms (median of ${RUNS}); rows in DOM ${m.rowsInDom} (after scrolling ${m.rowsAfterScroll}); scroll step to paint ${m.scrollFrameMs.toFixed(1)} ms; notes.list over HTTP ${m.listApiMs.toFixed(0)} ms`,
-  );
-  return m;
+    (window as unknown as { __full: unknown }).__full = await res.json();
+    return performance.now() - t0;
+  });
+  const fullListHeapMb = (await heapMb()) - heapAtFirstRow;
+  await context.close();
+  return { firstRowMs, rowsInDom, cpuMs, heapMb: heapAtFirstRow, fullListMs, fullListHeapMb };
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--headless',
-  ],
-});
-try {
-  const base = await dataset(browser, 'baseline (demo sample)', (home, project) =>
-    seedSampleNotes(defaultSeedDirs(home, project)).then(() => undefined),
-  );
-  // A list that scrolls but is small: shows whether a scroll step's cost grows with the note count.
-  const mid = await dataset(browser, '500 notes', async (home, project) => {
-    const dirs = defaultSeedDirs(home, project);
-    await seedGeneratedNotes(dirs.projectMemoryDir, generatedNotes(250, 'project'));
-    await seedGeneratedNotes(dirs.userMemoryDir, generatedNotes(250, 'user'));
-  });
-  const big = await dataset(browser, '10,000 notes', async (home, project) => {
-    const dirs = defaultSeedDirs(home, project);
-    await seedGeneratedNotes(dirs.projectMemoryDir, generatedNotes(5000, 'project'));
-    await seedGeneratedNotes(dirs.userMemoryDir, generatedNotes(5000, 'user'));
-  });
-  const ratio = big.firstListMs / base.firstListMs;
-  const verdict = `first list ${big.firstListMs <= 1000 ? '≤' : '>'} 1 s, rows ${big.rowsInDom <= 100 && big.rowsAfterScroll <= 100 ? '≤' : '>'} 100`;
+async function dataset(browser: Browser, label: string, seed: Seed) {
+  const b = await startBench(seed);
+  const api = {
+    page: [] as number[],
+    pageCpu: [] as number[],
+    full: [] as number[],
+    fullCpu: [] as number[],
+  };
+  let pageBytes = 0;
+  let fullBytes = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const p = await b.invoke('notes.list', PAGE_INPUT);
+    const f = await b.invoke('notes.list', { scope: 'both' });
+    api.page.push(p.ms);
+    api.pageCpu.push(p.cpuMs);
+    api.full.push(f.ms);
+    api.fullCpu.push(f.cpuMs);
+    pageBytes = p.bytes;
+    fullBytes = f.bytes;
+  }
+  // One page load not counted: the first load of the bundle (compile, disk cache) is not the list's cost.
+  await measurePage(browser, b.bridge.url);
+  const runs: PageMeasure[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await measurePage(browser, b.bridge.url));
+  await b.close();
+  const m = (k: keyof PageMeasure) => median(runs.map((r) => r[k]));
+  const out = {
+    label,
+    notes: b.notes,
+    firstRowMs: m('firstRowMs'),
+    rowsInDom: Math.max(...runs.map((r) => r.rowsInDom)),
+    cpuMs: m('cpuMs'),
+    heapMb: m('heapMb'),
+    fullListMs: m('fullListMs'),
+    fullListHeapMb: m('fullListHeapMb'),
+    apiPageMs: median(api.page),
+    apiPageCpuMs: median(api.pageCpu),
+    apiFullMs: median(api.full),
+    apiFullCpuMs: median(api.fullCpu),
+    pageKb: pageBytes / 1024,
+    fullKb: fullBytes / 1024,
+  };
   console.log(
-    `ratio 10,000 / baseline first-list time: ${ratio.toFixed(2)}×; scroll step 10,000 / 500: ${(big.scrollFrameMs / mid.scrollFrameMs).toFixed(2)}×  — targets: ${verdict}`,
+    `${label} (${out.notes} notes): first row ${out.firstRowMs.toFixed(0)} ms, page CPU ${out.cpuMs.toFixed(0)} ms, JS heap ${out.heapMb.toFixed(1)} MB, ${out.rowsInDom} rows in the DOM | ` +
+      `the full list in the page: ${out.fullListMs.toFixed(0)} ms, +${out.fullListHeapMb.toFixed(1)} MB heap | ` +
+      `notes.list over HTTP: page ${out.apiPageMs.toFixed(1)} ms (bridge CPU ${out.apiPageCpuMs.toFixed(1)} ms, ${out.pageKb.toFixed(0)} KB) vs full ${out.apiFullMs.toFixed(1)} ms (CPU ${out.apiFullCpuMs.toFixed(1)} ms, ${out.fullKb.toFixed(0)} KB)`,
+  );
+  return out;
+}
+
+const browser = await launch();
+try {
+  const base = await dataset(browser, 'baseline: demo sample', sampleSeed);
+  const big = await dataset(browser, '10,000 notes', generatedSeed(5000));
+  const ratio = big.firstRowMs / base.firstRowMs;
+  console.log(
+    `first row 10,000 / sample: ${ratio.toFixed(2)}× (target ≤ 2×); at 10,000 one page vs the full list over HTTP: ${(big.apiPageMs / big.apiFullMs).toFixed(3)}× wall, ${(big.apiPageCpuMs / big.apiFullCpuMs).toFixed(3)}× bridge CPU, ${(big.pageKb / big.fullKb).toFixed(3)}× bytes — ${machine()}`,
   );
   if (values.write) {
-    const line = `| ${new Date().toISOString().slice(0, 16).replace('T', ' ')} | ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'} | ${base.firstListMs.toFixed(0)} ms | ${big.firstListMs.toFixed(0)} ms | ${ratio.toFixed(2)}× | ${big.rowsInDom} / ${big.rowsAfterScroll} | ${mid.scrollFrameMs.toFixed(1)} / ${big.scrollFrameMs.toFixed(1)} ms | ${big.listApiMs.toFixed(0)} ms | ${os.loadavg()[0]!.toFixed(1)} |\n`;
+    const line = `| ${new Date().toISOString().slice(0, 16).replace('T', ' ')} | ${base.firstRowMs.toFixed(0)} ms | ${big.firstRowMs.toFixed(0)} ms (CPU ${big.cpuMs.toFixed(0)} ms) | ${ratio.toFixed(2)}× | ${big.heapMb.toFixed(1)} MB | ${big.fullListMs.toFixed(0)} ms, +${big.fullListHeapMb.toFixed(1)} MB | ${big.apiPageMs.toFixed(0)} / ${big.apiFullMs.toFixed(0)} ms (CPU ${big.apiPageCpuMs.toFixed(0)} / ${big.apiFullCpuMs.toFixed(0)} ms) | ${big.pageKb.toFixed(0)} / ${big.fullKb.toFixed(0)} KB | ${big.rowsInDom} | ${machine()} |\n`;
     await fs.appendFile(path.resolve(repo, values.write), line);
     console.log(`appended to ${values.write}`);
   }

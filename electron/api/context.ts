@@ -1,12 +1,10 @@
-import type { AppEvent } from '../../shared/events.js';
 import type { CleanupDeps } from '../cleanup/background.js';
-import { createMemoryCore } from '../memory/core.js';
-import { createNotesService } from '../memory/notes-service.js';
 import type { MemoryCore, NotesService } from '../memory/types.js';
+import type { SyncEngine } from '../sync/sync-engine.js';
 
 /**
- * What the handler table is built on. Areas that need more services (sync, cleanup) add optional
- * fields here and build them in `createApiContext`.
+ * What the handler table is built on: one open project's services, built by the composition root
+ * (electron/app/open-project.ts) and passed in explicitly — handlers reach for no process-global.
  */
 export interface HandlerContext {
   core: MemoryCore;
@@ -14,8 +12,10 @@ export interface HandlerContext {
   /** The directory the process works in. */
   cwd: string;
   env: Record<string, string | undefined>;
-  /** 待整理's key store and sync link (the desktop app passes a safeStorage key store). */
-  cleanup?: CleanupDeps;
+  /** This core's link to the process's sync engine. */
+  sync: CoreSync;
+  /** 待整理's key store, its link to sync, and (in long-running processes) the shared service. */
+  cleanup: CleanupDeps;
   /**
    * Shows a sign-in page to the person in the system browser (RFC 8252: never an embedded page).
    * The app passes shell.openExternal; the CLI prints the URL. Without it, sign-in is refused.
@@ -23,27 +23,10 @@ export interface HandlerContext {
   openExternal?: (url: string) => Promise<void> | void;
 }
 
-export interface ApiContextOptions {
-  home: string;
-  projectRoot?: string;
-  now?: () => number;
-  emit?: (event: AppEvent) => void;
-  env?: Record<string, string | undefined>;
-  watch?: boolean;
-  lockTimeoutMs?: number;
-  cwd?: string;
-}
-
-export async function createApiContext(opts: ApiContextOptions): Promise<HandlerContext> {
-  const env = opts.env ?? process.env;
-  const core = await createMemoryCore({
-    home: opts.home,
-    env,
-    ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot } : {}),
-    ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.emit ? { emit: opts.emit } : {}),
-    ...(opts.watch ? { watch: true } : {}),
-    ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-  });
-  return { core, notes: createNotesService(core), cwd: opts.cwd ?? process.cwd(), env };
+export interface CoreSync {
+  /**
+   * The process's sync engine with this core's directories attached. Built on the first call, so a
+   * CLI command that never syncs never loads the engine.
+   */
+  engine(): Promise<SyncEngine>;
 }

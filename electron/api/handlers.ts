@@ -30,6 +30,8 @@ const agents: Area = async (ctx) => {
 const cleanup: Area = async (ctx) => (await import('./handlers/cleanup.js')).createCleanupHandlers(ctx);
 const sync: Area = async (ctx) => (await import('./handlers/sync.js')).createSyncHandlers(ctx);
 const account: Area = async (ctx) => (await import('./handlers/account.js')).createAccountHandlers(ctx);
+const encryption: Area = async (ctx) =>
+  (await import('./handlers/encryption.js')).createEncryptionHandlers(ctx);
 
 /**
  * Which area implements the methods named `<prefix>.*` (electron/api/handlers/<area>.ts). Add your
@@ -45,6 +47,7 @@ export const handlerAreas: Readonly<Record<string, Area>> = {
   cleanup,
   sync,
   account,
+  encryption,
 };
 
 /** The handler table: one function per API method; each area is built once, on its first call. */

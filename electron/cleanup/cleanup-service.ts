@@ -104,17 +104,45 @@ export class CleanupService {
   }
 
   async dismiss(findingId: string): Promise<{ findingId: string; hashes: Record<string, string> }> {
-    const scope = findingId.split(':')[1];
-    if (scope !== 'project' && scope !== 'user')
-      throw new AppError('invalid_input', `"${findingId}" is not a finding id`);
-    const finding = (await this.analyse(scope)).find((f) => f.id === findingId);
-    if (!finding)
-      throw new AppError(
-        'not_found',
-        `no current finding "${findingId}" (it may be resolved already); list them again`,
-      );
-    await this.dismissals.dismiss(this.scopeKey(scope), findingId, finding.hashes, this.core.now());
-    return { findingId, hashes: finding.hashes };
+    const [one] = await this.dismissMany([findingId]);
+    return one!;
+  }
+
+  /**
+   * Dismisses findings (a group at once: one analysis and one write per scope, not one per finding).
+   * All or nothing: an id that is not a current finding refuses the whole call.
+   */
+  async dismissMany(
+    findingIds: readonly string[],
+  ): Promise<Array<{ findingId: string; hashes: Record<string, string> }>> {
+    const out: Array<{ findingId: string; hashes: Record<string, string> }> = [];
+    const byScope = groupByScope(findingIds);
+    const writes: Array<[Scope, Record<string, Record<string, string>>]> = [];
+    for (const [scope, ids] of byScope) {
+      const current = new Map((await this.analyse(scope)).map((f) => [f.id, f.hashes]));
+      const entries: Record<string, Record<string, string>> = {};
+      for (const findingId of ids) {
+        const hashes = current.get(findingId);
+        if (!hashes)
+          throw new AppError(
+            'not_found',
+            `no current finding "${findingId}" (it may be resolved already); list them again`,
+          );
+        entries[findingId] = hashes;
+        out.push({ findingId, hashes });
+      }
+      writes.push([scope, entries]);
+    }
+    const at = this.core.now();
+    for (const [scope, entries] of writes) await this.dismissals.dismiss(this.scopeKey(scope), entries, at);
+    return out;
+  }
+
+  /** Undo of dismissals: the findings show again (those that still apply). */
+  async undismiss(findingIds: readonly string[]): Promise<{ findingIds: string[] }> {
+    for (const [scope, ids] of groupByScope(findingIds))
+      await this.dismissals.undismiss(this.scopeKey(scope), ids);
+    return { findingIds: [...findingIds] };
   }
 
   // ---------- model ----------
@@ -213,4 +241,18 @@ export class CleanupService {
       ...(reason ? { reason } : {}),
     });
   }
+}
+
+/** Finding ids (`kind:scope:…`) by the scope they name; an id naming none is refused. */
+function groupByScope(findingIds: readonly string[]): Map<Scope, string[]> {
+  const out = new Map<Scope, string[]>();
+  for (const id of findingIds) {
+    const scope = id.split(':')[1];
+    if (scope !== 'project' && scope !== 'user')
+      throw new AppError('invalid_input', `"${id}" is not a finding id`);
+    let list = out.get(scope);
+    if (!list) out.set(scope, (list = []));
+    list.push(id);
+  }
+  return out;
 }

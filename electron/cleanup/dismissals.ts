@@ -55,15 +55,24 @@ export class DismissalStore {
     return ids.every((id) => dismissal.hashes[id] === currentHashes[id]);
   }
 
+  /** Records dismissals (finding id → its notes' hashes now) in one write. */
   async dismiss(
     scopeKey: string,
-    findingId: string,
-    hashes: Record<string, string>,
+    entries: Record<string, Record<string, string>>,
     at: number,
   ): Promise<void> {
     await this.update((file) => {
       const scope = (file.scopes[scopeKey] ??= {});
-      scope[findingId] = { hashes, at };
+      for (const [findingId, hashes] of Object.entries(entries)) scope[findingId] = { hashes, at };
+    });
+  }
+
+  /** Forgets dismissals (undo): those findings are shown again while they still apply. */
+  async undismiss(scopeKey: string, findingIds: readonly string[]): Promise<void> {
+    await this.update((file) => {
+      const scope = file.scopes[scopeKey];
+      if (!scope) return;
+      for (const id of findingIds) delete scope[id];
     });
   }
 

@@ -1,11 +1,11 @@
+import { WIKI_LINK as LINK } from '../../shared/links.js';
 import { noteIdKey } from '../../shared/note-id.js';
 
-/**
- * Rewriting `[[id]]` links in a body, with the same syntax the core derives links from
- * (electron/memory/links.ts): `[[id]]` and `[[id|label]]`, the id trimmed, compared ignoring case
+/*
+ * Rewriting `[[id]]` links in a body, with the syntax the core derives links from
+ * (shared/links.ts): `[[id]]` and `[[id|label]]`, the id trimmed, compared ignoring case
  * (ids equal ignoring case name one note).
  */
-const LINK = /\[\[([^[\]\n|]+?)(\|[^[\]\n]*)?\]\]/g;
 
 /** Points every link to one of `from` (ids) at `to`; returns the new body and how many links changed. */
 export function repointLinks(

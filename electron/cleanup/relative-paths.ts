@@ -1,3 +1,5 @@
+import { WIKI_LINK } from '../../shared/links.js';
+
 /**
  * What counts as "a relative path a project note names" for the missing-file finding
  * (documented in docs/cleanup.md):
@@ -38,7 +40,7 @@ export function extractRelativePaths(body: string): string[] {
       continue;
     }
     if (inFence !== null) continue;
-    const withoutLinks = line.replace(/\[\[[^\]]*\]\]/g, ' ');
+    const withoutLinks = line.replace(WIKI_LINK, ' ');
     for (const match of withoutLinks.matchAll(CANDIDATE)) {
       const path = asRelativePath(match[0]);
       if (path) found.add(path);

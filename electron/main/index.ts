@@ -3,11 +3,10 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
 import { defaultHome } from '../memory/core.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
 import { pageHandlers } from '../transports/page-methods.js';
-import { processMergeSync } from '../api/handlers/cleanup.js';
-import { startProjectCleanup } from '../cleanup/background.js';
+import { createAppRoot } from '../app/app-root.js';
+import { ProjectHost } from '../app/project-host.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
-import { ProjectHost } from './project-host.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
 import { registerAppScheme, serveAppScheme } from './app-protocol.js';
 import { hardenSession, hardenWebContents } from './security.js';
@@ -37,7 +36,6 @@ if (!app.requestSingleInstanceLock()) {
 async function run(): Promise<void> {
   const broadcaster = new EventBroadcaster();
   const home = defaultHome(process.env);
-  // Cloud sync: one coordinator for the process, started with the app (sync-lifecycle.ts).
   const secrets = createSecretStore(app.getPath('userData'), {
     onMemoryOnly: (why) =>
       void dialog.showMessageBox({
@@ -47,12 +45,31 @@ async function run(): Promise<void> {
         detail: why,
       }),
   });
-  const sync = startDesktopSync({
+  // The composition root: one sync coordinator for the process, started with the app; each open
+  // project gets 待整理 with the model key in safeStorage and background consolidation.
+  const root = createAppRoot({
     home,
-    tokens: secretTokenStore(secrets),
+    env: process.env,
+    // Sync sign-in shows the provider's page in the system browser, never in a window of ours.
+    openExternal: (url) => shell.openExternal(url),
+    emit: (event) => {
+      sync.onEvent(event);
+      broadcaster.event(event);
+    },
+    sync: {
+      autoStart: true,
+      tokens: secretTokenStore(secrets),
+      keys: secretTokenStore(secrets, 'sync-e2ee-keys'),
+    },
+    syncOnOpen: true,
+    keyStore: secretKeyStore(secrets),
+    consolidation: {},
+  });
+  const host = new ProjectHost(root);
+  const sync = startDesktopSync({
+    root,
     handlers: () => host.handlers(),
     window: () => win,
-    emit: (event) => broadcaster.event(event),
     openConflicts: () => {
       if (win) {
         if (win.isMinimized()) win.restore();
@@ -60,30 +77,6 @@ async function run(): Promise<void> {
         win.focus();
       }
       broadcaster.command('conflicts.open');
-    },
-  });
-  // Each open project: 待整理 with the model key in safeStorage and background consolidation; on a
-  // switch or quit, consolidation stops and the project's sync attachments are released.
-  const host = new ProjectHost({
-    home,
-    emit: (event) => {
-      sync.onEvent(event);
-      broadcaster.event(event);
-    },
-    openSession: async (ctx) => {
-      // Sync sign-in shows the provider's page in the system browser, never in a window of ours.
-      ctx.openExternal = (url) => shell.openExternal(url);
-      const cleanup = await startProjectCleanup(ctx, {
-        sync: processMergeSync(ctx.core),
-        keyStore: secretKeyStore(secrets),
-        lastKnownPlan: () => sync.knownPlan(),
-      });
-      return {
-        close: async () => {
-          await cleanup.stop();
-          sync.release(ctx.core);
-        },
-      };
     },
   });
   const recentFile = path.join(app.getPath('userData'), 'recent-projects.json');

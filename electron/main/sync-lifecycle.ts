@@ -1,47 +1,29 @@
 import { app, type BrowserWindow } from 'electron';
 import type { AppEvent } from '../../shared/events.js';
 import type { ApiHandlers } from '../api/dispatch.js';
-import type { MemoryCore } from '../memory/types.js';
-import { startAppSync, type AppSync } from '../sync/app-sync.js';
-import type { TokenStore } from '../sync/token-store.js';
+import type { AppRoot } from '../app/app-root.js';
 import { showConflictBadge } from './sync-badge.js';
 import { ConflictNotifier } from './sync-notify.js';
 
 /**
- * The desktop app's sync: the process's one coordinator started with the app, the current core's
- * directories attached (through `sync.markInUse`, which attaches and marks the project in use),
- * a note written in the project keeping it polled, conflicts announced (OS notification, badge),
- * and a clean stop on quit.
+ * The desktop app's side of sync: conflicts announced (OS notification, badge) after each round,
+ * and a stop on quit that never hangs. The engine itself (one coordinator, started with the app,
+ * every open core attached and kept in use by its writes) is the composition root's.
  */
 export interface DesktopSync {
   /** Every app event passes through here before it reaches the window. */
   onEvent(event: AppEvent): void;
-  /** After a core was opened (start, another project): attach it and refresh the badge. */
+  /** After a core was opened (start, another project): refresh the badge. */
   coreOpened(): void;
-  /** Before a core closes (project switch, quit): release its sync attachments. */
-  release(core: MemoryCore): void;
-  /** The plan the sync server last announced ('paid' | 'free' | null), for background consolidation. */
-  knownPlan(): 'paid' | 'free' | null;
   stop(): Promise<void>;
 }
 
 export function startDesktopSync(opts: {
-  home: string;
-  tokens?: TokenStore;
+  root: AppRoot;
   handlers: () => ApiHandlers;
   window: () => BrowserWindow | null;
-  /** Forward events to the window(s). */
-  emit: (event: AppEvent) => void;
   openConflicts: () => void;
 }): DesktopSync {
-  const sync: AppSync = startAppSync({
-    home: opts.home,
-    emit: (event) => {
-      opts.emit(event);
-      if (event.type === 'sync.status') void refresh();
-    },
-    ...(opts.tokens ? { tokens: opts.tokens } : {}),
-  });
   const notifier = new ConflictNotifier({ locale: () => app.getLocale(), onClick: opts.openConflicts });
   let stopped = false;
 
@@ -56,25 +38,11 @@ export function startDesktopSync(opts: {
     }
   }
 
-  const touch = (): void => {
-    if (stopped) return;
-    try {
-      const markInUse = opts.handlers()['sync.markInUse'];
-      void markInUse({}).catch(() => undefined);
-    } catch {
-      // No core open yet (or closing): the next open attaches it.
-    }
-  };
-
   return {
     onEvent(event) {
-      if (event.type === 'notes.changed' && event.scope === 'project') touch();
+      if (event.type === 'sync.status') void refresh();
     },
-    release: (core) => sync.release(core),
-    knownPlan: () => sync.knownPlan(),
     coreOpened() {
-      touch();
-      sync.engine.start();
       void refresh();
     },
     async stop() {
@@ -84,7 +52,7 @@ export function startDesktopSync(opts: {
       // every write is atomic, so a round cut short leaves nothing half-written.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        sync.stop(),
+        opts.root.stop(),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, 5_000);
         }),

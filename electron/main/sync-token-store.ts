@@ -1,9 +1,11 @@
 import type { TokenStore } from '../sync/token-store.js';
 import type { SecretStore } from './secret-store.js';
 
-/** Sync tokens kept with safeStorage (the OS keychain): one encrypted JSON map {origin: token}. */
-export function secretTokenStore(secrets: SecretStore): TokenStore {
-  const NAME = 'sync-tokens';
+/**
+ * Sync tokens kept with safeStorage (the OS keychain): one encrypted JSON map {origin: token}.
+ * The end-to-end encryption keys use the same, under another name (`sync-e2ee-keys`).
+ */
+export function secretTokenStore(secrets: SecretStore, NAME = 'sync-tokens'): TokenStore {
   const read = async (): Promise<Record<string, string>> => {
     const text = await secrets.get(NAME);
     if (!text) return {};

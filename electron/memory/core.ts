@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
@@ -26,12 +25,7 @@ import type {
   Warning,
 } from './types.js';
 
-/** `$OHARNESS_HOME`, else `~/.oharness`. */
-export function defaultHome(env: Record<string, string | undefined> = process.env): string {
-  return env.OHARNESS_HOME && env.OHARNESS_HOME.trim()
-    ? path.resolve(env.OHARNESS_HOME)
-    : path.join(os.homedir(), '.oharness');
-}
+export { defaultHome } from './default-home.js';
 
 export function userNotesDir(home: string): string {
   return path.join(home, 'memory', 'user');
@@ -190,10 +184,19 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     if (queued >= queue.length) queue = [];
   };
   const startIndex = (): SearchIndex => {
-    index = new SearchIndex();
-    queue = stores().flatMap((s) => s.list().map((n) => [s.scope, n.id] as const));
+    const fresh = new SearchIndex();
+    index = fresh;
+    // The persisted postings of notes unchanged since the cache was written (read per term when a
+    // query needs them); only the other notes are queued for analysis.
+    const adopted = stores().map((s) => cacheOf(s.scope)?.adoptInto(fresh) ?? new Set<StoredNote>());
+    queue = stores().flatMap((s, i) =>
+      s
+        .list()
+        .filter((n) => !adopted[i]!.has(n))
+        .map((n) => [s.scope, n.id] as const),
+    );
     queued = 0;
-    return index;
+    return fresh;
   };
   const searchIndex = (): SearchIndex => {
     const built = index ?? startIndex();

@@ -3,17 +3,19 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Note, Scope } from '../../shared/note.js';
-import { storedNote } from './note-store.js';
+import { storedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
-import { analyseDocument, type DocumentAnalysis } from './search/search-index.js';
+import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
+import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
 import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
- * never synced) holding every loaded note with its file's mtime and size and its search analysis.
- * Opening a store then costs a readdir + stat per file instead of reading, parsing and analysing
- * every note: files whose mtime and size match are taken from the cache, the others are read
- * (docs/performance.md, "CLI cold start").
+ * never synced) holding every loaded note with its file's mtime and size, and the inverted index of
+ * their search analyses (search/index-segment.ts). Opening a store then costs a readdir + stat per
+ * file instead of reading, parsing and analysing every note: files whose mtime and size match are
+ * taken from the cache, the others are read; the search index adopts the persisted postings and
+ * patches only the notes that changed (docs/performance.md, "CLI cold start").
  *
  * Never a wrong answer: the file carries a CRC of its body and the analyzer's fingerprint, and is
  * ignored when either does not match, when it was written for another directory or size limit, or
@@ -21,7 +23,7 @@ import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.
  * with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-const VERSION = 2;
+const VERSION = 3;
 const RACY_MS = 2000;
 
 /** A loaded note plus its analysis, as the cache holds it. */
@@ -65,18 +67,15 @@ interface Header {
   /** Byte length and CRC-32 of each of the three sections that follow the header line. */
   notes: { length: number; crc: number };
   bodies: { length: number; crc: number };
-  analyses: { length: number; crc: number };
+  /** The index segment (search/index-segment.ts) of the notes that have an analysis. */
+  index: { length: number; crc: number };
 }
 
-/** [name, mtimeMs, size, hash, the note without its body, the body's length in the bodies section (bytes)] */
-type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number];
-/** Per note (same order): [term indexes, tfs, lengths], or null when the note was never analysed. */
-type AnalysisRow = [number[], number[], [number, number, number]] | null;
-
-interface AnalysesSection {
-  terms: string[];
-  rows: AnalysisRow[];
-}
+/**
+ * [name, mtimeMs, size, hash, the note without its body, the body's length in the bodies section
+ * (bytes), its note number in the index segment or -1 when it was never analysed]
+ */
+type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number, number];
 
 export interface CacheKey {
   scope: Scope;
@@ -85,12 +84,15 @@ export interface CacheKey {
 }
 
 /**
- * A cache file read: its notes, and their analyses decoded on first use (a `list` never needs
- * them, so it parses only the notes section). Null analyses: the note was never analysed.
+ * A cache file read: its notes, and the index segment of their analyses, opened on first use (a
+ * `list` never needs it). `segmentDocs[row]`: the row's note number in the segment, -1 when the
+ * note was never analysed.
  */
 export interface CacheContents {
   files: LoadedFile[];
-  analyses(): Array<DocumentAnalysis | null> | null;
+  segmentDocs: readonly number[];
+  /** Null when the section is damaged: the notes are analysed again. */
+  segment(): IndexSegment | null;
 }
 
 /** The fields of a note the cache keeps beside its body, in a fixed shape. */
@@ -118,10 +120,10 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     const header = JSON.parse(buf.toString('utf8', 0, nl)) as Header;
     const notesAt = nl + 1;
     const bodiesAt = notesAt + header.notes.length;
-    const analysesAt = bodiesAt + header.bodies.length;
+    const indexAt = bodiesAt + header.bodies.length;
     const notes = buf.subarray(notesAt, bodiesAt);
-    const bodies = buf.subarray(bodiesAt, analysesAt);
-    const analyses = buf.subarray(analysesAt);
+    const bodies = buf.subarray(bodiesAt, indexAt);
+    const index = buf.subarray(indexAt);
     if (
       header.format !== FORMAT ||
       header.version !== VERSION ||
@@ -131,13 +133,14 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       header.maxNoteBytes !== key.maxNoteBytes ||
       notes.length !== header.notes.length ||
       bodies.length !== header.bodies.length ||
-      analyses.length !== header.analyses.length ||
+      index.length !== header.index.length ||
       crc32(notes) !== header.notes.crc ||
       crc32(bodies) !== header.bodies.crc
     )
       return null;
     const rows = JSON.parse(notes.toString('utf8')) as NoteRow[];
     let at = 0;
+    const segmentDocs = rows.map((r) => r[6]);
     const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes]): LoadedFile => {
       const start = at;
       at += bodyBytes;
@@ -154,26 +157,18 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       return { name, mtimeMs, size, note: stored };
     });
     if (at !== bodies.length) return null;
-    let decoded: Array<DocumentAnalysis | null> | null | undefined;
-    const decode = (): Array<DocumentAnalysis | null> | null => {
-      if (crc32(analyses) !== header.analyses.crc) return null;
-      const { terms, rows: a } = JSON.parse(analyses.toString('utf8')) as AnalysesSection;
-      if (a.length !== files.length) return null;
-      return a.map((r) => (r ? { terms: r[0].map((t) => terms[t]!), tfs: r[1], lengths: r[2] } : null));
+    let opened: IndexSegment | null | undefined;
+    const open = (): IndexSegment | null => {
+      if (crc32(index) !== header.index.crc) return null;
+      const segment = openIndexSegment(index);
+      const analysed = segmentDocs.filter((d) => d >= 0).length;
+      if (!segment || segment.docCount !== analysed) return null;
+      // Row order and segment order agree (each analysed row took the next number).
+      let next = 0;
+      for (const d of segmentDocs) if (d >= 0 && d !== next++) return null;
+      return segment;
     };
-    return {
-      files,
-      analyses: () => {
-        if (decoded === undefined) {
-          try {
-            decoded = decode();
-          } catch {
-            decoded = null; // unparseable: the notes are analysed again
-          }
-        }
-        return decoded;
-      },
-    };
+    return { files, segmentDocs, segment: () => (opened === undefined ? (opened = open()) : opened) };
   } catch {
     return null; // unparseable: rebuilt from the notes
   }
@@ -185,34 +180,20 @@ export async function writeIndexCache(
   key: CacheKey,
   files: readonly CachedFile[],
 ): Promise<void> {
-  const termIds = new Map<string, number>();
-  const terms: string[] = [];
   const newest = Date.now() - RACY_MS;
   const noteRows: NoteRow[] = [];
   const bodyParts: Buffer[] = [];
-  const analysisRows: AnalysisRow[] = [];
+  const analyses: DocumentAnalysis[] = [];
   for (const f of files) {
     if (!(f.mtimeMs < newest)) continue;
     const body = Buffer.from(f.note.body, 'utf8');
     bodyParts.push(body);
-    noteRows.push([f.name, f.mtimeMs, f.size, f.note.hash, noteMeta(f.note), body.length]);
-    if (!f.analysis) {
-      analysisRows.push(null);
-      continue;
-    }
-    const ids = f.analysis.terms.map((t) => {
-      let id = termIds.get(t);
-      if (id === undefined) termIds.set(t, (id = terms.push(t) - 1));
-      return id;
-    });
-    analysisRows.push([ids, f.analysis.tfs, [...f.analysis.lengths]]);
+    const segmentDoc = f.analysis ? analyses.push(f.analysis) - 1 : -1;
+    noteRows.push([f.name, f.mtimeMs, f.size, f.note.hash, noteMeta(f.note), body.length, segmentDoc]);
   }
   const notes = Buffer.from(JSON.stringify(noteRows), 'utf8');
   const bodies = Buffer.concat(bodyParts);
-  const analyses = Buffer.from(
-    JSON.stringify({ terms, rows: analysisRows } satisfies AnalysesSection),
-    'utf8',
-  );
+  const index = encodeIndexSegment(analyses);
   const header: Header = {
     format: FORMAT,
     version: VERSION,
@@ -222,14 +203,14 @@ export async function writeIndexCache(
     maxNoteBytes: key.maxNoteBytes,
     notes: { length: notes.length, crc: crc32(notes) },
     bodies: { length: bodies.length, crc: crc32(bodies) },
-    analyses: { length: analyses.length, crc: crc32(analyses) },
+    index: { length: index.length, crc: crc32(index) },
   };
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await fs.writeFile(
       tmp,
-      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, bodies, analyses]),
+      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, bodies, index]),
     );
     await fs.rename(tmp, file);
   } catch (err) {
@@ -248,8 +229,9 @@ export class StoreIndexCache implements NoteIndexCache {
   private readonly key: CacheKey;
   /** Analyses by note object: a note re-read from disk is a new object, so a stale analysis is never used. */
   private readonly analyses = new WeakMap<StoredNote, DocumentAnalysis>();
-  /** What the cache file held (by file name), with each note's position for its analysis. */
-  private read: Map<string, { note: StoredNote; row: number; analysed: boolean }> | null = null;
+  /** What the cache file holds (by file name): each note, its row, and whether its analysis is in the file. */
+  private read: Map<string, { note: StoredNote; row: number; inFile: boolean }> | null = null;
+  /** The file as read at open (null after a save: the analyses are then in `analyses`). */
   private contents: CacheContents | null = null;
 
   constructor(
@@ -263,12 +245,21 @@ export class StoreIndexCache implements NoteIndexCache {
 
   /** Call before the store's first load. */
   prime(): void {
-    this.contents = readIndexCache(this.file, this.key);
-    if (!this.contents) return;
+    const contents = readIndexCache(this.file, this.key);
+    if (!contents) return;
+    this.contents = contents;
     this.read = new Map(
-      this.contents.files.map((f, row) => [f.name, { note: f.note, row, analysed: false }] as const),
+      contents.files.map(
+        (f, row) => [f.name, { note: f.note, row, inFile: contents.segmentDocs[row]! >= 0 }] as const,
+      ),
     );
-    this.store.adopt(this.contents.files);
+    this.store.adopt(contents.files);
+  }
+
+  /** A row's analysis as the file holds it (null: not analysed, or the index section is damaged). */
+  private fileAnalysis(row: number): DocumentAnalysis | null {
+    const doc = this.contents?.segmentDocs[row] ?? -1;
+    return doc >= 0 ? (this.contents?.segment()?.analysis(doc) ?? null) : null;
   }
 
   /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
@@ -276,13 +267,29 @@ export class StoreIndexCache implements NoteIndexCache {
     let a = this.analyses.get(note);
     if (a) return a;
     const cached = this.read?.get(path.basename(note.path));
-    if (cached?.note === note) {
-      a = this.contents?.analyses()?.[cached.row] ?? undefined;
-      if (a) cached.analysed = true;
-    }
+    if (cached?.note === note && cached.inFile) a = this.fileAnalysis(cached.row) ?? undefined;
     a ??= analyseDocument(note);
     this.analyses.set(note, a);
     return a;
+  }
+
+  adoptInto(index: SearchIndex): Set<StoredNote> {
+    const held = new Set<StoredNote>();
+    const contents = this.contents;
+    const segment = contents?.segment();
+    if (!contents || !segment) return held;
+    const docs: StoredNote[] = [];
+    const changed: StoredNote[] = [];
+    contents.files.forEach((f, row) => {
+      if (contents.segmentDocs[row]! < 0) return;
+      docs.push(f.note);
+      // Still the store's note for that file (not re-read, removed, or held back since)?
+      if (this.store.get(f.note.id) === f.note) held.add(f.note);
+      else changed.push(f.note);
+    });
+    index.adoptSegment(segment, docs);
+    for (const n of changed) index.remove(n.scope, n.id);
+    return held;
   }
 
   /** Saves when the cache is missing or at least 1% of its entries are stale (a few re-reads cost less than a rewrite). */
@@ -294,21 +301,22 @@ export class StoreIndexCache implements NoteIndexCache {
       if (cached?.note === f.note) {
         stale--;
         // Analysed now but not in the file: saving spares the next process the analysis.
-        if (!cached.analysed && this.analyses.has(f.note) && !this.contents?.analyses()?.[cached.row])
-          stale++;
+        if (!cached.inFile && this.analyses.has(f.note)) stale++;
       } else stale++;
     }
     const worth = this.read === null ? files.length > 0 : stale >= Math.max(1, files.length / 100);
     if (!worth) return;
     // Notes analysed neither now nor in the file are saved without analysis.
     const rows = files.map((f) => {
-      let analysis = this.analyses.get(f.note) ?? null;
       const cached = this.read?.get(f.name);
-      if (!analysis && cached?.note === f.note) analysis = this.contents?.analyses()?.[cached.row] ?? null;
+      const analysis =
+        this.analyses.get(f.note) ??
+        (cached?.note === f.note && cached.inFile ? this.fileAnalysis(cached.row) : null);
+      if (analysis) this.analyses.set(f.note, analysis);
       return { ...f, analysis };
     });
     await writeIndexCache(this.file, this.key, rows);
-    this.contents = { files: rows, analyses: () => rows.map((r) => r.analysis) };
-    this.read = new Map(rows.map((r, row) => [r.name, { note: r.note, row, analysed: r.analysis !== null }]));
+    this.contents = null;
+    this.read = new Map(rows.map((r, row) => [r.name, { note: r.note, row, inFile: r.analysis !== null }]));
   }
 }

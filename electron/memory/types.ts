@@ -78,6 +78,12 @@ export interface LoadedFile {
 export interface NoteIndexCache {
   /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
   analysisOf(note: StoredNote): DocumentAnalysis;
+  /**
+   * Puts the persisted inverted index of the store's notes into `index` (which holds none of this
+   * scope yet), minus the notes that changed since; returns the notes it now holds. The store's
+   * other notes must be upserted.
+   */
+  adoptInto(index: SearchIndex): Set<StoredNote>;
   /** Writes the cache when enough changed since it was read. */
   save(): Promise<void>;
 }

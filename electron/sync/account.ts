@@ -1,6 +1,7 @@
 import { ProtocolRangeSchema, type IdentityResponse } from '../../shared/sync-protocol.js';
 import { normalizeOrigin, readCloudUrl, writeCloudUrl } from './cloud-config.js';
 import { SyncHttpClient, SyncRequestError, type TransferStats } from './http-client.js';
+import { readDeviceKey, sealedClient } from './crypto/device-key.js';
 import type { SyncPaths } from './sync-paths.js';
 import type { TokenStore } from './token-store.js';
 import { accessTokenFor } from './auth/access-token.js';
@@ -12,6 +13,8 @@ import { accessTokenFor } from './auth/access-token.js';
  */
 export interface SyncAccount {
   origin: string;
+  /** What baselines are bound to when it is not `origin`: an encrypted account adds its key id. */
+  baselineOrigin?: string;
   client: SyncHttpClient;
   identity(signal: AbortSignal, beforeRequest: () => Promise<void>): Promise<IdentityResponse>;
 }
@@ -21,6 +24,8 @@ export interface AccountSourceOptions {
   /** How long an identity answer is trusted (ms). */
   identityTtlMs?: number;
   now?: () => number;
+  /** The end-to-end encryption key of this device, per origin (crypto/device-key.ts). */
+  keys?: TokenStore;
 }
 
 export class AccountSource {
@@ -41,13 +46,14 @@ export class AccountSource {
     // Renews a signed-in token when it is about to expire (throws `unauthorized` if refused).
     const token = await accessTokenFor(this.tokens, origin, this.opts.now);
     if (!token) return null;
-    const key = `${origin}\n${token}`;
+    const deviceKey = this.opts.keys ? await readDeviceKey(this.opts.keys, origin) : null;
+    const key = `${origin}\n${token}\n${deviceKey?.keyId ?? ''}`;
     if (this.cached?.key === key) return this.cached.account;
-    const client = new SyncHttpClient({
-      origin: url,
-      token,
-      ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
-    });
+    const clientOptions = { origin: url, token, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) };
+    // An unlocked encrypted account: the same client, sealing and opening at the boundary.
+    const client = deviceKey
+      ? sealedClient(clientOptions, deviceKey, this.paths.seenDir)
+      : new SyncHttpClient(clientOptions);
     // Aggregate the stats of every client (one per token) in one place.
     (client as { stats: TransferStats }).stats = this.stats;
     const ttl = this.opts.identityTtlMs ?? 10 * 60_000;
@@ -55,6 +61,7 @@ export class AccountSource {
     let identity: { at: number; value: IdentityResponse } | null = null;
     const account: SyncAccount = {
       origin,
+      ...(deviceKey ? { baselineOrigin: `${origin}#e2ee-${deviceKey.keyId}` } : {}),
       client,
       identity: async (signal, beforeRequest) => {
         if (identity && now() - identity.at < ttl) return identity.value;
@@ -100,6 +107,8 @@ export class AccountSource {
   async logout(): Promise<void> {
     const url = await readCloudUrl(this.paths.cloudFile);
     if (url) await this.tokens.clear(normalizeOrigin(url));
+    // The encryption key is a credential too: signing out forgets it (unlock again after signing in).
+    if (url && this.opts.keys) await this.opts.keys.clear(normalizeOrigin(url));
     this.reset();
   }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
+import { BaselineLocationSchema } from './baseline-location.js';
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -49,18 +50,31 @@ export const PullCountsSchema = z.object({
 });
 export type PullCounts = z.infer<typeof PullCountsSchema>;
 
+/** The fail-safe's open question (see round/plan.ts failSafe). */
+export const PendingDeletesSchema = z.object({
+  /** Deleted in the cloud, still here. */
+  ids: z.array(z.string()),
+  /** Deleted here, still in the cloud. */
+  localIds: z.array(z.string()).default([]),
+  total: z.number().int(),
+});
+
 export const BaselineStateSchema = z.object({
   format: z.literal(1),
   scopeKey: z.string(),
   /** The cloud manifest as last seen: null version = never synced. */
   manifest: z.object({
     version: z.number().int().nonnegative().nullable(),
+    /** The server's head id of that version (docs/sync-protocol.md, "History"), when it sent one. */
+    head: z.string().optional(),
     entries: z.record(z.string(), SyncEntrySchema),
   }),
   /** Per note id: the content hash both sides had at the last sync. */
   base: z.record(z.string(), z.string()),
   lastSyncedAt: z.number().nullable(),
   lastPull: PullCountsSchema.extend({ at: z.number() }).nullable(),
+  /** The project checkout (root, notes directory) this baseline belongs to: baseline-location.ts. */
+  location: BaselineLocationSchema.optional(),
   /** The account and origin this baseline was built with (a different one starts from scratch). */
   boundTo: z.object({ userId: z.string(), origin: z.string() }).nullable(),
   /**
@@ -71,7 +85,18 @@ export const BaselineStateSchema = z.object({
     .object({
       notices: z.array(z.string()),
       localOnly: z.array(LocalOnlyNoteSchema).default([]),
-      pendingDeletes: z.object({ ids: z.array(z.string()), total: z.number().int() }).nullable(),
+      pendingDeletes: PendingDeletesSchema.nullable(),
+    })
+    .optional(),
+  /**
+   * The fail-safe's window: deletions (both directions) since the last confirmed state — the
+   * person's answer, or `since` older than a week — against the scope's note count then.
+   */
+  deleteWindow: z
+    .object({
+      since: z.number(),
+      total: z.number().int().nonnegative(),
+      deleted: z.number().int().nonnegative(),
     })
     .optional(),
 });

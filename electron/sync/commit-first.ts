@@ -99,6 +99,7 @@ export async function commitFirst(
     const probe = await gate.account.client.snapshot({
       scope: svc.protocolScope,
       sinceVersion: state.manifest.version,
+      sinceHead: state.manifest.head ?? null,
       have: [],
       cursor: null,
     });
@@ -210,7 +211,12 @@ export async function commitFirst(
         delete after.base[a.id];
       }
     }
-    if (after.manifest.version === version) after.manifest.version = response.version;
+    if (after.manifest.version === version) {
+      after.manifest.version = response.version;
+      // The head goes with the version (a stale one would read as a server that lost history).
+      if (response.head === undefined) delete after.manifest.head;
+      else after.manifest.head = response.head;
+    }
     await svc.baselines.saveState(after);
   });
   return {

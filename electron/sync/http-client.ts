@@ -11,6 +11,8 @@ import {
 import {
   CommitResponseSchema,
   IdentityResponseSchema,
+  KeyringResponseSchema,
+  KeyringUpdateResponseSchema,
   SnapshotResponseSchema,
   SYNC_PROTOCOL_HEADER,
   SYNC_PROTOCOL_VERSION,
@@ -19,6 +21,9 @@ import {
   type CommitRequest,
   type CommitResponse,
   type IdentityResponse,
+  type KeyringResponse,
+  type KeyringUpdateRequest,
+  type KeyringUpdateResponse,
   type SnapshotRequest,
   type SnapshotResponse,
   type SyncLimits,
@@ -123,6 +128,15 @@ export class SyncHttpClient {
       z.object({ device: DeviceSchema }),
       signal,
     );
+  }
+
+  /** Protocol 3: the account's end-to-end encryption keyring (null: not encrypted). */
+  keyring(signal?: AbortSignal): Promise<KeyringResponse> {
+    return this.request('GET', SYNC_ROUTES.keyring, undefined, KeyringResponseSchema, signal);
+  }
+
+  updateKeyring(req: KeyringUpdateRequest, signal?: AbortSignal): Promise<KeyringUpdateResponse> {
+    return this.request('POST', SYNC_ROUTES.keyringUpdate, req, KeyringUpdateResponseSchema, signal);
   }
 
   private async request<S extends z.ZodType>(

@@ -13,6 +13,8 @@ export interface ScopeRef {
   scope: Scope;
   /** Required for the project scope. */
   projectId?: string | null;
+  /** The project's root on this machine (which checkout a baseline belongs to: baseline-location.ts). */
+  projectRoot?: string;
 }
 
 export function stableScopeKey(ref: ScopeRef): string {

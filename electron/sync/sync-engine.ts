@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
 import type { Scope } from '../../shared/note.js';
+import { noteIdKey } from '../../shared/note-id.js';
 import type { MemoryCore, NoteStore, BackupStore, UserMemory } from '../memory/types.js';
 import { AccountSource } from './account.js';
 import { systemClock, type Clock } from './clock.js';
@@ -20,6 +21,8 @@ export interface SyncEngineOptions {
   home: string;
   /** Where tokens live: the CLI's 0600 file by default; the desktop passes a safeStorage one. */
   tokens?: TokenStore;
+  /** Where the end-to-end encryption key lives: a 0600 file by default; the desktop uses safeStorage. */
+  keys?: TokenStore;
   clock?: Clock;
   fetch?: typeof fetch;
   hooks?: SyncHooks;
@@ -42,6 +45,8 @@ export class SyncEngine {
   readonly paths: SyncPaths;
   readonly targets: SyncTargetsStore;
   readonly accounts: AccountSource;
+  /** This device's end-to-end encryption keys, per origin (crypto/device-key.ts). */
+  readonly keys: TokenStore;
   readonly coordinator: SyncCoordinator;
   readonly clock: Clock;
   private readonly services = new Map<string, { svc: SyncService; holders: Holder[]; release: () => void }>();
@@ -52,9 +57,11 @@ export class SyncEngine {
     this.paths = syncPaths(path.resolve(opts.home));
     this.clock = opts.clock ?? systemClock;
     this.targets = new SyncTargetsStore(this.paths.pluginsFile);
+    this.keys = opts.keys ?? new FileTokenStore(this.paths.keyFile);
     this.accounts = new AccountSource(this.paths, opts.tokens ?? new FileTokenStore(this.paths.tokenFile), {
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
       now: () => this.clock.now(),
+      keys: this.keys,
     });
     this.hooks = opts.hooks ?? {};
     this.emit = opts.emit ?? (() => {});
@@ -146,7 +153,11 @@ export class SyncEngine {
   attachProject(core: MemoryCore): { service: SyncService; detach: () => void } | null {
     const store = core.store('project');
     if (!store || !core.project?.id) return null;
-    return this.attach(store, core.user.backups, { scope: 'project', projectId: core.project.id });
+    return this.attach(store, core.user.backups, {
+      scope: 'project',
+      projectId: core.project.id,
+      projectRoot: core.project.root,
+    });
   }
 
   /** The services of a core: its project directory (if registered) and the user directory. */
@@ -268,7 +279,18 @@ export class SyncEngine {
         message: c.message,
         detectedAt: c.detectedAt,
       })),
-      pendingDeletes: pending ? { count: pending.ids.length, total: pending.total } : null,
+      pendingDeletes: pending
+        ? {
+            count: pending.ids.length + pending.localIds.length,
+            total: pending.total,
+            here: pending.localIds.length,
+          }
+        : null,
+      pendingUploads: pendingUploads(svc.store, state.base, [
+        ...conflicts.map((c) => c.id),
+        ...report.localOnly.map((n) => n.id),
+      ]),
+      roundTotals: svc.roundTotals,
     };
   }
 
@@ -294,4 +316,23 @@ export class SyncEngine {
     this.coordinator.stop();
     for (const { svc } of this.services.values()) svc.close();
   }
+}
+
+/**
+ * Notes that differ here from the last sync's version (written, edited or deleted since), as the
+ * next round would see them: a held file is not a deletion; conflicts and local-only notes wait
+ * for the person or stay here, so they are not "to upload".
+ */
+function pendingUploads(
+  store: NoteStore,
+  base: Readonly<Record<string, string>>,
+  excluded: string[],
+): number {
+  const skip = new Set(excluded);
+  const held = new Set(store.held().map((h) => noteIdKey(h.id)));
+  let count = 0;
+  for (const n of store.list()) if (!skip.has(n.id) && base[n.id] !== n.hash) count++;
+  for (const id of Object.keys(base))
+    if (!skip.has(id) && !store.get(id) && !held.has(noteIdKey(id))) count++;
+  return count;
 }

@@ -11,6 +11,10 @@ export interface SyncPaths {
   cloudFile: string;
   /** The CLI's token file (mode 0600); the desktop app keeps tokens in safeStorage instead. */
   tokenFile: string;
+  /** The CLI's end-to-end encryption key file (mode 0600); the desktop app uses safeStorage. */
+  keyFile: string;
+  /** The highest manifest version seen per encrypted scope (rollback detection). */
+  seenDir: string;
 }
 
 export function syncPaths(home: string): SyncPaths {
@@ -20,5 +24,7 @@ export function syncPaths(home: string): SyncPaths {
     pluginsFile: path.join(home, 'plugins.json'),
     cloudFile: path.join(home, 'cloud.json'),
     tokenFile: path.join(home, 'credentials', 'sync-token.json'),
+    keyFile: path.join(home, 'credentials', 'sync-e2ee-key.json'),
+    seenDir: path.join(home, 'memory-sync', 'e2ee-seen'),
   };
 }

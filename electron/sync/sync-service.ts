@@ -2,6 +2,8 @@ import { AppError } from '../../shared/errors.js';
 import type { Note, NoteContent, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { type SyncEntry, type SyncLimits, type SyncScope } from '../../shared/sync-protocol.js';
+import { syncStatusCode, type SyncStatusCode } from '../../shared/sync-status.js';
+import type { RoundTotals } from '../../shared/api/sync.js';
 import type { BackupStore, NoteStore, StoredNote } from '../memory/types.js';
 import type { AccountSource, SyncAccount } from './account.js';
 import {
@@ -14,6 +16,7 @@ import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinato
 import { SyncRequestError } from './http-client.js';
 import { plainNote } from '../../shared/note-format.js';
 import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
+import { locateBaseline, type BaselineLocation } from './baseline-location.js';
 import { runRound } from './round/run.js';
 import type {
   PendingDeletes,
@@ -27,7 +30,6 @@ import { scopeKeyHash, stableScopeKey, type ScopeRef } from './scope-key.js';
 import { scoped } from './scope-labels.js';
 import type { SyncTargetsStore } from './sync-targets.js';
 import { mergeNote } from './merge/index.js';
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withDirLock } from '../memory/dir-lock.js';
@@ -62,7 +64,11 @@ interface RoundStatus {
   /** The last round's transfer, for `sync --json` (null unless the last round ran to its end). */
   lastRound: (RoundTransfer & { error: ScopeError | null }) | null;
   lastResult: RoundResult | null;
+  /** Every round's transfer added up since this process started (the page's round toast). */
+  totals: RoundTotals;
 }
+
+const NO_ROUNDS: RoundTotals = { rounds: 0, added: 0, changed: 0, deleted: 0, pushed: 0, conflicts: 0 };
 
 export class SyncService implements ScheduledDirectory, RoundDeps {
   readonly key: string;
@@ -77,6 +83,8 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   readonly accounts: AccountSource;
   readonly targets: SyncTargetsStore;
   readonly now: () => number;
+  /** Which checkout of the project this is (null: user notes); recorded with the baseline. */
+  readonly location: BaselineLocation | null;
   hooks: SyncHooks;
 
   /** Set by the engine: the 429 pause that applies to every directory. */
@@ -90,6 +98,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     report: NO_REPORT,
     lastRound: null,
     lastResult: null,
+    totals: NO_ROUNDS,
   };
   /** Hashes this process wrote, so the store's change events of our own writes are not "local edits". */
   readonly selfWrites = new Map<string, string | null>();
@@ -104,11 +113,16 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     this.stableKey = stableScopeKey(opts.ref);
     this.keyHash = scopeKeyHash(opts.ref);
     this.backups = opts.backups;
-    // Two clones of one repository share a project id (one cloud scope) but are two directories
-    // here, each with its own baseline; the user directory is one per home.
-    const dirTag =
-      this.scope === 'project' ? `-${createHash('sha256').update(this.key).digest('hex').slice(0, 12)}` : '';
-    this.baselines = new BaselineStore(path.join(opts.baselinesDir, this.keyHash + dirTag), this.stableKey);
+    // Keyed by the project id, following the folder when it moves; two clones of one repository
+    // share the id (one cloud scope) but each keeps its own baseline (baseline-location.ts).
+    this.location =
+      this.scope === 'project' && opts.ref.projectRoot
+        ? { root: path.resolve(opts.ref.projectRoot), dir: this.key }
+        : null;
+    this.baselines = new BaselineStore(
+      locateBaseline(opts.baselinesDir, this.keyHash, this.location, opts.ref.projectId ?? null),
+      this.stableKey,
+    );
     this.accounts = opts.accounts;
     this.targets = opts.targets;
     this.now = opts.now;
@@ -157,6 +171,9 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   }
   get lastRound(): RoundStatus['lastRound'] {
     return this.status.lastRound;
+  }
+  get roundTotals(): RoundTotals {
+    return this.status.totals;
   }
   get lastResult(): RoundResult | null {
     return this.status.lastResult;
@@ -223,6 +240,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
       report: report.report ?? previous.report,
       lastRound: report.transfer ? { ...report.transfer, error } : null,
       lastResult: result,
+      totals: report.transfer ? addRound(previous.totals, report.transfer) : previous.totals,
     };
     return result;
   }
@@ -230,7 +248,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
   /** Maps a failure to the status the page shows and the scheduler's next step. */
   private describe(err: unknown): { result: RoundResult; error: ScopeError | null } {
     const scope = this.scope;
-    const shown = (code: string, message: string): ScopeError => ({
+    const shown = (code: SyncStatusCode, message: string): ScopeError => ({
       code,
       message: scoped(scope, message),
       scope,
@@ -250,7 +268,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
           return {
             result: { outcome: 'blocked' },
             error: shown(
-              err.failure,
+              syncStatusCode(err.failure),
               `the sync server did not accept the sign-in (${err.message}); sign in again`,
             ),
           };
@@ -291,7 +309,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
         default:
           return {
             result: err.transient ? { outcome: 'transient' } : { outcome: 'blocked' },
-            error: shown(err.failure, err.message),
+            error: shown(syncStatusCode(err.failure), err.message),
           };
       }
     }
@@ -494,4 +512,15 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     const cloud: SyncEntry | undefined = state.manifest.entries[id];
     return (local?.hash ?? null) === base && (cloud?.hash ?? null) === base;
   }
+}
+
+function addRound(t: RoundTotals, r: RoundTransfer): RoundTotals {
+  return {
+    rounds: t.rounds + 1,
+    added: t.added + r.pulled.added,
+    changed: t.changed + r.pulled.changed,
+    deleted: t.deleted + r.pulled.deleted,
+    pushed: t.pushed + r.pushed,
+    conflicts: t.conflicts + r.conflicts.length,
+  };
 }

@@ -5,6 +5,7 @@ import { useApiQuery } from '../api/queries.js';
 import { mergeWarnings } from '../components/WarningsBar.js';
 import { formatTime } from '../sync/format.js';
 import { useConflictList, useSyncRunning, useSyncStatus } from '../sync/hooks.js';
+import { useRoundToast } from '../sync/useRoundToast.js';
 import { uiStore, useUi } from '../state/ui-store.js';
 
 /** What the sync state is, in one word the status bar shows. */
@@ -18,7 +19,8 @@ export function syncStateKey(s: SyncStatus | undefined, running: boolean): strin
 }
 
 /**
- * The status bar under every page (as Obsidian's): sync state, last synced, conflicts, warnings,
+ * The status bar under every page (as Obsidian's): sync state, last synced, notes to upload,
+ * conflicts, warnings,
  * and whether Tab moves focus out of the text editor (Ctrl+M toggles it, as in VS Code).
  */
 export function StatusBar() {
@@ -29,6 +31,13 @@ export function StatusBar() {
   const status = useApiQuery('app.status', {});
   const warnings = mergeWarnings(status.data?.warnings).length;
   const tabMovesFocus = useUi((s) => s.tabMovesFocus);
+  // Only where sync runs: signed out or off, nothing is "to upload".
+  const toUpload =
+    sync.data?.enabled && sync.data.signedIn
+      ? sync.data.scopes.reduce((n, sc) => n + sc.pendingUploads, 0)
+      : 0;
+  // Mounted on every page, as the status bar is: background rounds are announced wherever one works.
+  useRoundToast();
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
@@ -58,6 +67,16 @@ export function StatusBar() {
       <span className="status-item" data-testid="status-last-synced">
         {t('status.lastSynced', { when: last ?? t('status.never') })}
       </span>
+      {toUpload > 0 ? (
+        <button
+          type="button"
+          className="status-item"
+          onClick={() => openTab('sync')}
+          data-testid="status-to-upload"
+        >
+          {t('status.toUpload', { count: toUpload })}
+        </button>
+      ) : null}
       {conflicts > 0 ? (
         <button
           type="button"

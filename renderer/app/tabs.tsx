@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { ConnectAgentsPage } from '../agents/ConnectAgentsPage.js';
 import { BackupsPage } from '../pages/backups/BackupsPage.js';
-import { CleanupPage, useCleanupBadge } from '../cleanup/CleanupPage.js';
+import { CleanupPage, useCleanupBadge } from '../pages/cleanup/CleanupPage.js';
 import { ConflictsPage, useConflictsBadge } from '../pages/conflicts/ConflictsPage.js';
 import { MemoryPage } from '../pages/memory/MemoryPage.js';
 import { SyncHeaderSlot, SyncPage } from '../pages/sync/SyncPage.js';

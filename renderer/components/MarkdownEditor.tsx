@@ -13,10 +13,11 @@ import {
   type ViewUpdate,
 } from '@codemirror/view';
 
+import { WIKI_LINK } from '../../shared/links.js';
 import { uiStore, useUi } from '../state/ui-store.js';
 
-/** `[[id]]` links in a body; the same pattern the core uses to derive links. */
-const LINK_RE = /\[\[([^[\]\n]+?)\]\]/g;
+/** `[[id]]` links in a body: the core's pattern (its own copy: MatchDecorator moves lastIndex). */
+const LINK_RE = new RegExp(WIKI_LINK);
 
 function linkDecorations(resolve: (id: string) => boolean, openHint: string) {
   const decorator = new MatchDecorator({

@@ -223,6 +223,8 @@ export const en = {
     never: 'never',
     conflicts_one: '{{count}} conflict',
     conflicts_other: '{{count}} conflicts',
+    toUpload_one: '{{count}} to upload',
+    toUpload_other: '{{count}} to upload',
     warnings_one: '{{count}} warning',
     warnings_other: '{{count}} warnings',
     tabMovesFocus: 'Tab moves focus',

@@ -222,6 +222,8 @@ export const zh: Messages = {
     never: '从未',
     conflicts_one: '{{count}} 个冲突',
     conflicts_other: '{{count}} 个冲突',
+    toUpload_one: '{{count}} 条待上传',
+    toUpload_other: '{{count}} 条待上传',
     warnings_one: '{{count}} 条警告',
     warnings_other: '{{count}} 条警告',
     tabMovesFocus: 'Tab 切换焦点',

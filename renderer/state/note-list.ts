@@ -1,4 +1,6 @@
+import type { ApiOutput } from '../../shared/api.js';
 import type { NoteSummary } from '../../shared/api/notes.js';
+import { listFilter, listOrder } from '../../shared/note-list-order.js';
 import type { SortKey, TypeFilter } from './ui-store.js';
 
 /** A row of the note list: a note, and when searching its score and why it matched. */
@@ -17,78 +19,36 @@ export function rowKey(row: { scope: string; id: string }): string {
   return `${row.scope}:${row.id}`;
 }
 
-/** Filters and sorts in one pass; `relevance` keeps the order the search returned. */
+/**
+ * Search hits filtered and sorted as the list is (the core does it for the paged list, with the
+ * same functions from shared/); `relevance` keeps the score order.
+ */
 export function filterAndSort(rows: readonly ListRow[], f: ListFilters): ListRow[] {
-  const tag = f.tagFilter.trim().toLowerCase();
-  const out = rows.filter((r) => {
-    if (f.typeFilter === 'none' ? r.type !== undefined : f.typeFilter !== 'all' && r.type !== f.typeFilter)
-      return false;
-    // A tag being typed filters as a prefix ("pri" keeps #pricing); the suggestions complete it.
-    if (tag && !r.tags.some((t) => t.toLowerCase().startsWith(tag))) return false;
-    return true;
-  });
-  switch (f.sort) {
-    case 'updated':
-      return out.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
-    case 'created':
-      return out.sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
-    case 'summary':
-      return out.sort((a, b) => a.summary.localeCompare(b.summary) || a.id.localeCompare(b.id));
-    case 'relevance':
-      return out.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
-  }
+  const out = rows.filter(listFilter(f.typeFilter, f.tagFilter));
+  return f.sort === 'relevance'
+    ? out.sort((a, b) => (b.score ?? 0) - (a.score ?? 0))
+    : out.sort(listOrder(f.sort));
 }
 
-/** Every tag in use, most used first (for the tag filter's suggestions). */
-export function tagCounts(rows: readonly NoteSummary[]): Array<{ tag: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const r of rows) for (const t of r.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return [...counts]
-    .map(([tag, count]) => ({ tag, count }))
-    .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
-}
-
-/** Joins search hits with the list's summaries (hits carry no type/tags) so filters still apply. */
-export function joinHits(
-  hits: ReadonlyArray<{
-    id: string;
-    scope: NoteSummary['scope'];
-    summary: string;
-    score: number;
-    why: string;
-  }>,
-  notes: readonly NoteSummary[],
-): ListRow[] {
-  const byKey = new Map(notes.map((n) => [rowKey(n), n]));
-  const rows: ListRow[] = [];
-  for (const h of hits) {
-    const n = byKey.get(rowKey(h));
-    rows.push({
-      id: h.id,
-      scope: h.scope,
-      summary: h.summary,
-      tags: n?.tags ?? [],
-      ...(n?.type !== undefined ? { type: n.type } : {}),
-      createdAt: n?.createdAt ?? 0,
-      updatedAt: n?.updatedAt ?? 0,
-      hash: n?.hash ?? '',
-      score: h.score,
-      why: h.why,
-    });
-  }
-  return rows;
-}
-
-/** The notes whose id is exactly the query, moved to the top (typing an id finds that note first). */
-export function exactIdFirst(
-  rows: readonly ListRow[],
-  query: string,
-  notes: readonly NoteSummary[],
-): ListRow[] {
+/** The rows whose id is exactly the query, moved to the top (typing an id finds that note first). */
+export function exactIdFirst(rows: readonly ListRow[], query: string): ListRow[] {
   const q = query.trim().toLowerCase();
-  const exact = q ? notes.filter((n) => n.id.toLowerCase() === q) : [];
-  if (exact.length === 0) return rows as ListRow[];
-  const keys = new Set(exact.map(rowKey));
-  const byKey = new Map(rows.map((r) => [rowKey(r), r]));
-  return [...exact.map((n) => byKey.get(rowKey(n)) ?? n), ...rows.filter((r) => !keys.has(rowKey(r)))];
+  const exact = q ? rows.filter((r) => r.id.toLowerCase() === q) : [];
+  return exact.length === 0 ? [...rows] : [...exact, ...rows.filter((r) => r.id.toLowerCase() !== q)];
+}
+
+/** A search hit of the page's search (`listing: true`, so it carries the list's fields) as a row. */
+export function hitRow(h: ApiOutput<'notes.search'>['notes'][number], why: string): ListRow {
+  return {
+    id: h.id,
+    scope: h.scope,
+    summary: h.summary,
+    ...(h.type !== undefined ? { type: h.type } : {}),
+    tags: h.tags ?? [],
+    createdAt: h.createdAt ?? 0,
+    updatedAt: h.updatedAt ?? 0,
+    hash: h.hash ?? '',
+    score: h.score,
+    why,
+  };
 }

@@ -1,11 +1,12 @@
 import { createStore, useStore } from 'zustand';
-import type { NoteType, Scope } from '../../shared/note.js';
+import type { Scope } from '../../shared/note.js';
+import type { ListSort, TypeFilter } from '../../shared/note-list-order.js';
 
 /** UI-only state: what is selected and how the list is filtered. Server data stays in react-query. */
 
 export type ScopeSelection = Scope | 'both';
-export type SortKey = 'updated' | 'created' | 'summary' | 'relevance';
-export type TypeFilter = NoteType | 'all' | 'none';
+export type SortKey = ListSort | 'relevance';
+export type { TypeFilter };
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type NoteRef = { kind: 'note'; id: string; scope: Scope };
 export type Selection = NoteRef | { kind: 'new' } | null;

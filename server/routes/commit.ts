@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { contentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
+import { sealedContentLength } from '../../shared/sealed-size.js';
 import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
 import type { CommitRequestSchema } from '../../shared/sync-protocol.js';
 import {
@@ -12,7 +13,14 @@ import {
   type SyncEntry,
 } from '../../shared/sync-protocol.js';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
-import { activeCount, pruneTombstones, serializeManifest, type StoredManifest } from '../manifest.js';
+import {
+  activeCount,
+  headOf,
+  nextHeads,
+  pruneTombstones,
+  serializeManifest,
+  type StoredManifest,
+} from '../manifest.js';
 import { eraseMarkerKey, manifestKey, objectKey, scopePrefix } from '../storage-keys.js';
 import { PreconditionFailedError } from '../storage/storage.js';
 import { SyncError } from '../sync-error.js';
@@ -33,6 +41,8 @@ interface CheckedPut {
   bodyBytes: number;
   typed: boolean;
   rev: string;
+  /** Sealed: sizes are of the sealed text, limited by `sealedContentLength`. */
+  sealed?: true;
 }
 
 /**
@@ -66,7 +76,7 @@ export async function commit(
   const deletes: Delete[] = [];
   const deletedIds = new Set<string>();
   for (const del of request.deletes) {
-    const problem = noteIdProblem(del.id);
+    const problem = noteIdProblem(del.id) ?? sealedMetaProblem(request.sealed, del.meta);
     if (problem) reject(del.id, 'delete', 'invalid_id', `Note id "${del.id}" is not valid: ${problem}.`);
     else if (seen.has(noteIdKey(del.id)))
       reject(del.id, 'delete', 'duplicate_id', `Note ${del.id} appears twice in this commit.`);
@@ -92,6 +102,19 @@ export async function commit(
         'duplicate_id',
         `Note ${put.id} appears twice in this commit (ids are compared ignoring case).`,
       );
+      continue;
+    }
+    if (!request.sealed && put.meta !== undefined) {
+      reject(put.id, 'put', 'invalid_note', `Note ${put.id}: meta is only for sealed scopes.`);
+      continue;
+    }
+    if (request.sealed) {
+      const checked = checkSealedPut(put);
+      if ('code' in checked) reject(put.id, 'put', checked.code, checked.message);
+      else {
+        seen.add(noteIdKey(put.id));
+        puts.push(checked);
+      }
       continue;
     }
     const parsed = parseNote(put.content);
@@ -141,8 +164,8 @@ export async function commit(
     puts.push({ put, size, bodyBytes, typed, rev: newRevisionId(put.hash) });
   }
 
-  const key = manifestKey(caller.sub, request.scope);
-  return deps.scopeLock.run(`${scopePrefix(caller.sub, request.scope)}`, async () => {
+  const key = manifestKey(caller.sub, request.scope, request.sealed);
+  return deps.scopeLock.run(`${scopePrefix(caller.sub, request.scope, request.sealed)}`, async () => {
     const written = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       const loaded = await deps.manifests.load(key);
@@ -167,6 +190,7 @@ export async function commit(
       if (!plan.changed) {
         return {
           version: base.version,
+          ...headOf(base),
           activeNotes: activeCount(base.entries),
           applied: plan.applied,
           rejected,
@@ -177,7 +201,7 @@ export async function commit(
       const toWrite = plan.writes.filter((checked) => !written.has(checked.rev));
       await mapLimit(toWrite, 16, async (checked) => {
         await deps.storage.put(
-          objectKey(caller.sub, request.scope, checked.put.id, checked.rev),
+          objectKey(caller.sub, request.scope, checked.put.id, checked.rev, request.sealed),
           checked.put.content,
           { ifNoneMatch: '*' },
         );
@@ -214,6 +238,7 @@ export async function commit(
       }
       return {
         version: plan.manifest.version,
+        ...headOf(plan.manifest),
         activeNotes: activeCount(plan.manifest.entries),
         applied: plan.applied,
         rejected,
@@ -273,6 +298,7 @@ function planCommit(
         seq: version,
         size: 0,
         deletedAt: now,
+        ...(del.meta !== undefined ? { meta: del.meta } : {}),
       };
       entries.set(del.id, tombstone);
       byKey.delete(noteIdKey(del.id));
@@ -306,14 +332,16 @@ function planCommit(
     }
     // Size is the body's; a note already over a lowered limit may still shrink (whole file).
     const grows = !isActive || size > current.size;
-    if (grows && bodyBytes > quota.noteBytes) {
+    const cap = (noteBytes: number): number =>
+      checked.sealed ? sealedContentLength(noteBytes + NOTE_FRONTMATTER_BYTES) : noteBytes;
+    if (grows && bodyBytes > cap(quota.noteBytes)) {
       refuse(
         'note_too_large',
         `Note ${put.id}'s body is ${bodyBytes} bytes; this sync server accepts at most ${quota.noteBytes} bytes of body per note.`,
       );
       continue;
     }
-    if (grows && planLimits.noteBytes !== null && bodyBytes > planLimits.noteBytes) {
+    if (grows && planLimits.noteBytes !== null && bodyBytes > cap(planLimits.noteBytes)) {
       refuse(
         'plan_note_too_large',
         `Note ${put.id}'s body is ${bodyBytes} bytes; the free plan syncs notes of at most ${planLimits.noteBytes} bytes of body.`,
@@ -351,6 +379,7 @@ function planCommit(
       seq: version,
       size,
       ...(checked.typed ? { typed: true } : {}),
+      ...(put.meta !== undefined ? { meta: put.meta } : {}),
     };
     entries.set(put.id, entry);
     byKey.set(noteIdKey(put.id), put.id);
@@ -360,8 +389,30 @@ function planCommit(
     applied.push({ id: put.id, op: 'put', entry, unchanged: false });
   }
 
-  const manifest: StoredManifest = changed ? { ...base, version, entries: [...entries.values()] } : base;
+  const manifest: StoredManifest = changed
+    ? { ...base, version, entries: [...entries.values()], heads: nextHeads(base, version) }
+    : base;
   return { manifest, changed, applied, rejected, writes };
+}
+
+/**
+ * A sealed put (protocol 3) is opaque: it cannot be parsed or hashed here. It must carry its sealed
+ * record, be base64url, and stay within the sealed size of a note at the size limit (the client
+ * checks the exact body size before sealing); its size is what quotas and paging count.
+ */
+function checkSealedPut(put: Put): CheckedPut | { code: CommitRejectionCode; message: string } {
+  const problem = sealedMetaProblem(true, put.meta);
+  if (problem) return { code: 'invalid_note', message: `Note ${put.id}: ${problem}.` };
+  if (!/^[A-Za-z0-9_-]+$/.test(put.content))
+    return { code: 'invalid_note', message: `Note ${put.id}'s sealed content is not base64url.` };
+  const size = put.content.length;
+  return { put, size, bodyBytes: size, typed: false, rev: newRevisionId(put.hash), sealed: true };
+}
+
+function sealedMetaProblem(sealed: boolean, meta: string | undefined): string | null {
+  if (sealed && meta === undefined) return 'a sealed change must carry its sealed record (meta)';
+  if (!sealed && meta !== undefined) return 'meta is only for sealed scopes';
+  return null;
 }
 
 /** Revision ids are unique per write (content hash prefix + random), so objects are never replaced. */

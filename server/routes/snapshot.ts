@@ -2,7 +2,14 @@ import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
 import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
 import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
-import { compareIds, pruneTombstones, activeCount } from '../manifest.js';
+import {
+  activeCount,
+  compareIds,
+  headAt,
+  headOf,
+  pruneTombstones,
+  type StoredManifest,
+} from '../manifest.js';
 import { manifestKey, objectKey } from '../storage-keys.js';
 import { SyncError } from '../sync-error.js';
 import { requireProtocolForScope } from './protocol-rules.js';
@@ -29,16 +36,17 @@ export async function snapshot(
   requireNotErased: () => Promise<void>,
 ): Promise<SnapshotResponse> {
   requireProtocolForScope(caller, request.scope);
-  const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope));
+  const loaded = await deps.manifests.load(manifestKey(caller.sub, request.scope, request.sealed));
   const since = request.sinceVersion;
   // The poll that finds nothing new: answered from the cached manifest's version alone.
   if (
     request.cursor === null &&
     since !== null &&
     since === loaded.manifest.version &&
-    loaded.etag !== null
+    loaded.etag !== null &&
+    !historyLost(loaded.manifest, since, request.sinceHead)
   ) {
-    return { status: 'unchanged', version: since, limits: caller.limits };
+    return { status: 'unchanged', version: since, ...headOf(loaded.manifest), limits: caller.limits };
   }
   await requireNotErased();
   const manifest = pruneTombstones(loaded.manifest, deps.now(), deps.quotas.tombstoneDays);
@@ -58,14 +66,22 @@ export async function snapshot(
     }
     status = cursor.s;
     after = cursor.a;
-  } else if (since !== null && since === manifest.version) {
-    return { status: 'unchanged', version: since, limits: caller.limits };
+  } else if (
+    since !== null &&
+    since === manifest.version &&
+    !historyLost(manifest, since, request.sinceHead)
+  ) {
+    return { status: 'unchanged', version: since, ...headOf(manifest), limits: caller.limits };
   } else {
-    // A version from the future (storage restored or erased) or one older than dropped tombstones
-    // cannot be answered with a difference: list everything.
+    // A version from the future or another history (storage wiped or restored from a backup) or one
+    // older than dropped tombstones cannot be answered with a difference: list everything.
     status =
-      since === null || since > manifest.version || since < manifest.prunedThrough ? 'full' : 'changes';
+      since === null || since < manifest.prunedThrough || historyLost(manifest, since, request.sinceHead)
+        ? 'full'
+        : 'changes';
   }
+  // Said on every page, so the client treats what is missing as lost by the cloud, not deleted.
+  const historyReset = since !== null && historyLost(manifest, since, request.sinceHead);
 
   const candidates = manifest.entries
     .filter((entry) => status === 'full' || entry.seq > (since ?? 0))
@@ -101,7 +117,9 @@ export async function snapshot(
   }
 
   const objects = await mapLimit(wanted, 16, async (entry): Promise<SyncObject> => {
-    const stored = await deps.storage.get(objectKey(caller.sub, request.scope, entry.id, entry.rev!));
+    const stored = await deps.storage.get(
+      objectKey(caller.sub, request.scope, entry.id, entry.rev!, request.sealed),
+    );
     if (!stored) {
       throw new SyncError(
         'storage_unavailable',
@@ -114,12 +132,27 @@ export async function snapshot(
   return {
     status,
     version: manifest.version,
+    ...headOf(manifest),
+    ...(historyReset ? { historyReset } : {}),
     activeNotes: activeCount(manifest.entries),
     entries: pageEntries,
     objects,
     nextCursor,
     limits: caller.limits,
   };
+}
+
+/**
+ * The client's version is not part of this manifest's history: a version the manifest has not
+ * reached (wiped, or restored from an older backup), or one it reached under another head id
+ * (restored, then counted up again by new commits). Unknown heads (older than the log, or a
+ * client that sends none) are not held against it.
+ */
+function historyLost(manifest: StoredManifest, since: number, sinceHead: string | null): boolean {
+  if (since > manifest.version) return true;
+  if (sinceHead === null) return false;
+  const head = headAt(manifest, since);
+  return head !== undefined && head !== sinceHead;
 }
 
 function encodeCursor(cursor: Cursor): string {

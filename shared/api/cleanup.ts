@@ -93,6 +93,16 @@ export const cleanupApi = {
     input: z.object({ findingId: z.string().min(1) }),
     output: z.object({ findingId: z.string(), hashes: z.record(z.string(), z.string()) }),
   }),
+  'cleanup.dismissMany': defineMethod({
+    summary: 'Dismiss several findings at once (a group); all or nothing.',
+    input: z.object({ findingIds: z.array(z.string().min(1)).min(1) }),
+    output: z.object({ findingIds: z.array(z.string()) }),
+  }),
+  'cleanup.undismiss': defineMethod({
+    summary: 'Undo of a dismissal: the findings are shown again while they still apply.',
+    input: z.object({ findingIds: z.array(z.string().min(1)).min(1) }),
+    output: z.object({ findingIds: z.array(z.string()) }),
+  }),
   'cleanup.mergePlan': defineMethod({
     summary:
       'Plan a merge of 2–6 notes of one scope: keep the oldest, with a manual (手动合并) or model (生成合并建议) draft.',

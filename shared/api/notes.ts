@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
+import { ListSortSchema, TypeFilterSchema } from '../note-list-order.js';
 import { defineMethod } from './define.js';
 
 /** `both` lists or searches project and user notes together. */
@@ -85,6 +86,15 @@ export const ScoreExplanationSchema = z.object({
   parts: z.object({ summary: z.number(), tags: z.number(), body: z.number(), usage: z.number() }),
 });
 
+/** What a list row shows beyond a search hit's id, scope and summary. */
+const ListFieldsSchema = NoteSummarySchema.pick({
+  type: true,
+  tags: true,
+  createdAt: true,
+  updatedAt: true,
+  hash: true,
+});
+
 export const SearchHitSchema = z.object({
   id: z.string(),
   scope: ScopeSchema,
@@ -95,9 +105,15 @@ export const SearchHitSchema = z.object({
 
 export const notesApi = {
   'project.init': defineMethod({
-    summary: 'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
+    summary:
+      'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
     input: z.object({}),
-    output: z.object({ projectId: z.string(), root: z.string(), memoryDir: z.string(), artifactsDir: z.string() }),
+    output: z.object({
+      projectId: z.string(),
+      root: z.string(),
+      memoryDir: z.string(),
+      artifactsDir: z.string(),
+    }),
   }),
   'app.status': defineMethod({
     summary: 'Where the data lives and what is wrong with it: directories, counts, warnings from the core.',
@@ -111,9 +127,33 @@ export const notesApi = {
     }),
   }),
   'notes.list': defineMethod({
-    summary: 'All loaded notes of a scope (or both), most recently updated first.',
+    summary:
+      'Loaded notes of a scope (or both), most recently updated first; with `limit`, one page at a time (filtered and sorted by the core).',
+    input: z.object({
+      scope: ScopeSelectionSchema.default('both'),
+      /** Notes per page; absent: every note (the CLI, the quick switcher). */
+      limit: z.number().int().positive().max(1000).optional(),
+      /** The previous page's `nextCursor`: this page starts right after that note. */
+      cursor: z.string().optional(),
+      sort: ListSortSchema.default('updated'),
+      type: TypeFilterSchema.default('all'),
+      /** A tag or the start of one. */
+      tag: z.string().default(''),
+    }),
+    output: z.object({
+      notes: z.array(NoteSummarySchema),
+      warnings: z.array(WarningSchema),
+      /** How many notes pass the filters (all pages). */
+      total: z.number().int().nonnegative(),
+      /** Where the next page starts; null on the last page. */
+      nextCursor: z.string().nullable(),
+    }),
+  }),
+  'notes.tags': defineMethod({
+    summary:
+      'Every tag in use in a scope (or both), most used first, with its count (the tag filter’s suggestions).',
     input: z.object({ scope: ScopeSelectionSchema.default('both') }),
-    output: z.object({ notes: z.array(NoteSummarySchema), warnings: z.array(WarningSchema) }),
+    output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.number().int().positive() })) }),
   }),
   'notes.get': defineMethod({
     summary: 'One note in full with its links, backlinks and recall count.',
@@ -121,7 +161,8 @@ export const notesApi = {
     output: NoteDetailSchema,
   }),
   'notes.remember': defineMethod({
-    summary: 'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
+    summary:
+      'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
     input: RememberInputSchema,
     output: RememberOutputSchema,
   }),
@@ -154,8 +195,14 @@ export const notesApi = {
       query: z.string(),
       limit: z.number().int().positive().max(1000).default(20),
       scope: ScopeSelectionSchema.default('both'),
+      /**
+       * The Memory page's search: each hit also carries the list's fields (type, tags, dates) so
+       * the page filters and sorts hits without the whole list, and a note whose id is the query
+       * comes first.
+       */
+      listing: z.boolean().default(false),
     }),
-    output: z.object({ notes: z.array(SearchHitSchema) }),
+    output: z.object({ notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)) }),
   }),
   'notes.recall': defineMethod({
     summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
@@ -167,7 +214,8 @@ export const notesApi = {
     }),
   }),
   'notes.index': defineMethod({
-    summary: 'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
+    summary:
+      'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
     input: z.object({}),
     output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
   }),
@@ -190,8 +238,14 @@ export const notesApi = {
     }),
   }),
   'backups.restore': defineMethod({
-    summary: 'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
+    summary:
+      'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
     input: z.object({ backupId: z.string().min(1) }),
-    output: z.object({ id: z.string(), scope: ScopeSchema.nullable(), dir: z.string(), replacedBackupId: z.string().nullable() }),
+    output: z.object({
+      id: z.string(),
+      scope: ScopeSchema.nullable(),
+      dir: z.string(),
+      replacedBackupId: z.string().nullable(),
+    }),
   }),
 };

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
 import { HeldNoteSchema } from '../held-note.js';
+import { SyncStatusCodeSchema } from '../sync-status.js';
 import { defineMethod } from './define.js';
 
 /** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
 
 export const SyncErrorInfoSchema = z.object({
-  /** rate_limited, offline, signed_out, account_mismatch, server_too_old, client_too_old,
-   *  storage_unavailable, unauthorized, token_expired, account_erased, confirm_deletes, … */
-  code: z.string(),
+  /** One of shared/sync-status.ts: signed_out, sync_off, rate_limited, offline, confirm_deletes, … */
+  code: SyncStatusCodeSchema,
   message: z.string(),
   scope: ScopeSchema,
 });
@@ -18,6 +18,13 @@ export const PullCountsSchema = z.object({
   changed: z.number().int().nonnegative(),
   deleted: z.number().int().nonnegative(),
 });
+
+export const RoundTotalsSchema = PullCountsSchema.extend({
+  rounds: z.number().int().nonnegative(),
+  pushed: z.number().int().nonnegative(),
+  conflicts: z.number().int().nonnegative(),
+});
+export type RoundTotals = z.infer<typeof RoundTotalsSchema>;
 
 export const ConflictKindSchema = z.enum(['both_changed', 'too_big', 'no_base', 'expired_tombstone']);
 
@@ -74,8 +81,24 @@ export const ScopeSyncStatusSchema = z.object({
   /** Notes that stay on this computer only, each with its reason (the last round's). */
   localOnly: z.array(LocalOnlyNoteSchema),
   conflicts: z.array(ConflictSummarySchema),
-  /** Fail-safe: the cloud deleted most of this scope; nothing was deleted here until confirmed. */
-  pendingDeletes: z.object({ count: z.number().int(), total: z.number().int() }).nullable(),
+  /**
+   * Fail-safe: most of this scope would be deleted since the last confirmed state; nothing was
+   * deleted (here or in the cloud) until confirmed. `here`: of `count`, notes deleted or missing on
+   * this computer (the rest were deleted in the cloud).
+   */
+  pendingDeletes: z
+    .object({ count: z.number().int(), total: z.number().int(), here: z.number().int().default(0) })
+    .nullable(),
+  /**
+   * Notes written, edited or deleted here since the last sync and not uploaded yet (conflicts and
+   * notes that stay on this computer not counted).
+   */
+  pendingUploads: z.number().int().nonnegative(),
+  /**
+   * What the rounds this process ran brought, added up since it started (background rounds
+   * included): the page shows the difference since it last looked.
+   */
+  roundTotals: RoundTotalsSchema,
 });
 export type ScopeSyncStatus = z.infer<typeof ScopeSyncStatusSchema>;
 
@@ -95,11 +118,16 @@ export const SyncRoundReportSchema = z.object({
   pulled: PullCountsSchema,
   pushed: z.number().int().nonnegative(),
   conflicts: z.array(z.string()),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.object({ code: SyncStatusCodeSchema, message: z.string() }).nullable(),
   /** What the round could not do and why (notes held here, not uploaded, not written here). */
   notices: z.array(z.string()),
   held: z.array(HeldNoteSchema),
   localOnly: z.array(LocalOnlyNoteSchema),
+  /**
+   * The sync server had lost history this round (its data wiped or restored from an older backup):
+   * nothing was deleted here, what it lacked was uploaded again (the notices say how much).
+   */
+  historyReset: z.boolean().default(false),
 });
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),

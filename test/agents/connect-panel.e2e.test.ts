@@ -25,6 +25,7 @@ let bridge: WebBridge;
 let browser: Browser;
 let page: Page;
 let noteId: string;
+let cliScript: string;
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -35,12 +36,20 @@ beforeAll(async () => {
   await fs.mkdir(projectRoot, { recursive: true });
   await fs.mkdir(path.join(homeDir, '.claude'), { recursive: true });
   await fs.writeFile(path.join(homeDir, '.claude', 'settings.json'), '{"model":"opus"}\n');
+  // The app finds the CLI where npm installed it (bin/memdesk → the package's script) on PATH.
+  const npmBin = path.join(tmp, 'npm', 'bin');
+  cliScript = path.join(tmp, 'npm', 'lib', 'node_modules', 'memory-desk', 'dist', 'cli', 'memdesk.js');
+  await fs.mkdir(npmBin, { recursive: true });
+  await fs.mkdir(path.dirname(cliScript), { recursive: true });
+  await fs.writeFile(cliScript, '#!/usr/bin/env node\n');
+  await fs.symlink(cliScript, path.join(npmBin, 'memdesk'));
+  await fs.symlink(process.execPath, path.join(npmBin, 'node'));
   bridge = await startWebBridge({
     home,
     projectRoot,
     port: 0,
     staticDir: RENDERER_DIR,
-    env: { OHARNESS_HOME: home, HOME: homeDir },
+    env: { OHARNESS_HOME: home, HOME: homeDir, PATH: npmBin },
   });
   await bridge.context.core.registerProject();
   const elsewhere = await bridge.context.notes.remember({
@@ -82,6 +91,9 @@ describe('Connect an agent', { timeout: 120_000 }, () => {
       'Stop',
       'UserPromptSubmit',
     ]);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(
+      `${path.join(tmp, 'npm', 'bin', 'node')} ${cliScript} hook claude-code Stop`,
+    );
     expect(await claude.getByTestId('setup-result').textContent()).toContain('settings.json: updated');
   });
 

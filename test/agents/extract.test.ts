@@ -47,7 +47,7 @@ function claudeTranscript(userTurns: number): string {
   return lines.join('\n') + '\n';
 }
 
-const facts = (items: Array<{ content: string; context?: string }>) => ({
+const facts = (items: Array<{ content: string; context?: string; rewrites?: string }>) => ({
   kind: 'content' as const,
   content: JSON.stringify({ facts: items }),
 });
@@ -163,6 +163,66 @@ describe('memdesk extract', { timeout: 180_000 }, () => {
     const text = await fs.readFile(path.join(home, 'memory', 'user', notes[0]!), 'utf8');
     expect(text).toContain('"project:shop"');
     expect(text).not.toContain('ghp_');
+  });
+
+  it('a fact that corrects a related note rewrites that note (backed up first) instead of adding a twin', async () => {
+    const home2 = path.join(tmp, 'home-rewrite');
+    await fs.mkdir(path.join(home2, 'memory-cleanup'), { recursive: true });
+    await fs.copyFile(
+      path.join(home, 'memory-cleanup', 'model.json'),
+      path.join(home2, 'memory-cleanup', 'model.json'),
+    );
+    const old = await runMemdesk(['--json', 'retain'], {
+      cwd: project,
+      home: home2,
+      input: JSON.stringify({
+        items: [{ content: 'In the shop repository npm is used for installs. #npm' }],
+      }),
+    });
+    const oldId = (JSON.parse(old.stdout) as { receipts: Array<{ id: string }> }).receipts[0]!.id;
+    const userDir = path.join(home2, 'memory', 'user');
+    const before = await fs.readFile(path.join(userDir, `${oldId}.md`), 'utf8');
+    const file = path.join(tmp, 'rewrite.jsonl');
+    await fs.writeFile(file, claudeTranscript(3));
+    model.respond(
+      facts([
+        {
+          content: 'In the shop repository pnpm is used for installs, never npm. #pnpm',
+          context: 'corrected',
+          rewrites: 'n1',
+        },
+        // Not a reference the model was shown (an id, a path): a new note, never an edit of that file.
+        { content: 'Releases of the shop are cut on Mondays. #release', rewrites: oldId },
+      ]),
+    );
+    const r = await runMemdesk(['--json', 'extract', '--transcript', file], { cwd: project, home: home2 });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      saved: number;
+      receipts: Array<{ id: string; status: string; reason?: string }>;
+    };
+    expect(out.receipts.map((x) => x.status)).toEqual(['updated', 'stored']);
+    expect(out.receipts[0]!.id).toBe(oldId);
+    expect(out.receipts[0]!.reason).toMatch(/^rewrote the related note/);
+    expect(out.saved).toBe(2);
+    // The model was shown the note by reference, with its text.
+    expect(model.requests.at(-1)!.body.messages[0]!.content).toContain(
+      '- [n1] In the shop repository npm is used for installs.',
+    );
+    const after = await fs.readFile(path.join(userDir, `${oldId}.md`), 'utf8');
+    expect(after).toContain('pnpm is used for installs, never npm');
+    expect(after).toContain('"project:shop"');
+    expect(after).toContain('"npm"');
+    expect(after).toContain('"pnpm"');
+    expect(await mdFiles(userDir)).toHaveLength(2);
+    // The replaced version is in memory-backups/, byte for byte.
+    const backups = (await fs.readdir(path.join(home2, 'memory-backups'), { recursive: true })).map(String);
+    const copies = await Promise.all(
+      backups
+        .filter((b) => b.endsWith('.md'))
+        .map((b) => fs.readFile(path.join(home2, 'memory-backups', b), 'utf8')),
+    );
+    expect(copies).toContain(before);
   });
 
   it('fewer user messages than memory.autoExtract.minUserTurns: skipped, the model is not asked', async () => {

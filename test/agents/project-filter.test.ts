@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { runMemdesk } from './run-cli.js';
@@ -17,7 +17,7 @@ let home: string;
 const roots: Record<string, string> = {};
 
 async function inProject(name: string) {
-  const ctx = await createApiContext({ home, projectRoot: roots[name]!, cwd: roots[name]! });
+  const { ctx } = await createAppRoot({ home, env: process.env }).open({ projectRoot: roots[name]! });
   const handlers = createHandlers(ctx);
   return {
     call: <T>(method: string, input: unknown) => invokeApi(handlers, method, input) as Promise<T>,

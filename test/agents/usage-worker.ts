@@ -1,4 +1,4 @@
-import { createApiContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 
@@ -8,7 +8,7 @@ import { createHandlers } from '../../electron/api/handlers.js';
  * run), each recall counting for every attached note.
  */
 const [home, project, count] = process.argv.slice(2);
-const ctx = await createApiContext({ home: home!, projectRoot: project!, cwd: project! });
+const { ctx } = await createAppRoot({ home: home!, env: process.env }).open({ projectRoot: project! });
 const handlers = createHandlers(ctx);
 let attached = 0;
 for (let i = 0; i < Number(count); i++) {

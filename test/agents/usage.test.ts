@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { boundUsage, createUsageStore, usageDir } from '../../electron/memory/usage.js';
@@ -18,7 +18,9 @@ let home: string;
 let project: string;
 
 async function open(now?: () => number) {
-  const ctx = await createApiContext({ home, projectRoot: project, cwd: project, ...(now ? { now } : {}) });
+  const { ctx } = await createAppRoot({ home, env: process.env, ...(now ? { now } : {}) }).open({
+    projectRoot: project,
+  });
   const handlers = createHandlers(ctx);
   return { ctx, call: (m: string, input: unknown) => invokeApi(handlers, m, input) as Promise<never> };
 }

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type HandlerContext } from '../../electron/api/context.js';
+import type { HandlerContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import {
   bindIpc,
@@ -54,11 +55,9 @@ beforeAll(async () => {
   const dirs = defaultSeedDirs(path.join(root, 'home'), path.join(root, 'project'));
   projectDir = dirs.projectMemoryDir;
   await seedSampleNotes(dirs);
-  ctx = await createApiContext({
-    home: path.join(root, 'home'),
+  ({ ctx } = await createAppRoot({ home: path.join(root, 'home'), env: {} }).open({
     projectRoot: path.join(root, 'project'),
-    env: {},
-  });
+  }));
   const handlers = createHandlers(ctx);
   unbind = bindIpc(ipc, {
     handlers: () => handlers,

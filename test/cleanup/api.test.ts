@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiContext, type HandlerContext } from '../../electron/api/context.js';
+import type { HandlerContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { DAY, sandbox, type Sandbox } from './helpers.js';
@@ -20,7 +21,7 @@ describe('cleanup.* through the API table (the path every transport takes)', () 
     const t = sb.clock.t;
     await sb.put('project', { id: 'a', summary: 'Use pnpm for packages', createdAt: t - DAY });
     await sb.put('project', { id: 'b', summary: 'Packages: use pnpm', createdAt: t });
-    ctx = await createApiContext({ home: sb.home, projectRoot: sb.root, now: sb.clock.now, env: {} });
+    ({ ctx } = await createAppRoot({ home: sb.home, now: sb.clock.now, env: {} }).open({ projectRoot: sb.root }));
     const handlers = createHandlers(ctx);
     const call = (method: string, input: unknown): Promise<unknown> => invokeApi(handlers, method, input);
 

@@ -59,7 +59,18 @@ describe('待整理 tab in Chromium', { timeout: 120_000 }, () => {
     await screenshot(page, 'cleanup-01-findings');
   });
 
-  it('dismisses a finding; it comes back after its note is edited', async () => {
+  it('dismisses a finding, undoes it from the toast; dismissed again, it comes back after its note is edited', async () => {
+    await finding(BROKEN).getByTestId('finding-dismiss').click();
+    await expect.poll(() => finding(BROKEN).count(), { timeout: WAIT }).toBe(0);
+    // The toast names the note by its summary and offers Undo; the undo is on disk (a reload keeps it).
+    const toast = page.getByTestId('toasts').locator('.toast', { hasText: 'Dismissed' });
+    expect(await toast.textContent()).toContain('Deploys to staging go through the release branch');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => finding(BROKEN).count(), { timeout: WAIT }).toBe(1);
+    await page.reload();
+    await page.getByRole('tab', { name: /待整理/ }).click();
+    await expect.poll(() => finding(BROKEN).count(), { timeout: WAIT }).toBe(1);
+
     await finding(BROKEN).getByTestId('finding-dismiss').click();
     await expect.poll(() => finding(BROKEN).count(), { timeout: WAIT }).toBe(0);
 

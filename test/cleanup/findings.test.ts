@@ -164,6 +164,32 @@ describe('dismissals', () => {
     expect((await service(sb).findings()).map((f) => f.id)).toContain(id);
   });
 
+  it('dismisses a group in one call (all or nothing) and undoes it; the undo survives a restart', async () => {
+    sb = await sandbox();
+    await sb.put('project', { id: 'a', summary: 'Log timestamps are in UTC', tags: ['logging'] });
+    await sb.put('project', { id: 'b', summary: 'Logs use UTC timestamps', tags: ['logging'] });
+    await sb.put('project', { id: 'c', summary: 'Unrelated', body: 'see [[nowhere]]' });
+    await sb.put('user', { id: 'u', summary: 'Mine', body: 'see [[gone]]' });
+    const svc = service(sb);
+    const group = ['same_topic:project:a,b', 'broken_link:project:c', 'broken_link:user:u'];
+    expect((await svc.findings()).map((f) => f.id)).toEqual(expect.arrayContaining(group));
+
+    // One unknown id refuses the whole group: nothing is dismissed.
+    await expect(svc.dismissMany([...group, 'broken_link:project:zzz'])).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect((await svc.findings()).map((f) => f.id)).toEqual(expect.arrayContaining(group));
+
+    expect((await svc.dismissMany(group)).map((d) => d.findingId)).toEqual(group);
+    expect((await svc.findings()).map((f) => f.id)).toEqual(expect.not.arrayContaining(group));
+
+    await svc.undismiss(group.slice(0, 2));
+    await sb.reopen();
+    const after = (await service(sb).findings()).map((f) => f.id);
+    expect(after).toEqual(expect.arrayContaining(group.slice(0, 2)));
+    expect(after).not.toContain('broken_link:user:u');
+  });
+
   it('refuses unknown or malformed finding ids, and never overwrites a dismissals file it cannot read', async () => {
     sb = await sandbox();
     await sb.put('project', { id: 'c', summary: 'Unrelated', body: 'see [[nowhere]]' });

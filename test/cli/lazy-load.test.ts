@@ -85,7 +85,7 @@ describe('memdesk CLI loading', () => {
   });
 
   it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
-    const out = await tempDir('memdesk-bundle-');
+    const out = await tempDir('bundle');
     const bin = await buildCliBundle(path.join(out, 'cli'));
     const fx = await fixture();
     const g = ['--home', fx.home, '--project', fx.root];

@@ -11,7 +11,6 @@ import { parseCredential, serializeCredential } from '../../electron/sync/auth/o
 import { signInWithBrowser } from '../../electron/sync/auth/oidc-sign-in.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from '../sync/cli-runner.js';
 import {
   closeDemoPage,
@@ -43,7 +42,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  stopProcessSyncEngines();
   await browser?.close();
   await server?.close();
   await fs.rm(root, { recursive: true, force: true });

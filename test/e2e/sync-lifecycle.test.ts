@@ -9,9 +9,9 @@ import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
 import { RENDERER_DIR } from './harness.js';
 
 /**
- * The sync lifecycle of a long-running process (the web bridge here; the desktop app wires the
- * same startAppSync): one coordinator started with it, the project kept in use by the Memory
- * page, and a clean stop with a request in flight — aborted, nothing half-written.
+ * The sync lifecycle of a long-running process (the web bridge here; the desktop app builds the
+ * same composition root, electron/app): one coordinator started with it, the project kept in use
+ * by the Memory page, and a clean stop with a request in flight — aborted, nothing half-written.
  */
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -1,14 +1,13 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
-import { signUserToken, startSyncServer, type RunningSyncServer } from '../../server/index.js';
 import { parseNote, serializeNote } from '../../shared/note-format.js';
 import type { Note } from '../../shared/note.js';
+import { startTestServer, tempDir, type TestServer } from '../sync/harness.js';
 import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot, WAIT } from './harness.js';
 
 /**
@@ -19,7 +18,6 @@ import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot,
  * the server), a free plan shows its limits, and a 429 from a rate-limited server shows "sync ran
  * too often and will retry".
  */
-const JWT_SECRET = 'e2e-sync-secret-0123456789abcdef0123456789';
 const PROJECT_ID = 'e2e-shared-project-0001';
 
 interface Device {
@@ -33,37 +31,19 @@ interface Device {
   page: Page;
 }
 
-let server: RunningSyncServer;
-let limitedServer: RunningSyncServer;
-const requests: string[] = [];
+let server: TestServer;
+let limitedServer: TestServer;
 let browser: Browser;
 let A: Device;
 let B: Device;
 let C: Device;
 let token: string;
 
-async function startServer(opts: {
-  rateLimit: { requests: number; windowMs: number } | null;
-  log?: string[];
-}) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-e2e-server-'));
-  return startSyncServer({
-    host: '127.0.0.1',
-    port: 0,
-    storage: { kind: 'fs', dir },
-    jwtSecret: JWT_SECRET,
-    rateLimit: opts.rateLimit,
-    log: (line) => {
-      if (opts.log && /^(GET|POST) \/v1\//.test(line)) opts.log.push(line);
-    },
-  });
-}
-
 async function startDevice(
   name: string,
   opts: { seed: boolean; project: boolean; autoStart: boolean },
 ): Promise<Device> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), `memdesk-e2e-${name}-`));
+  const root = await tempDir(`e2e-${name}`);
   const home = path.join(root, 'home');
   const projectRoot = path.join(root, 'project');
   const dirs = defaultSeedDirs(home, projectRoot);
@@ -171,9 +151,10 @@ async function syncNow(d: Device): Promise<void> {
 beforeAll(async () => {
   ensureRendererBuilt();
   browser = await launchChromium();
-  server = await startServer({ rateLimit: null, log: requests });
-  limitedServer = await startServer({ rateLimit: { requests: 3, windowMs: 10 * 60_000 } });
-  token = await signUserToken({ secret: JWT_SECRET, user: 'alice', plan: 'free' });
+  // The sync tests' harness: the real server on loopback, on its own injected clock.
+  server = await startTestServer();
+  limitedServer = await startTestServer({ rateLimit: { requests: 3, windowMs: 10 * 60_000 } });
+  token = await server.token('alice', 'free');
   // A polls on its own (like the app); B and C sync only when asked, so the test decides the order.
   [A, B, C] = await Promise.all([
     startDevice('a', { seed: true, project: true, autoStart: true }),
@@ -325,6 +306,30 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await A.page.getByTestId('conflicts-empty').waitFor();
   });
 
+  it('a round the page did not start (the scheduler’s) still gets a toast with its counts', async () => {
+    await openTab(B.page, 'memory');
+    await writeNote(A.userDir, note('bg-round', 'Written on A, pulled by B in the background.\n'));
+    const onA = createHandlers(A.bridge.context);
+    await expect
+      .poll(
+        () =>
+          onA['notes.get']({ id: 'bg-round', scope: 'user' }).then(
+            (n) => n.body,
+            () => null,
+          ),
+        {
+          timeout: WAIT,
+        },
+      )
+      .toContain('Written on A');
+    await onA['sync.now']({});
+    // B's round runs in its core (as the scheduler's would): no click, no 立即同步 in the page.
+    await createHandlers(B.bridge.context)['sync.now']({});
+    const toast = B.page.getByTestId('toasts').locator('.toast', { hasText: 'Sync finished' });
+    await expect.poll(() => toast.textContent(), { timeout: WAIT }).toContain('1 added');
+    expect(await readBody(B.userDir, 'bg-round')).toContain('Written on A');
+  });
+
   it('关闭云同步 survives a reload and no request reaches the server while it is off', async () => {
     await openTab(A.page, 'sync');
     const toggle = A.page.getByTestId('sync-toggle');
@@ -333,7 +338,7 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
     // A round running at the moment of the switch is aborted; settle before counting.
     await A.bridge.sync!.engine.coordinator.idle();
-    const before = requests.length;
+    const before = server.requests.length;
 
     await A.page.reload();
     await openTab(A.page, 'sync');
@@ -348,13 +353,13 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
     const out = await handlers['sync.now']({});
     expect(out.scopes.user?.error?.code).toBe('sync_off');
     await A.bridge.sync!.engine.coordinator.idle();
-    expect(requests.slice(before)).toEqual([]);
+    expect(server.requests.slice(before)).toEqual([]);
     expect(await readBody(A.userDir, 'c-local')).toBe(BODY('Edited while sync is off.'));
 
     // On again: the edit goes up.
     await whileCalling(A.page, 'sync.setEnabled', () => A.page.getByTestId('sync-toggle').click());
     await syncNow(A);
-    expect(requests.length).toBeGreaterThan(before);
+    expect(server.requests.length).toBeGreaterThan(before);
   });
 
   it('a 429 from the server says sync ran too often and will retry', async () => {

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type HandlerContext } from '../../electron/api/context.js';
+import type { HandlerContext } from '../../electron/api/context.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { answerHook } from '../../electron/agents/hooks/answer-hook.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'shop');
   await fs.mkdir(project, { recursive: true });
-  ctx = await createApiContext({ home, projectRoot: project, cwd: project });
+  ({ ctx } = await createAppRoot({ home, env: process.env }).open({ projectRoot: project }));
   const handlers = createHandlers(ctx);
   hook = async (harness, event, payload) =>
     ((await invokeApi(handlers, 'agents.hook', { harness, event, payload })) as { output: string }).output;
@@ -150,19 +151,50 @@ describe('Codex CLI, Gemini CLI, Cursor', { timeout: 120_000 }, () => {
     ).toBe('{}');
   });
 
-  it('Cursor: sessionStart gets additional_context; beforeSubmitPrompt cannot add context, so it is not answered', async () => {
+  it('Cursor: sessionStart gets additional_context; the prompt kept at beforeSubmitPrompt is recalled for at the first postToolUse, once', async () => {
     const start = JSON.parse(
       await hook('cursor', 'sessionStart', await fixture('cursor', 'sessionStart', { cwd: project })),
     );
     expect(Object.keys(start)).toEqual(['additional_context']);
     expect(start.additional_context).toContain('Factorial helpers');
-    expect(
-      await hook(
-        'cursor',
-        'beforeSubmitPrompt',
-        await fixture('cursor', 'beforeSubmitPrompt', { cwd: project }),
-      ),
-    ).toBe('{}');
+    const conversation = { conversation_id: 'cursor-recall-1' };
+    const tool = await fixture('cursor', 'postToolUse', { cwd: project }, conversation);
+    // No prompt kept yet: nothing to attach.
+    expect(await hook('cursor', 'postToolUse', tool)).toBe('{}');
+    // The prompt goes through at once (Cursor cannot add context here); it is kept for the turn.
+    const prompt = await fixture(
+      'cursor',
+      'beforeSubmitPrompt',
+      { cwd: project },
+      {
+        ...conversation,
+        prompt: 'Write a function to calculate the factorial of a number',
+      },
+    );
+    expect(await hook('cursor', 'beforeSubmitPrompt', prompt)).toBe('{"continue":true}');
+    const first = JSON.parse(await hook('cursor', 'postToolUse', tool));
+    expect(Object.keys(first)).toEqual(['additional_context']);
+    expect(first.additional_context).toMatch(/^<recalled-memory>\n<note id="factorial-helpers/);
+    // Later tool uses of the same turn attach nothing more.
+    expect(await hook('cursor', 'postToolUse', tool)).toBe('{}');
+    // The CLI answers beforeSubmitPrompt without opening the notes, in Cursor's format.
+    const r = await runMemdesk(['hook', 'cursor', 'beforeSubmitPrompt'], {
+      cwd: project,
+      home,
+      input: JSON.stringify({ ...prompt, conversation_id: 'cursor-recall-2' }),
+    });
+    expect(r.stdout.trim()).toBe('{"continue":true}');
+    const viaCli = JSON.parse(
+      await hook('cursor', 'postToolUse', { ...tool, conversation_id: 'cursor-recall-2' }),
+    );
+    expect(viaCli.additional_context).toContain('Factorial helpers');
+    // Stop with extraction off (the default) needs no note either: answered by the CLI at once.
+    const stop = await runMemdesk(['hook', 'cursor', 'stop'], {
+      cwd: project,
+      home,
+      input: JSON.stringify(await fixture('cursor', 'stop', { cwd: project })),
+    });
+    expect([stop.code, stop.stdout.trim()]).toEqual([0, '{}']);
     expect(await hook('cursor', 'stop', await fixture('cursor', 'stop', { cwd: project }))).toBe('{}');
   });
 

@@ -4,18 +4,27 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HARNESSES } from '../../shared/api/agents-connect.js';
 import { harnessStatuses, runSetup, type SetupDeps } from '../../electron/agents/setup/setup.js';
-import { runMemdesk } from '../agents/run-cli.js';
+import { CLI_ENTRY, runMemdesk, TSX_LOADER } from '../agents/run-cli.js';
 
 /** `memdesk setup` on a temporary HOME: merge, back up first, idempotent, dry run, undo. */
 let tmp: string;
 let homeDir: string;
 let deps: SetupDeps;
+/** The CLI as this process would find itself: Node and the bundle's real path, in a folder with a space. */
+const NODE = '/usr/local/bin/node';
+let script: string;
 
 beforeEach(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-setup-'));
   homeDir = path.join(tmp, 'user-home');
   await fs.mkdir(homeDir, { recursive: true });
-  deps = { home: path.join(homeDir, '.oharness'), env: { HOME: homeDir }, now: () => 1_780_000_000_000 };
+  script = path.join(tmp, 'Memory Desk', 'dist', 'cli', 'memdesk.js');
+  deps = {
+    home: path.join(homeDir, '.oharness'),
+    env: { HOME: homeDir },
+    now: () => 1_780_000_000_000,
+    runtime: { platform: 'linux', nodePath: NODE, script, nodeFlags: [] },
+  };
 });
 
 afterEach(async () => {
@@ -55,8 +64,8 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     expect(cj.mcpServers.github).toEqual({ command: 'gh-mcp' });
     expect(cj.mcpServers['memory-desk']).toEqual({
       type: 'stdio',
-      command: 'memdesk',
-      args: ['--home', deps.home, 'mcp'],
+      command: NODE,
+      args: [script, '--home', deps.home, 'mcp'],
       env: {},
     });
     const s = JSON.parse(await read('.claude/settings.json'));
@@ -67,7 +76,7 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
         hooks: [
           {
             type: 'command',
-            command: `memdesk --home ${deps.home} hook claude-code UserPromptSubmit`,
+            command: `${NODE} '${script}' --home ${deps.home} hook claude-code UserPromptSubmit`,
             timeout: 10,
           },
         ],
@@ -102,11 +111,11 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     const after = await read('.codex/config.toml');
     expect(after.startsWith(toml.trimEnd())).toBe(true);
     expect(after).toContain(
-      `[mcp_servers.memory-desk]\ncommand = "memdesk"\nargs = ["--home","${deps.home}","mcp"]\n`,
+      `[mcp_servers.memory-desk]\ncommand = "${NODE}"\nargs = ["${script}","--home","${deps.home}","mcp"]\n`,
     );
     const hooks = JSON.parse(await read('.codex/hooks.json'));
     expect(hooks.hooks.SessionStart[0].hooks[0].command).toBe(
-      `memdesk --home ${deps.home} hook codex SessionStart`,
+      `${NODE} '${script}' --home ${deps.home} hook codex SessionStart`,
     );
     expect(
       (await runSetup(deps, { harness: 'codex', dryRun: false, undo: false })).files.every(
@@ -122,15 +131,21 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     const g = JSON.parse(await read('.gemini/settings.json'));
     expect(Object.keys(g.hooks).sort()).toEqual(['AfterAgent', 'BeforeAgent', 'PreCompress', 'SessionStart']);
     expect(g.hooks.BeforeAgent[0].hooks[0].timeout).toBe(10_000);
-    expect(g.mcpServers['memory-desk'].args).toEqual(['--home', deps.home, 'mcp']);
+    expect(g.mcpServers['memory-desk'].args).toEqual([script, '--home', deps.home, 'mcp']);
 
     await runSetup(deps, { harness: 'cursor', dryRun: false, undo: false });
     const c = JSON.parse(await read('.cursor/hooks.json'));
     expect(c.version).toBe(1);
-    expect(Object.keys(c.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
+    expect(Object.keys(c.hooks).sort()).toEqual([
+      'beforeSubmitPrompt',
+      'postToolUse',
+      'preCompact',
+      'sessionStart',
+      'stop',
+    ]);
     expect(JSON.parse(await read('.cursor/mcp.json')).mcpServers['memory-desk']).toEqual({
-      command: 'memdesk',
-      args: ['--home', deps.home, '--project', '${workspaceFolder}', 'mcp'],
+      command: NODE,
+      args: [script, '--home', deps.home, '--project', '${workspaceFolder}', 'mcp'],
     });
 
     const statuses = await harnessStatuses(deps);
@@ -155,7 +170,10 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     expect(r.code).toBe(0);
     const file = path.join(deps.home, '.cursor', 'hooks.json');
     expect(r.stdout).toContain(`${file}: would be created`);
-    expect(r.stdout).toContain('+        "command": "memdesk hook cursor sessionStart"');
+    // The CLI writes itself: this Node, its TypeScript loader, the entry script — absolute paths.
+    expect(r.stdout).toContain(
+      `+        "command": "${process.execPath} --import ${TSX_LOADER} ${CLI_ENTRY} hook cursor sessionStart"`,
+    );
     await expect(fs.readFile(file, 'utf8')).rejects.toThrow();
   });
 });

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../shared/events.js';
@@ -8,14 +7,13 @@ import type { Note } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
 import type { CoreOptions, MemoryCore, NotesService } from '../../electron/memory/types.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** `node --import <this> file.ts` runs TypeScript in child processes without a build. */
 export const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
-export async function tempDir(prefix = 'memdesk-'): Promise<string> {
-  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
-}
+export { tempDir };
 
 /** A clock tests move by hand. */
 export function manualClock(start = 1_790_000_000_000): { now: () => number; advance: (ms: number) => void } {

@@ -113,7 +113,7 @@ async function expectSameAsFresh(env: Env, core: MemoryCore): Promise<void> {
 }
 
 async function setup(): Promise<Env> {
-  const base = await tempDir('memdesk-index-cache-');
+  const base = await tempDir('index-cache');
   const env: Env = {
     home: path.join(base, 'home'),
     root: path.join(base, 'project'),

@@ -6,7 +6,7 @@ import { en } from '../../renderer/i18n/en.js';
 import { zh } from '../../renderer/i18n/zh.js';
 import { createDraftStore, EMPTY_NEW_NOTE } from '../../renderer/state/draft-store.js';
 import { createEditorStore, isDirty } from '../../renderer/state/editor-store.js';
-import { filterAndSort, joinHits, tagCounts } from '../../renderer/state/note-list.js';
+import { exactIdFirst, filterAndSort, hitRow } from '../../renderer/state/note-list.js';
 import { createUiStore } from '../../renderer/state/ui-store.js';
 
 function detail(over: Partial<NoteDetail> = {}): NoteDetail {
@@ -205,21 +205,32 @@ describe('note list', () => {
       filterAndSort(notes, { typeFilter: 'all', tagFilter: 'y', sort: 'updated' }).map((n) => n.id),
     ).toEqual(['c', 'b']);
   });
-  it('joins search hits with list data so filters apply, keeping relevance order', () => {
-    const rows = joinHits(
-      [
-        { id: 'c', scope: 'project', summary: 'Gamma', score: 2, why: 'w' },
-        { id: 'b', scope: 'user', summary: 'alpha', score: 1, why: 'w' },
-      ],
-      notes,
-    );
+  it('turns search hits carrying the list fields into rows; filters apply; relevance order; an exact id first', () => {
+    const why = {
+      matched: { summary: [], tags: [], body: [] },
+      parts: { summary: 0, tags: 0, body: 0, usage: 0 },
+    };
+    const rows = [
+      { id: 'c', scope: 'project' as const, summary: 'Gamma', score: 2, why, tags: ['Y'], updatedAt: 20 },
+      {
+        id: 'b',
+        scope: 'user' as const,
+        summary: 'alpha',
+        score: 1,
+        why,
+        type: 'user' as const,
+        tags: ['x', 'y'],
+      },
+      { id: 'a', scope: 'project' as const, summary: 'Beta', score: 3, why },
+    ].map((h) => hitRow(h, 'w'));
+    expect(rows[1]).toMatchObject({ type: 'user', tags: ['x', 'y'], why: 'w', createdAt: 0 });
     expect(
       filterAndSort(rows, { typeFilter: 'all', tagFilter: '', sort: 'relevance' }).map((r) => r.id),
+    ).toEqual(['a', 'c', 'b']);
+    expect(
+      filterAndSort(rows, { typeFilter: 'all', tagFilter: 'y', sort: 'relevance' }).map((r) => r.id),
     ).toEqual(['c', 'b']);
-    expect(rows[1]!.tags).toEqual(['x', 'y']);
-  });
-  it('counts tags', () => {
-    expect(tagCounts(notes)[0]).toEqual({ tag: 'x', count: 2 });
+    expect(exactIdFirst(rows, ' B ').map((r) => r.id)).toEqual(['b', 'c', 'a']);
   });
 });
 

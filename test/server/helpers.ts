@@ -1,6 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { contentHash } from '../../shared/content-hash.js';
 import { serializeNote } from '../../shared/note-format.js';
 import type { NoteType } from '../../shared/note.js';
@@ -18,6 +16,7 @@ import type { StorageAdapter } from '../../server/storage/storage.js';
 import { signUserToken } from '../../server/token.js';
 import { startS3LoopbackServer, type S3LoopbackServer } from '../support/s3-loopback-server.js';
 import { rgwBucket } from './rgw.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export const SECRET = 'test-secret-for-sync-server-tests';
 export const ADMIN_KEY = 'test-admin-key';
@@ -50,9 +49,7 @@ export function put(
   return { id, baseHash, hash: note.hash, content: note.content };
 }
 
-export async function tempDir(prefix = 'sync-server-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
-}
+export { tempDir };
 
 /** A settable clock. */
 export function testClock(start = T0): {

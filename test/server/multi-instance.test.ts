@@ -30,7 +30,7 @@ async function startInstances(storage: Storage): Promise<Instances> {
   let args: string[];
   let removeStore: () => Promise<void>;
   if (storage === 'fs') {
-    const dir = await tempDir('multi-instance-');
+    const dir = await tempDir('multi-instance');
     env = {};
     args = ['--data', dir];
     removeStore = () => fs.rm(dir, { recursive: true, force: true });

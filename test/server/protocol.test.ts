@@ -47,10 +47,10 @@ describe.each<AdapterKind>(['fs', 's3'])('sync protocol over %s storage', (kind)
     const { alice, server } = await setup();
     const reply = await alice.identity();
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('x-memory-sync-protocol')).toBe('2');
+    expect(reply.headers.get('x-memory-sync-protocol')).toBe('3');
     const body = IdentityResponseSchema.parse(reply.body);
     expect(body.userId).toBe('alice');
-    expect(body.protocol).toEqual({ min: 1, current: 2 });
+    expect(body.protocol).toEqual({ min: 1, current: 3 });
     expect(body.limits.plan).toBe('free');
     expect(body.limits.quota).toEqual({
       notesPerScope: 5000,
@@ -430,7 +430,7 @@ describe('protocol versions, errors and limits in every response', () => {
     const r0 = await none.identity();
     expect(r0.status).toBe(426);
     expect(r0.body.error.code).toBe('upgrade_required');
-    expect(r0.body.error.details).toEqual({ min: 1, current: 2 });
+    expect(r0.body.error.details).toEqual({ min: 1, current: 3 });
     const v1 = new TestClient(server.url, alice.token, 1);
     expect((await v1.identity()).status).toBe(200);
     expect((await v1.snapshot({ scope: USER_SCOPE, sinceVersion: null })).body.error.code).toBe(
@@ -447,8 +447,8 @@ describe('protocol versions, errors and limits in every response', () => {
       puts: [put('t2', 'x\n', null, { type: 'reference' })],
     });
     expect(typedPut.status).toBe(426);
-    const v3 = new TestClient(server.url, alice.token, 3);
-    const r3 = await v3.identity();
+    const v4 = new TestClient(server.url, alice.token, 4);
+    const r3 = await v4.identity();
     expect(r3.status).toBe(400);
     expect(r3.body.error.code).toBe('protocol_unsupported');
     expect(r3.body.limits).toBeDefined();

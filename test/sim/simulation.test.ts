@@ -2,15 +2,15 @@ import { expect, it } from 'vitest';
 import { runSeeds, summarize } from './run-seeds.js';
 
 /**
- * CI runs a few hundred seeds (SIM_SEEDS, default 200, from SIM_FROM); SIM_SEED=<n> replays one.
- * `npm run soak -- --seeds N` runs thousands.
+ * CI runs a modest number of seeds (SIM_SEEDS, default 100, from SIM_FROM); SIM_SEED=<n> replays
+ * one. `npm run soak -- --seeds N` runs thousands (docs/sync-engine.md, "Simulation").
  */
 const single = process.env.SIM_SEED ? Number(process.env.SIM_SEED) : null;
-const count = single !== null ? 1 : Number(process.env.SIM_SEEDS ?? 200);
+const count = single !== null ? 1 : Number(process.env.SIM_SEEDS ?? 100);
 const from = single ?? Number(process.env.SIM_FROM ?? 1);
 
 it(
-  `sync simulation: ${count} seeds from ${from} converge, lose no edit, overwrite nothing without a backup`,
+  `sync simulation: ${count} seeds from ${from} converge with the server's store, every person's decision holds`,
   { timeout: 600_000 },
   async () => {
     const results = await runSeeds(from, count);

@@ -1,39 +1,60 @@
-import { accessSync, constants, promises as fs } from 'node:fs';
-import os from 'node:os';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { contentHash } from '../../shared/content-hash.js';
-import { parseNote } from '../../shared/note-format.js';
-import { createUserMemory } from '../../electron/memory/core.js';
-import type { UserMemory } from '../../electron/memory/types.js';
-import { SyncEngine } from '../../electron/sync/sync-engine.js';
-import type { SyncService } from '../../electron/sync/sync-service.js';
-import { MemoryTokenStore } from '../../electron/sync/token-store.js';
-import { startSyncServer, signUserToken, type RunningSyncServer } from '../../server/index.js';
+import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { AppError } from '../../shared/errors.js';
+import type { Note } from '../../shared/note.js';
+import type { LocalOnlyNote } from '../../shared/api/sync.js';
+import type { RoundPoint } from '../../electron/sync/round/types.js';
+import type { StoredNote } from '../../electron/memory/types.js';
+import { signUserToken } from '../../server/index.js';
 import { FakeClock } from '../sync/fake-clock.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../sync/fault-proxy.js';
 import { mulberry32 } from '../support/prng.js';
+import { SIM_SECRET, SimCluster, type ClusterStorage } from './cluster.js';
+import { leaveKilledProcessFiles, startDevice, stopDevice, type SimDevice } from './device.js';
+import { FILE_FAULTS, restoreFile, type FileFault } from './file-faults.js';
+import { Ledger, markersOf, type Version } from './ledger.js';
+import { simTmpRoot } from './tmp-root.js';
 
 /**
  * A seeded randomized simulation of the sync engine, in the spirit of Dropbox's Nucleus tests:
  * three devices of one account, random creates / edits / deletes / toggles / syncs / conflict
- * resolutions, against the REAL sync server on loopback behind a fault-injecting proxy (500s,
- * 429s, answers lost after the server committed) and with crashes between the cloud commit and
- * the local write (the process is thrown away and restarted from its files).
+ * resolutions, against three instances of the REAL sync server over one shared store (test/sim/
+ * cluster.ts), each request sent to an instance at random, behind a fault-injecting proxy.
  *
- * Faults of the notes folder too: a person breaks a note's frontmatter by hand (a slip in an
- * editor) and fixes it later — the file is held, never read as a deletion.
+ * Faults (SIM_FAULTS): of the server — 500s, 429s, answers lost after the server committed, slow
+ * answers, an instance that dies (and a new one that takes its place later); of the process — a
+ * kill at a crash point of a round (every await that writes, asks or saves: the round freezes
+ * there, its locks and a cut-short temp file stay, a new process starts on the same files), an edit
+ * made by a person while a round runs; of the notes folder — files broken by hand and fixed later
+ * (file-faults.ts), a file copied to a new name (identical twins), a file whose id differs from
+ * another only in case, a config that lowers `memory.maxNotes` (the oldest notes are skipped).
+ * Faults of the sync-trust work (a server wiped or rolled back, foreign frontmatter keys, project
+ * moves) are to be added as steps beside these, each with its expected outcome.
  *
- * Invariants:
- *   - during the run: a note this computer held is never replaced or deleted by sync without a
- *     backup of that version (checked after every round, crashed or not)
- *   - during the run: sync deletes a note here only if a person deleted that id somewhere (or
- *     chose the cloud's side of a conflict) — a broken file is not a deletion
- *   - after quiescence (faults off, sync on, conflicts resolved, rounds until nothing moves):
- *     every device holds exactly the same notes, equal to the cloud's manifest
- *   - no edit is lost: every edit (a unique line, matched as a whole line) is in a note, a
- *     conflict or a backup
+ * Invariants (ledger.ts is the final oracle):
+ *   - during the run: a note held here is never replaced or deleted by sync without a backup of
+ *     that version; sync deletes a note here only if a person deleted that id somewhere; a file
+ *     that is on disk but not loaded is never deleted or overwritten
+ *   - after quiescence (faults off, files fixed, sync on, conflicts resolved, rounds until nothing
+ *     moves): every device holds exactly the notes of the server's store (read from the store
+ *     itself), and the ledger's check holds: every person's decision on every marker, exactly
  * Every failure names its seed; `SIM_SEED=<seed>` replays it.
  */
+export const SIM_FAULTS = [
+  'server 500',
+  'server 429',
+  'answer lost after commit',
+  'slow answer',
+  'instance dies / new instance',
+  'kill at a round crash point',
+  'edit during a round',
+  ...FILE_FAULTS.map((f) => f.name),
+  'identical twin',
+  'case twin',
+  'lowered memory.maxNotes',
+] as const;
 
 export interface SimOptions {
   steps?: number;
@@ -47,8 +68,11 @@ export interface SimResult {
   rounds: number;
   faults: number;
   crashes: number;
+  fileFaults: number;
   conflicts: number;
   notes: number;
+  /** Markers the oracle checked (each person's edit writes one). */
+  markers: number;
 }
 
 export class SimulationFailure extends Error {
@@ -58,140 +82,133 @@ export class SimulationFailure extends Error {
     readonly log: string[],
   ) {
     super(
-      `seed ${seed}: ${message}\n  replay: SIM_SEED=${seed} npx vitest run test/sim\n  last steps:\n    ${log.slice(-25).join('\n    ')}`,
+      `seed ${seed}: ${message}\n  replay: SIM_SEED=${seed} npx vitest run test/sim/simulation.test.ts\n  last steps:\n    ${log.slice(-Number(process.env.SIM_LOG ?? 30)).join('\n    ')}`,
     );
   }
 }
 
-class SimulatedCrash extends Error {}
+const version = (n: Pick<Note, 'summary' | 'tags' | 'body'> | null | undefined): Version =>
+  n ? { summary: n.summary, tags: [...n.tags], body: n.body } : null;
 
-export interface SimServer {
-  server: RunningSyncServer;
-  secret: string;
-  close(): Promise<void>;
+/** A person's file broken by hand on one device: the text it had, and how it was broken. */
+interface BrokenFile {
+  text: string;
+  fault: FileFault;
 }
 
-const SECRET = 'simulation-secret-0123456789-abcdefghij';
+export class Simulation {
+  readonly rand: () => number;
+  readonly log: string[] = [];
+  readonly ledger: Ledger;
+  devices: SimDevice[] = [];
+  private enabled: boolean[] = [];
+  private faultsOn = true;
+  private proxy!: FaultProxy;
+  private cluster!: SimCluster;
+  private token = '';
+  private user = '';
+  private root = '';
+  /** Ids a person deleted anywhere (or gave up for the cloud's side): sync may delete those. */
+  private readonly chosenDeletes = new Set<string>();
+  private readonly broken = new Map<number, Map<string, BrokenFile>>();
+  /** Case twins a person wrote, per device: the twin's id. */
+  private readonly caseTwins = new Map<number, Set<string>>();
+  private readonly lowered = new Set<number>();
+  private renames = 0;
+  private readonly faultRate: number;
+  private readonly crashRate: number;
+  stats = { rounds: 0, faults: 0, crashes: 0, fileFaults: 0, conflicts: 0 };
+  /** The crash points processes were killed at, in order, with the lock files each left. */
+  readonly kills: Array<{ point: RoundPoint; locks: string[] }> = [];
 
-/**
- * Real directories, on a RAM file system when there is one: the engine fsyncs every write, and
- * thousands of seeds on a disk would measure the disk's fsync latency rather than the engine.
- */
-export function simTmpRoot(): string {
-  if (process.env.SIM_TMPDIR) return process.env.SIM_TMPDIR;
-  try {
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
-  } catch {
-    return os.tmpdir();
+  constructor(
+    readonly seed: number,
+    private readonly storage: ClusterStorage,
+    private readonly opts: SimOptions = {},
+  ) {
+    this.rand = mulberry32(seed);
+    this.ledger = new Ledger(seed);
+    this.faultRate = opts.faultRate ?? 0.12;
+    this.crashRate = opts.crashRate ?? 0.08;
   }
-}
 
-export async function startSimServer(): Promise<SimServer> {
-  const dir = await fs.mkdtemp(path.join(simTmpRoot(), 'memdesk-sim-server-'));
-  const server = await startSyncServer({
-    host: '127.0.0.1',
-    port: 0,
-    storage: { kind: 'fs', dir },
-    jwtSecret: SECRET,
-    rateLimit: null,
-    log: () => {},
-  });
-  return {
-    server,
-    secret: SECRET,
-    close: async () => {
-      await server.close();
-      await fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.rand() * items.length)]!;
+  }
+  chance(p: number): boolean {
+    return this.rand() < p;
+  }
+  fail(message: string): never {
+    throw new SimulationFailure(this.seed, message, this.log);
+  }
 
-interface SimDevice {
-  index: number;
-  home: string;
-  clock: FakeClock;
-  user: UserMemory;
-  engine: SyncEngine;
-  svc: SyncService;
-}
+  async start(): Promise<void> {
+    // Instances of this seed's own (a dead instance is this seed's fault), over the shared store.
+    this.cluster = await SimCluster.start({ storage: this.storage });
+    this.proxy = await startFaultProxy(
+      () => this.cluster.url(Math.floor(this.rand() * this.cluster.size)),
+      ({ url }) => this.serverFault(url),
+    );
+    this.user = `sim-${this.seed}-${Math.floor(this.rand() * 1e9)}`;
+    this.token = await signUserToken({
+      secret: SIM_SECRET,
+      user: this.user,
+      plan: 'paid',
+      ttlSeconds: 86400,
+    });
+    this.root = await fs.mkdtemp(path.join(simTmpRoot(), `memdesk-sim-${this.seed}-`));
+    for (let i = 0; i < (this.opts.devices ?? 3); i++) {
+      this.devices.push(await this.startOn(i, 0, new FakeClock()));
+      this.enabled.push(true);
+    }
+  }
 
-export async function runSimulation(seed: number, sim: SimServer, opts: SimOptions = {}): Promise<SimResult> {
-  const rand = mulberry32(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
-  const chance = (p: number): boolean => rand() < p;
-  const steps = opts.steps ?? 30;
-  const faultRate = opts.faultRate ?? 0.12;
-  const crashRate = opts.crashRate ?? 0.08;
-  const log: string[] = [];
-  const fail = (message: string): never => {
-    throw new SimulationFailure(seed, message, log);
-  };
+  private startOn(index: number, life: number, clock: FakeClock): Promise<SimDevice> {
+    const home = path.join(this.root, `device-${index}`);
+    return startDevice(index, home, life, clock, { url: this.proxy.url, token: this.token });
+  }
 
-  let faultsOn = true;
-  let faults = 0;
-  const proxy: FaultProxy = await startFaultProxy(sim.server.url, ({ url }) => {
-    if (!faultsOn) return 'pass';
-    const r = rand();
+  private serverFault(url: string): Fault {
+    if (!this.faultsOn) return 'pass';
+    const r = this.rand();
+    const rate = this.faultRate;
     let fault: Fault = 'pass';
-    if (r < faultRate / 3) fault = 'error500';
-    else if (r < (2 * faultRate) / 3) fault = { rate429: 1 };
-    else if (r < faultRate && url.includes('commit')) fault = 'drop';
+    if (r < rate / 4) fault = 'error500';
+    else if (r < rate / 2) fault = { rate429: 1 };
+    else if (r < (3 * rate) / 4 && url.includes('commit')) fault = 'drop';
+    else if (r < rate) fault = { delayMs: 1 + Math.floor(this.rand() * 15) };
     if (fault !== 'pass') {
-      faults++;
-      log.push(`  fault ${typeof fault === 'string' ? fault : '429'} on ${url}`);
+      this.stats.faults++;
+      this.log.push(
+        `  fault ${typeof fault === 'string' ? fault : 'rate429' in fault ? '429' : 'slow'} on ${url}`,
+      );
     }
     return fault;
-  });
-  const token = await signUserToken({
-    secret: sim.secret,
-    user: `sim-${seed}-${Math.floor(rand() * 1e9)}`,
-    plan: 'paid',
-    ttlSeconds: 86400,
-  });
-  const root = await fs.mkdtemp(path.join(simTmpRoot(), `memdesk-sim-${seed}-`));
-  let crashes = 0;
-  let rounds = 0;
-  let conflictsSeen = 0;
+  }
 
-  const open = async (index: number, home: string): Promise<SimDevice> => {
-    const clock = new FakeClock();
-    const user = await createUserMemory({ home, now: () => clock.now() });
-    const engine = new SyncEngine({ home, tokens: new MemoryTokenStore(), clock });
-    const svc = engine.attachUser(user)!.service;
-    await engine.login(proxy.url, token);
-    return { index, home, clock, user, engine, svc };
-  };
-  const devices: SimDevice[] = [];
-  for (let i = 0; i < (opts.devices ?? 3); i++) devices.push(await open(i, path.join(root, `device-${i}`)));
-  const enabled = devices.map(() => true);
-
-  /** Every edit is one unique line; all of them must survive somewhere. */
-  const edits = new Set<string>();
-  let editCounter = 0;
-  const newLine = (): string => {
-    const line = `edit-${seed}-${++editCounter}`;
-    edits.add(line);
-    return line;
-  };
-  /** Ids a person deleted (or resolved towards the cloud's side): sync may delete those. */
-  const chosenDeletes = new Set<string>();
-  /** Per device, notes whose file a person broke by hand: id → the file as it was. */
-  const broken = new Map<number, Map<string, string>>();
-  const brokenOn = (i: number): Map<string, string> => {
-    let m = broken.get(i);
-    if (!m) broken.set(i, (m = new Map()));
+  private brokenOn(i: number): Map<string, BrokenFile> {
+    let m = this.broken.get(i);
+    if (!m) this.broken.set(i, (m = new Map()));
     return m;
-  };
-  const fixFile = async (d: SimDevice, id: string): Promise<void> => {
-    const text = brokenOn(d.index).get(id)!;
-    brokenOn(d.index).delete(id);
-    log.push(`  device ${d.index} fixes ${id}.md by hand`);
-    await fs.writeFile(path.join(d.user.store!.dir, `${id}.md`), text);
-  };
-  const idPool = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+  }
+  private twinsOn(i: number): Set<string> {
+    let s = this.caseTwins.get(i);
+    if (!s) this.caseTwins.set(i, (s = new Set()));
+    return s;
+  }
+  private fileOf(d: SimDevice, id: string): string {
+    return path.join(d.user.store!.dir, `${id}.md`);
+  }
 
-  const backupHashes = async (d: SimDevice): Promise<Set<string>> => {
+  /** Notes here by id → hash, and the ids of files on disk that are held (not loaded). */
+  private snapshotOf(d: SimDevice): Map<string, string> {
+    return new Map(d.user.store!.list().map((n) => [n.id, n.hash]));
+  }
+  private heldIds(d: SimDevice): Set<string> {
+    return new Set(d.user.store!.held().map((h) => h.id));
+  }
+
+  private async backupHashes(d: SimDevice): Promise<Set<string>> {
     const out = new Set<string>();
     for (const entry of await d.user.backups.list(1_000_000)) {
       const { content } = await d.user.backups.get(entry.id);
@@ -199,222 +216,494 @@ export async function runSimulation(seed: number, sim: SimServer, opts: SimOptio
       if (parsed.ok) out.add(contentHash(parsed.note));
     }
     return out;
-  };
-  const snapshotOf = (d: SimDevice): Map<string, string> =>
-    new Map(d.user.store!.list().map((n) => [n.id, n.hash]));
+  }
 
-  /** A sync round, crash or not, must never replace or delete a version here without backing it up. */
-  const syncRound = async (d: SimDevice, allowCrash: boolean): Promise<SimDevice> => {
+  /**
+   * A sync round on device `di`, perhaps killed at a crash point. Sync must never replace or delete
+   * a version here without backing it up, nor delete what no person deleted.
+   */
+  async syncRound(
+    di: number,
+    allowCrash: boolean,
+    crashAt: number | RoundPoint | null = null,
+  ): Promise<void> {
+    const d = this.devices[di]!;
     await d.user.store!.load();
-    const before = snapshotOf(d);
-    const crash = allowCrash && chance(crashRate);
+    const before = this.snapshotOf(d);
+    const crashPoint =
+      crashAt ?? (allowCrash && this.chance(this.crashRate) ? Math.floor(this.rand() * 24) : null);
     // Or: the person (an agent, an editor) writes a note while the round is between its commit
     // and its local writes; sync must not overwrite that edit.
-    const interleave = allowCrash && !crash && chance(crashRate);
+    const interleave = allowCrash && crashPoint === null && this.chance(this.crashRate);
     const editedMeanwhile = new Set<string>();
-    d.svc.hooks.afterCommit = crash
-      ? () => {
-          throw new SimulatedCrash('crash between the cloud commit and the local write');
-        }
-      : interleave
-        ? async () => {
-            const notes = d.user.store!.list();
-            if (notes.length === 0) return;
-            const note = pick(notes);
-            const line = newLine();
-            editedMeanwhile.add(note.id);
-            log.push(`  device ${d.index} edits ${note.id} during the round (${line})`);
-            await d.user.store!.write({ ...note, body: `${note.body}${line}\n`, updatedAt: d.clock.now() });
-          }
-        : undefined;
-    const result = (await d.engine.syncNow([d.svc])).get(d.svc)!;
-    rounds++;
+    d.svc.hooks.afterCommit = interleave ? () => this.editDuringRound(d, editedMeanwhile) : undefined;
+    let points = 0;
+    let killedAt: RoundPoint | null = null;
+    let killed!: () => void;
+    const kill = new Promise<null>((resolve) => (killed = () => resolve(null)));
+    d.svc.hooks.point =
+      crashPoint === null
+        ? undefined
+        : async (name) => {
+            // By index (the k-th crash point of the round) or by name (its first occurrence).
+            if (typeof crashPoint === 'string' ? name !== crashPoint : points++ !== crashPoint) return;
+            killedAt = name;
+            killed();
+            await new Promise<never>(() => {}); // a killed process never resumes
+          };
+    const result = await Promise.race([d.engine.syncNow([d.svc]).then((r) => r.get(d.svc)!), kill]);
+    this.stats.rounds++;
     let current = d;
-    if (crash && d.svc.error?.message.includes('crash between')) {
-      crashes++;
-      log.push(`  device ${d.index} crashed after its commit; restarting from its files`);
-      d.engine.stop();
-      await d.user.close();
-      current = await open(d.index, d.home);
-      devices[d.index] = current;
+    if (result === null) {
+      this.stats.crashes++;
+      const locks = await leaveKilledProcessFiles(d);
+      this.kills.push({ point: killedAt!, locks });
+      this.log.push(
+        `  device ${di} killed at ${killedAt} (crash point ${crashPoint}; locks left: ${locks.join(', ') || 'none'}); a new process starts`,
+      );
+      current = await this.startOn(di, d.life + 1, d.clock);
+      this.devices[di] = current;
     } else {
-      log.push(`  device ${d.index} round: ${result.outcome}${d.svc.error ? ` (${d.svc.error.code})` : ''}`);
+      d.svc.hooks.point = undefined;
+      this.log.push(`  device ${di} round: ${result.outcome}${d.svc.error ? ` (${d.svc.error.code})` : ''}`);
     }
     await current.user.store!.load();
-    const after = snapshotOf(current);
-    const changed = [...before].filter(([id, hash]) => after.get(id) !== hash && !editedMeanwhile.has(id));
+    const after = this.snapshotOf(current);
+    const held = this.heldIds(current);
+    const changed = [...before].filter(
+      ([id, hash]) => after.get(id) !== hash && !editedMeanwhile.has(id) && !held.has(id),
+    );
     for (const [id] of changed)
-      if (!after.has(id) && !chosenDeletes.has(id))
-        fail(`device ${d.index}: sync deleted "${id}", which no person deleted`);
+      if (!after.has(id) && !this.chosenDeletes.has(id))
+        this.fail(`device ${di}: sync deleted "${id}", which no person deleted`);
     if (changed.length > 0) {
-      const backed = await backupHashes(current);
-      for (const [id, hash] of changed) {
+      const backed = await this.backupHashes(current);
+      for (const [id, hash] of changed)
         if (!backed.has(hash))
-          fail(`device ${d.index}: sync replaced or deleted "${id}" (${hash.slice(0, 8)}) without a backup`);
-      }
+          this.fail(`device ${di}: sync replaced or deleted "${id}" (${hash.slice(0, 8)}) without a backup`);
     }
-    conflictsSeen = Math.max(conflictsSeen, (await current.svc.conflicts()).length);
-    return current;
-  };
+    // A file a person broke stays as they left it: sync never writes over a file it cannot read.
+    for (const [id, b] of this.brokenOn(di))
+      if (b.fault.reason !== 'symlink' && !held.has(id))
+        this.fail(`device ${di}: "${id}.md" (${b.fault.name}) is no longer held after a round`);
+    this.stats.conflicts = Math.max(this.stats.conflicts, (await current.svc.conflicts()).length);
+  }
 
-  const resolveOne = async (d: SimDevice, all: boolean): Promise<void> => {
-    const conflicts = await d.svc.conflicts();
-    // A conflict on a file broken by hand waits until the person fixes the file (the store refuses
-    // to write a merge over a file it cannot read).
-    const resolvable = conflicts.filter((c) => !brokenOn(d.index).has(c.id));
+  private async editDuringRound(d: SimDevice, editedMeanwhile: Set<string>): Promise<void> {
+    const notes = d.user.store!.list();
+    if (notes.length === 0) return;
+    const note = this.pick(notes);
+    const line = this.ledger.marker('line');
+    editedMeanwhile.add(note.id);
+    this.log.push(`  device ${d.index} edits ${note.id} during the round (${line})`);
+    await this.write(
+      d,
+      note,
+      { ...note, body: `${note.body}${line}\n`, updatedAt: d.clock.now() },
+      `edit during a round on ${d.index}`,
+    );
+  }
+
+  /** A person's write through the store, recorded in the ledger. */
+  async write(d: SimDevice, before: StoredNote | null, after: Note, by: string): Promise<boolean> {
+    if (!(await refused(() => d.user.store!.write(after), this.log))) return false;
+    this.ledger.edited(d.index, after.id, version(before), version(after), by);
+    return true;
+  }
+
+  async deleteNote(d: SimDevice, note: StoredNote, by: string): Promise<void> {
+    const deleted = await refused(
+      () => d.user.store!.delete(note.id, { backupReason: 'simulation: deleted by the person' }),
+      this.log,
+    );
+    if (!deleted) return;
+    this.chosenDeletes.add(note.id);
+    this.ledger.edited(d.index, note.id, version(note), null, by);
+  }
+
+  // ---------------------------------------------------------------- a person's steps
+
+  async create(d: SimDevice, id: string, by: string): Promise<void> {
+    const line = this.ledger.marker('line');
+    const tags = this.chance(0.5) ? [this.ledger.marker('tag')] : [];
+    const note: Note = {
+      id,
+      summary: `${id} ${this.ledger.marker('sum')}`,
+      tags,
+      body: `${line}\nfiller a\nfiller b\nfiller c\n`,
+      createdAt: d.clock.now(),
+      updatedAt: d.clock.now(),
+    };
+    this.log.push(`${by}: device ${d.index} creates ${id} (${line})`);
+    await this.write(d, null, note, by);
+  }
+
+  private async edit(d: SimDevice, note: StoredNote, by: string): Promise<void> {
+    const lines = note.body.split('\n');
+    const what: string[] = [];
+    const markerLines = lines.map((l, i) => [l, i] as const).filter(([l]) => /^line-\d+-\d+$/.test(l));
+    if (markerLines.length > 0 && this.chance(0.25)) {
+      const [l, i] = this.pick(markerLines);
+      lines.splice(i, 1);
+      what.push(`removes ${l}`);
+    }
+    const at = Math.floor(this.rand() * lines.length);
+    const line = this.ledger.marker('line');
+    lines.splice(at, 0, line);
+    what.push(`adds ${line} at ${at}`);
+    let summary = note.summary;
+    if (this.chance(0.12)) {
+      summary = `${note.id} ${this.ledger.marker('sum')}`;
+      what.push(`summary "${summary}"`);
+    }
+    let tags = note.tags;
+    if (tags.length > 0 && this.chance(0.1)) {
+      const gone = this.pick(tags);
+      tags = tags.filter((t) => t !== gone);
+      what.push(`removes tag ${gone}`);
+    } else if (this.chance(0.12)) {
+      const tag = this.ledger.marker('tag');
+      tags = [...tags, tag];
+      what.push(`adds tag ${tag}`);
+    }
+    this.log.push(`${by}: device ${d.index} edits ${note.id}: ${what.join(', ')}`);
+    await this.write(
+      d,
+      note,
+      { ...note, summary, tags, body: lines.join('\n'), updatedAt: d.clock.now() },
+      by,
+    );
+  }
+
+  private async breakOrFix(d: SimDevice, notes: StoredNote[], by: string): Promise<void> {
+    const fixable = [...this.brokenOn(d.index).keys()];
+    if (fixable.length > 0 && this.chance(0.5)) {
+      await this.fixFile(d, this.pick(fixable));
+      return;
+    }
+    const note = this.pick(notes);
+    const file = this.fileOf(d, note.id);
+    const text = await fs.readFile(file, 'utf8');
+    const fault = this.pick(FILE_FAULTS);
+    this.brokenOn(d.index).set(note.id, { text, fault });
+    this.stats.fileFaults++;
+    this.log.push(`${by}: device ${d.index} breaks ${note.id}.md by hand (${fault.name})`);
+    await fault.apply(file, text, path.join(d.home, 'aside', `${note.id}.md`));
+  }
+
+  private async fixFile(d: SimDevice, id: string): Promise<void> {
+    const b = this.brokenOn(d.index).get(id)!;
+    this.brokenOn(d.index).delete(id);
+    this.log.push(`  device ${d.index} fixes ${id}.md by hand (${b.fault.name})`);
+    await restoreFile(this.fileOf(d, id), b.text);
+  }
+
+  /** `cp x.md y.md`: a note copied as a template; two ids, one content. */
+  private async identicalTwin(d: SimDevice, note: StoredNote, twin: string, by: string): Promise<void> {
+    if (d.user.store!.get(twin)) return;
+    this.log.push(`${by}: device ${d.index} copies ${note.id}.md to ${twin}.md`);
+    await fs.copyFile(this.fileOf(d, note.id), this.fileOf(d, twin));
+    this.ledger.edited(d.index, twin, null, version(note), by);
+  }
+
+  /** A file whose id differs from an existing note's only in case (a copy made on Linux). */
+  private async caseTwin(d: SimDevice, note: StoredNote, by: string): Promise<void> {
+    const twin = note.id.charAt(0).toUpperCase() + note.id.slice(1);
+    if (twin === note.id || (await fs.stat(this.fileOf(d, twin)).catch(() => null))) return;
+    const line = this.ledger.marker('line');
+    const copy: Note = { ...note, id: twin, body: `${note.body}${line}\n`, updatedAt: d.clock.now() };
+    this.log.push(`${by}: device ${d.index} writes ${twin}.md beside ${note.id}.md (${line})`);
+    await fs.writeFile(this.fileOf(d, twin), serializeNote(copy));
+    this.twinsOn(d.index).add(twin);
+    this.ledger.edited(d.index, twin, null, version(copy), by);
+  }
+
+  /**
+   * The person renames a note to an id of its own: a case twin they wrote, or a note sync reports
+   * as staying here because the cloud has its id in another case ("rename one").
+   */
+  private async rename(d: SimDevice, twin: string): Promise<void> {
+    this.twinsOn(d.index).delete(twin);
+    const file = this.fileOf(d, twin);
+    const text = await fs.readFile(file, 'utf8').catch(() => null);
+    const parsed = text === null ? null : parseNote(text);
+    if (!parsed?.ok) return; // deleted meanwhile (a person deleted it on some device)
+    // The file name is the id (the frontmatter may still name the twin's original).
+    const note: Note = { ...parsed.note, id: twin } as Note;
+    let fresh = `${twin.toLowerCase()}-renamed-${++this.renames}`;
+    while (await fs.stat(this.fileOf(d, fresh)).catch(() => null))
+      fresh = `${twin.toLowerCase()}-renamed-${++this.renames}`;
+    this.log.push(`  device ${d.index} renames ${twin}.md to ${fresh}.md`);
+    await fs.writeFile(this.fileOf(d, fresh), serializeNote({ ...note, id: fresh }));
+    await fs.rm(file);
+    this.chosenDeletes.add(twin);
+    this.ledger.edited(d.index, fresh, null, version(note), `rename of ${twin} on ${d.index}`);
+    this.ledger.edited(d.index, twin, version(note), null, `rename of ${twin} on ${d.index}`);
+  }
+
+  /** A config (from a `git pull`, say) lowers memory.maxNotes, or the person removes it; the app restarts. */
+  private async setMaxNotes(di: number, maxNotes: number | null): Promise<void> {
+    const d = this.devices[di]!;
+    const file = path.join(d.home, 'config.json');
+    if (maxNotes === null) {
+      this.lowered.delete(di);
+      await fs.rm(file, { force: true });
+    } else {
+      this.lowered.add(di);
+      await fs.writeFile(file, JSON.stringify({ memory: { maxNotes } }));
+    }
+    this.log.push(`  device ${di}: memory.maxNotes ${maxNotes ?? 'default'}; restart`);
+    await stopDevice(d);
+    this.devices[di] = await this.startOn(di, d.life + 1, d.clock);
+  }
+
+  private async serverInstance(): Promise<void> {
+    const dead = [...Array(this.cluster.size).keys()].filter((i) => !this.cluster.isAlive(i));
+    if (dead.length > 0 && this.chance(0.6)) {
+      const i = this.pick(dead);
+      this.log.push(`  server instance ${i} replaced by a new process`);
+      await this.cluster.revive(i);
+    } else if (dead.length < this.cluster.size - 1) {
+      const i = this.pick([...Array(this.cluster.size).keys()].filter((k) => this.cluster.isAlive(k)));
+      this.stats.faults++;
+      this.log.push(`  server instance ${i} dies`);
+      await this.cluster.kill(i);
+    }
+  }
+
+  async resolveOne(di: number, all: boolean): Promise<void> {
+    const d = this.devices[di]!;
+    await d.user.store!.load();
+    const held = this.heldIds(d);
+    // A conflict on a held file waits until the person fixes the file (the store refuses to write
+    // over a file it cannot read).
+    const resolvable = (await d.svc.conflicts()).filter((c) => !held.has(c.id));
     for (const c of all ? resolvable : resolvable.slice(0, 1)) {
-      const choice = pick(['local', 'cloud', 'both', 'merged'] as const);
-      log.push(`  device ${d.index} resolves ${c.id} (${c.kind}) → ${choice}`);
-      if (choice === 'cloud') chosenDeletes.add(c.id);
-      if (choice === 'merged') {
-        const detail = await d.svc.conflict(c.id);
-        await d.svc.resolve(c.id, { merged: { ...detail.draft, summary: detail.draft.summary || 'merged' } });
-      } else {
-        await d.svc.resolve(c.id, { keep: choice });
-      }
+      const choice = this.pick(['local', 'cloud', 'both', 'merged'] as const);
+      const by = `resolution of ${c.id} (${c.kind}) on ${di} → ${choice}`;
+      this.log.push(`  device ${di} resolves ${c.id} (${c.kind}) → ${choice}`);
+      const detail = await d.svc.conflict(c.id);
+      const sides = { local: version(detail.local), cloud: version(detail.cloud) };
+      if (choice === 'cloud') this.chosenDeletes.add(c.id);
+      const outcome =
+        choice === 'merged'
+          ? await d.svc.resolve(c.id, {
+              merged: { ...detail.draft, summary: detail.draft.summary || 'merged' },
+            })
+          : await d.svc.resolve(c.id, { keep: choice });
+      await d.user.store!.load();
+      const twoCreations = c.kind === 'no_base' && c.baseHash === null;
+      this.ledger.resolved(di, c.id, sides, version(d.user.store!.get(c.id)), by, twoCreations);
+      if (outcome.newId)
+        this.ledger.edited(di, outcome.newId, null, version(d.user.store!.get(outcome.newId)), by);
     }
-  };
+  }
 
-  for (let step = 0; step < steps; step++) {
-    const di = Math.floor(rand() * devices.length);
-    const d = devices[di]!;
+  /** The fail-safe asked; the person answers (and the ledger records what they chose). */
+  private async answerFailSafe(di: number): Promise<void> {
+    const d = this.devices[di]!;
+    const pending = d.svc.pendingDeletes;
+    if (!pending) return;
+    const answer = this.pick(['delete', 'keep'] as const);
+    this.log.push(`  device ${di} answers the fail-safe (${pending.ids.length} deletes): ${answer}`);
+    for (const id of pending.ids) {
+      const local = version(d.user.store!.get(id));
+      this.ledger.resolved(
+        di,
+        id,
+        { local, cloud: null },
+        answer === 'keep' ? local : null,
+        `fail-safe on ${di} → ${answer}`,
+      );
+    }
+    await d.svc.decidePendingDeletes(answer);
+  }
+
+  async step(step: number): Promise<void> {
+    const di = Math.floor(this.rand() * this.devices.length);
+    const d = this.devices[di]!;
     const store = d.user.store!;
     await store.load();
     const notes = store.list();
-    const r = rand();
+    const held = this.heldIds(d);
+    const r = this.rand();
     d.clock.t += 1000;
-    if (r < 0.2 || notes.length === 0) {
-      const id = chance(0.5) ? pick(idPool) : `n-${di}-${step}`;
-      if (store.get(id) || brokenOn(di).has(id)) continue;
-      const line = newLine();
-      log.push(`step ${step}: device ${di} creates ${id} (${line})`);
-      await store.write({
-        id,
-        summary: `summary ${id}`,
-        tags: chance(0.5) ? ['t1'] : [],
-        body: `${line}\nfiller a\nfiller b\nfiller c\n`,
-        createdAt: d.clock.now(),
-        updatedAt: d.clock.now(),
-      });
-    } else if (r < 0.5) {
-      const note = pick(notes);
-      const lines = note.body.split('\n');
-      const at = Math.floor(rand() * lines.length);
-      const line = newLine();
-      lines.splice(at, 0, line);
-      const summary = chance(0.1) ? `${note.summary} (edited on ${di})` : note.summary;
-      const tags = chance(0.15)
-        ? note.tags.includes('t2')
-          ? note.tags.filter((t) => t !== 't2')
-          : [...note.tags, 't2']
-        : note.tags;
-      log.push(`step ${step}: device ${di} edits ${note.id} at line ${at} (${line})`);
-      await store.write({ ...note, summary, tags, body: lines.join('\n'), updatedAt: d.clock.now() });
-    } else if (r < 0.53) {
-      // A slip in an editor breaks the frontmatter; the person fixes it a few steps later.
-      const fixable = [...brokenOn(di).keys()];
-      if (fixable.length > 0 && chance(0.5)) {
-        log.push(`step ${step}: device ${di} fixes a broken file`);
-        await fixFile(d, pick(fixable));
-        continue;
-      }
-      const note = pick(notes);
-      const file = path.join(store.dir, `${note.id}.md`);
-      const text = await fs.readFile(file, 'utf8');
-      brokenOn(di).set(note.id, text);
-      log.push(`step ${step}: device ${di} breaks the frontmatter of ${note.id}.md by hand`);
-      await fs.writeFile(file, text.replace('"summary"', '"summary" oops'));
-    } else if (r < 0.6) {
-      const note = pick(notes);
-      chosenDeletes.add(note.id);
-      log.push(`step ${step}: device ${di} deletes ${note.id}`);
-      await store.delete(note.id, { backupReason: 'simulation: deleted by the person' });
+    const by = `step ${step}`;
+    if (r < 0.18 || notes.length === 0) {
+      const id = this.chance(0.5) ? this.pick(ID_POOL) : `n-${di}-${step}`;
+      if (store.get(id) || held.has(id) || this.brokenOn(di).has(id)) return;
+      await this.create(d, id, by);
+    } else if (r < 0.46) {
+      await this.edit(d, this.pick(notes), by);
+    } else if (r < 0.49) {
+      await this.breakOrFix(d, notes, by);
+    } else if (r < 0.55) {
+      const note = this.pick(notes);
+      this.log.push(`${by}: device ${di} deletes ${note.id}`);
+      await this.deleteNote(d, note, by);
+    } else if (r < 0.83) {
+      this.log.push(`${by}: device ${di} syncs`);
+      await this.syncRound(di, true);
     } else if (r < 0.88) {
-      log.push(`step ${step}: device ${di} syncs`);
-      await syncRound(d, true);
-    } else if (r < 0.94) {
-      enabled[di] = !enabled[di];
-      log.push(`step ${step}: device ${di} turns sync ${enabled[di] ? 'on' : 'off'}`);
-      await d.engine.setEnabled([d.svc], enabled[di]!);
-    } else {
-      log.push(`step ${step}: device ${di} resolves a conflict`);
-      await resolveOne(d, false);
+      this.enabled[di] = !this.enabled[di];
+      this.log.push(`${by}: device ${di} turns sync ${this.enabled[di] ? 'on' : 'off'}`);
+      await d.engine.setEnabled([d.svc], this.enabled[di]!);
+    } else if (r < 0.93) {
+      this.log.push(`${by}: device ${di} resolves a conflict`);
+      await this.resolveOne(di, false);
+    } else if (r < 0.945) {
+      await this.identicalTwin(d, this.pick(notes), `twin-${di}-${step}`, by);
+    } else if (r < 0.96) {
+      await this.caseTwin(d, this.pick(notes), by);
+    } else if (r < 0.975) {
+      this.log.push(`${by}: device ${di} config`);
+      await this.setMaxNotes(di, this.lowered.has(di) ? null : Math.max(1, notes.length - 2));
+    } else if (this.faultsOn) {
+      this.log.push(`${by}: server`);
+      await this.serverInstance();
     }
   }
 
-  // Quiescence: no faults, broken files fixed, sync on everywhere, conflicts resolved, rounds until nothing moves.
-  faultsOn = false;
-  log.push('quiescence');
-  for (const d of devices) for (const id of [...brokenOn(d.index).keys()]) await fixFile(d, id);
-  for (let i = 0; i < devices.length; i++) {
-    if (!enabled[i]) await devices[i]!.engine.setEnabled([devices[i]!.svc], true);
-    enabled[i] = true;
-  }
-  let stable = false;
-  for (let pass = 0; pass < 12 && !stable; pass++) {
-    for (let i = 0; i < devices.length; i++) {
-      const d = await syncRound(devices[i]!, false);
-      if (d.svc.pendingDeletes) {
-        await d.svc.decidePendingDeletes(pick(['delete', 'keep'] as const));
-        await syncRound(d, false);
+  /** Faults off, every file fixed, sync on, conflicts resolved; rounds until nothing moves. */
+  async quiesce(): Promise<void> {
+    this.faultsOn = false;
+    this.log.push('quiescence');
+    for (let i = 0; i < this.cluster.size; i++) await this.cluster.revive(i);
+    for (const d of this.devices)
+      for (const id of [...this.brokenOn(d.index).keys()]) await this.fixFile(d, id);
+    for (const d of this.devices) for (const twin of [...this.twinsOn(d.index)]) await this.rename(d, twin);
+    for (const di of [...this.lowered]) await this.setMaxNotes(di, null);
+    for (let i = 0; i < this.devices.length; i++) {
+      if (!this.enabled[i]) await this.devices[i]!.engine.setEnabled([this.devices[i]!.svc], true);
+      this.enabled[i] = true;
+    }
+    let stable = false;
+    for (let pass = 0; pass < 12 && !stable; pass++) {
+      for (let i = 0; i < this.devices.length; i++) {
+        await this.syncRound(i, false);
+        if (this.devices[i]!.svc.pendingDeletes) {
+          await this.answerFailSafe(i);
+          await this.syncRound(i, false);
+        }
+        await this.resolveOne(i, true);
       }
-      await resolveOne(devices[i]!, true);
-    }
-    stable = true;
-    for (let i = 0; i < devices.length; i++) {
-      const d = devices[i]!;
-      await syncRound(d, false);
-      if ((await d.svc.conflicts()).length > 0 || d.svc.pendingDeletes || d.svc.error) stable = false;
-    }
-    if (stable) {
-      // Stable means a further round everywhere changes nothing.
-      for (const d of devices) {
-        const before = snapshotOf(d);
-        await syncRound(d, false);
-        if (JSON.stringify([...before]) !== JSON.stringify([...snapshotOf(d)])) stable = false;
+      stable = true;
+      for (let i = 0; i < this.devices.length; i++) {
+        await this.syncRound(i, false);
+        const d = this.devices[i]!;
+        const clashes = (await this.localOnly(d)).filter((n) => n.reason === 'case_clash');
+        for (const n of clashes) await this.rename(d, n.id);
+        if ((await d.svc.conflicts()).length > 0 || d.svc.pendingDeletes || d.svc.error || clashes.length > 0)
+          stable = false;
+      }
+      if (stable) {
+        // Stable means a further round everywhere changes nothing.
+        for (let i = 0; i < this.devices.length; i++) {
+          const before = this.snapshotOf(this.devices[i]!);
+          await this.syncRound(i, false);
+          if (JSON.stringify([...before]) !== JSON.stringify([...this.snapshotOf(this.devices[i]!)]))
+            stable = false;
+        }
       }
     }
+    if (!stable)
+      this.fail(
+        `no quiescence after 12 passes: ${this.devices.map((d) => `${d.index}: ${d.svc.error?.message ?? ''} conflicts=${d.svc.lastRound?.conflicts.join(',')}`).join('; ')}`,
+      );
   }
-  if (!stable)
-    fail(
-      `no quiescence after 12 passes: ${devices.map((d) => `${d.index}: ${d.svc.error?.message ?? ''} conflicts=${d.svc.lastRound?.conflicts.join(',')}`).join('; ')}`,
-    );
 
-  // Convergence: every device holds the same notes, and they are the cloud's.
-  const reference = snapshotOf(devices[0]!);
-  for (const d of devices.slice(1)) {
-    const mine = snapshotOf(d);
-    const a = JSON.stringify([...reference].sort());
-    const b = JSON.stringify([...mine].sort());
-    if (a !== b) fail(`device ${d.index} did not converge with device 0:\n    0: ${a}\n    ${d.index}: ${b}`);
+  /** Convergence with the server's own store, then the ledger's exact check. */
+  async check(): Promise<number> {
+    const server = await this.cluster.read(this.user, { kind: 'user' });
+    const cloud = JSON.stringify([...server.notes].map(([id, n]) => [id, n.hash]).sort());
+    for (const d of this.devices) {
+      const mine = JSON.stringify([...this.snapshotOf(d)].sort());
+      if (mine !== cloud)
+        this.fail(
+          `device ${d.index} does not hold what the server's store holds:\n    store: ${cloud}\n    device: ${mine}`,
+        );
+      const held = d.user.store!.held();
+      if (held.length > 0)
+        this.fail(`device ${d.index} still holds files back: ${held.map((h) => h.id).join(', ')}`);
+      const localOnly = await this.localOnly(d);
+      if (localOnly.length > 0)
+        this.fail(
+          `device ${d.index}: notes stay local: ${localOnly.map((n) => `${n.id} (${n.reason})`).join(', ')}`,
+        );
+    }
+    const live = new Map<string, Version>();
+    for (const [id, n] of server.notes) {
+      const parsed = parseNote(n.content);
+      if (!parsed.ok) this.fail(`the store's "${id}" cannot be parsed`);
+      live.set(id, version(parsed.note));
+    }
+    const backups: Array<{ where: string; markers: Set<string>; id: string }> = [];
+    for (const d of this.devices)
+      for (const entry of await d.user.backups.list(1_000_000)) {
+        const parsed = parseNote((await d.user.backups.get(entry.id)).content);
+        if (parsed.ok)
+          backups.push({
+            where: `a backup on device ${d.index}`,
+            id: entry.noteId,
+            markers: markersOf(version(parsed.note)),
+          });
+      }
+    const elsewhere = (marker: string): string | null => {
+      for (const [id, v] of live) if (markersOf(v).has(marker)) return `the note "${id}"`;
+      for (const b of backups) if (b.markers.has(marker) || b.id === marker) return b.where;
+      return null;
+    };
+    const failures = this.ledger.check(live, elsewhere);
+    if (failures.length > 0)
+      this.fail(`${failures.length} oracle failure(s):\n    ${failures.slice(0, 12).join('\n    ')}`);
+    return server.notes.size;
   }
-  const state = await devices[0]!.svc.state();
-  const cloud = Object.values(state.manifest.entries)
-    .filter((e) => e.hash !== null)
-    .map((e) => [e.id, e.hash] as [string, string])
-    .sort();
-  if (JSON.stringify(cloud) !== JSON.stringify([...reference].sort()))
-    fail(
-      `the devices do not hold what the cloud holds:\n    cloud: ${JSON.stringify(cloud)}\n    device: ${JSON.stringify([...reference].sort())}`,
-    );
 
-  // No edit lost: each one is in a note, a conflict (none left) or a backup, on some device.
-  const haystack: string[] = [];
-  for (const d of devices) {
-    for (const n of d.user.store!.list()) haystack.push(n.body);
-    for (const entry of await d.user.backups.list(1_000_000))
-      haystack.push((await d.user.backups.get(entry.id)).content);
+  private async localOnly(d: SimDevice): Promise<LocalOnlyNote[]> {
+    return (await d.svc.state()).report?.localOnly ?? [];
   }
-  // Whole lines: "edit-S-1" must not be found inside "edit-S-10".
-  const lines = new Set(haystack.join('\n').split('\n'));
-  for (const line of edits)
-    if (!lines.has(line)) fail(`the edit "${line}" is lost: in no note, conflict or backup`);
 
-  for (const d of devices) {
-    d.engine.stop();
-    await d.user.close();
+  async close(): Promise<void> {
+    for (const d of this.devices) await stopDevice(d);
+    await this.proxy.close();
+    await this.cluster.close();
+    await fs.rm(this.root, { recursive: true, force: true });
   }
-  await proxy.close();
-  await fs.rm(root, { recursive: true, force: true });
-  return { seed, rounds, faults, crashes, conflicts: conflictsSeen, notes: reference.size };
+}
+
+/**
+ * Runs a person's write; false when the store refuses it as it would refuse the person: a folder
+ * over a lowered memory.maxNotes takes no new note, and a case twin cannot be written beside its
+ * twin. Nothing is written then.
+ */
+async function refused(write: () => Promise<unknown>, log: string[]): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'limit_exceeded' || err.code === 'conflict')) {
+      log.push(`  refused: ${err.message.slice(0, 100)}`);
+      return false;
+    }
+    throw err;
+  }
+}
+
+const ID_POOL = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+
+export async function runSimulation(
+  seed: number,
+  storage: ClusterStorage,
+  opts: SimOptions = {},
+): Promise<SimResult> {
+  const sim = new Simulation(seed, storage, opts);
+  await sim.start();
+  try {
+    for (let step = 0; step < (opts.steps ?? 30); step++) await sim.step(step);
+    await sim.quiesce();
+    const notes = await sim.check();
+    return { seed, ...sim.stats, notes, markers: sim.ledger.markers };
+  } finally {
+    await sim.close().catch(() => {});
+  }
 }

@@ -4,7 +4,7 @@ import { serializeNote } from '../../shared/note-format.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import type { Note } from '../../shared/note.js';
 import type { SyncEntry, SyncLimits } from '../../shared/sync-protocol.js';
-import { storedNote } from '../../electron/memory/note-store.js';
+import { storedNote } from '../../electron/memory/note-store/stored-note.js';
 import type { StoredNote } from '../../electron/memory/types.js';
 import { objectKey } from '../../electron/sync/round/object-key.js';
 import type { PlanInput } from '../../electron/sync/round/types.js';
@@ -95,6 +95,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     limits: null,
     typedBlocked: false,
     deleteDecision: null,
+    deleteWindow: null,
     ...over,
   };
 }

@@ -272,7 +272,11 @@ describe('planRound: the mass-delete fail-safe', () => {
   it('12 of 20 deleted in the cloud: nothing deleted, the question is asked', () => {
     const plan = planRound(planInput(many()));
     expect(plan.pulls).toEqual([]);
-    expect(plan.pendingDeletes).toEqual({ ids: [...Array(12).keys()].map((i) => `n${i}`).sort(), total: 20 });
+    expect(plan.pendingDeletes).toEqual({
+      ids: [...Array(12).keys()].map((i) => `n${i}`).sort(),
+      localIds: [],
+      total: 20,
+    });
   });
 
   it('answered "delete": the deletes are pulled', () => {
@@ -296,5 +300,37 @@ describe('planRound: the mass-delete fail-safe', () => {
     const plan = planRound(planInput(notes));
     expect(plan.pendingDeletes).toBeNull();
     expect(plan.pulls).toHaveLength(10);
+  });
+
+  it('counts over the window: 6 more after 6 already deleted since the last confirmed state asks', () => {
+    const notes = many();
+    for (let i = 6; i < 12; i++) notes[`n${i}`]!.C = notes[`n${i}`]!.L;
+    const first = planRound(planInput(notes));
+    expect(first.pendingDeletes).toBeNull();
+    expect(first.deleteWindow).toEqual({ total: 20, deleted: 0 });
+    const second = planRound(planInput(notes, { deleteWindow: { total: 20, deleted: 6 } }));
+    expect(second.pulls).toEqual([]);
+    expect(second.pendingDeletes?.ids).toHaveLength(6);
+  });
+
+  it('deletions pushed count too: 12 of 20 files gone here ask, and "keep" writes them back', () => {
+    const notes: Record<string, Sides> = {};
+    for (let i = 0; i < 20; i++) {
+      const v = version(`n${i}`, `body ${i}\n`);
+      notes[`n${i}`] = i < 12 ? { B: v, C: v } : { L: v, B: v, C: v };
+    }
+    const asked = planRound(planInput(notes));
+    expect(asked.pushes).toEqual([]);
+    expect(asked.pendingDeletes).toEqual({
+      ids: [],
+      localIds: [...Array(12).keys()].map((i) => `n${i}`).sort(),
+      total: 20,
+    });
+    const kept = planRound(planInput(notes, { deleteDecision: 'keep' }));
+    expect(kept.pushes).toEqual([]);
+    expect(kept.pulls.map((p) => [p.id, p.note?.body])).toHaveLength(12);
+    expect(kept.pulls.every((p) => p.note !== null && p.localHash === null)).toBe(true);
+    const confirmed = planRound(planInput(notes, { deleteDecision: 'delete' }));
+    expect(confirmed.pushes.filter((p) => p.hash === null)).toHaveLength(12);
   });
 });

@@ -3,7 +3,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, type CliRun as Run } from './cli-runner.js';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { startTestServer, tempDir, type TestServer } from './harness.js';
 
 const entry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
@@ -31,7 +30,6 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(async () => {
-  stopProcessSyncEngines();
   await server.close();
 });
 
@@ -72,6 +70,7 @@ describe('memdesk sync commands', () => {
             notices: [],
             held: [],
             localOnly: [],
+            historyReset: false,
           },
           user: {
             pulled: { added: 0, changed: 0, deleted: 0 },
@@ -81,6 +80,7 @@ describe('memdesk sync commands', () => {
             notices: [],
             held: [],
             localOnly: [],
+            historyReset: false,
           },
         },
       });

@@ -139,12 +139,16 @@ describe('fail-safe', () => {
     await c.sync();
     for (let i = 0; i < 12; i++) await a.remove(`n${i}`);
     await a.sync();
+    // The device that deleted them was asked first (deletions pushed count too), and confirmed.
+    expect((await a.engine.status(a.svc)).pendingDeletes).toEqual({ count: 12, total: 14, here: 12 });
+    await a.svc.decidePendingDeletes('delete');
+    await a.sync();
     await b.sync();
     expect(b.ids()).toHaveLength(14);
     const status = await b.engine.status(b.svc);
     expect(status.error?.code).toBe('confirm_deletes');
-    expect(status.error?.message).toMatch(/12 of 14/);
-    expect(status.pendingDeletes).toEqual({ count: 12, total: 14 });
+    expect(status.error?.message).toMatch(/12 of 14 notes would be deleted \(12 deleted on another device/);
+    expect(status.pendingDeletes).toEqual({ count: 12, total: 14, here: 0 });
     // Confirmed: deleted (each backed up).
     await b.svc.decidePendingDeletes('delete');
     await b.sync();

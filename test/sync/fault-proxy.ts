@@ -9,8 +9,12 @@ import type { AddressInfo } from 'node:net';
  *   rate429       answer 429 with Retry-After (nothing applied)
  *   drop          forward, let the server apply it, then cut the connection before the answer
  *   hold          forward only when released (to abort a request in flight); `held` resolves
+ *   slow          forward after `delayMs` (a slow instance or network)
+ * `target` may be a function: the upstream per request (several server instances behind one
+ * address, as a load balancer spreads them). An upstream that does not answer (a dead instance)
+ * cuts the client's connection, as a balancer without health checks does.
  */
-export type Fault = 'pass' | 'error500' | { rate429: number } | 'drop' | 'hold';
+export type Fault = 'pass' | 'error500' | { rate429: number } | 'drop' | 'hold' | { delayMs: number };
 
 export interface FaultProxy {
   url: string;
@@ -24,10 +28,10 @@ export interface FaultProxy {
 }
 
 export async function startFaultProxy(
-  target: string,
+  target: string | (() => string),
   decide: (req: { method: string; url: string; index: number }) => Fault,
 ): Promise<FaultProxy> {
-  const upstream = new URL(target);
+  const upstreamOf = (): URL => new URL(typeof target === 'string' ? target : target());
   const held: Array<() => void> = [];
   let index = 0;
   const proxy: FaultProxy = {
@@ -50,6 +54,7 @@ export async function startFaultProxy(
     res: http.ServerResponse,
     drop: boolean,
   ): void => {
+    const upstream = upstreamOf();
     const up = http.request(
       {
         host: upstream.hostname,
@@ -83,9 +88,13 @@ export async function startFaultProxy(
       proxy.seen.push({
         method: req.method ?? '',
         url: req.url ?? '',
-        fault: typeof fault === 'string' ? fault : 'rate429',
+        fault: typeof fault === 'string' ? fault : 'rate429' in fault ? 'rate429' : 'slow',
       });
       if (fault === 'pass') return forward(req, body, res, false);
+      if (typeof fault === 'object' && 'delayMs' in fault) {
+        setTimeout(() => forward(req, body, res, false), fault.delayMs);
+        return;
+      }
       if (fault === 'drop') return forward(req, body, res, true);
       if (fault === 'error500') {
         res.writeHead(500, { 'content-type': 'text/plain' });

@@ -1,7 +1,4 @@
-import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
-import os from 'node:os';
-import path from 'node:path';
 import {
   startSyncServer,
   signUserToken,
@@ -16,17 +13,18 @@ import type { RoundResult } from '../../electron/sync/coordinator.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { FakeClock } from './fake-clock.js';
 import type { Note } from '../../shared/note.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export const SECRET = 'test-secret-for-sync-engine-tests-0123456789';
 
-export async function tempDir(prefix: string): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), `memdesk-${prefix}-`));
-}
+export { tempDir };
 
 export interface TestServer extends RunningSyncServer {
   /** Requests the server saw, one log line each ("POST /v1/memory/commit 200 …"). */
   requests: string[];
   serverNow: { t: number };
+  /** The server's storage (kind fs): the history tests wipe it or restore an older copy of it. */
+  dataDir: string;
   token(user: string, plan?: string): Promise<string>;
 }
 
@@ -49,6 +47,7 @@ export async function startTestServer(opts: Partial<SyncServerOptions> = {}): Pr
   return Object.assign(server, {
     requests,
     serverNow,
+    dataDir,
     token: (user: string, plan = 'paid') =>
       signUserToken({ secret: SECRET, user, plan, now: serverNow.t, ttlSeconds: 10 * 365 * 86400 }),
   });

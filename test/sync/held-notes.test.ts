@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from './cli-runner.js';
 import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
 
@@ -129,9 +128,7 @@ describe('a note that is not loaded is not a deleted note', () => {
     expect(json.scopes.user.held.map((h: { id: string; reason: string }) => [h.id, h.reason])).toEqual([
       ['n', 'unreadable'],
     ]);
-    stopProcessSyncEngines();
     const status = await cli([...g, 'status'], home);
     expect(status.stdout).toContain(`held (unreadable): ${path.join(dir, 'n.md')}`);
-    stopProcessSyncEngines();
   });
 });

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppSync, type AppSync } from '../../electron/sync/app-sync.js';
-import { configureProcessSyncEngine, stopProcessSyncEngine } from '../../electron/sync/process-engine.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
+import { ProjectHost } from '../../electron/app/project-host.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
-import { ProjectHost } from '../../electron/main/project-host.js';
 import { FakeClock } from './fake-clock.js';
 import { startDevice, startTestServer, tempDir, type Device, type TestServer } from './harness.js';
 
 /**
- * A project switch in a long-running process (the desktop app's ProjectHost, plain Node): the old
+ * A project switch in a long-running process (the desktop app's ProjectHost, plain Node): the new
+ * project opens (and attaches to the root's sync engine) before the old
  * project's core closes and its sync attachments are released, so the shared user-notes service
  * moves to the new core's open store and a local write there is uploaded on the debounce.
  */
@@ -27,28 +27,18 @@ describe('project switch', () => {
     const token = await server.token('switch-user');
     const home = await tempDir('switch-home');
     const clock = new FakeClock();
-    const engine = configureProcessSyncEngine(home, {
-      tokens: new MemoryTokenStore(),
-      clock,
-      autoStart: true,
-    });
-    await engine.login(server.url, token);
-    const sync: AppSync = startAppSync({ home, emit: () => {} });
-    expect(sync.engine).toBe(engine);
-    const host = new ProjectHost({
+    const root = createAppRoot({
       home,
-      emit: () => {},
       env: { OHARNESS_HOME: home },
-      watch: false,
-      // The new core attaches before the old one is released (calls never see no core).
-      openSession: async (ctx) => {
-        sync.attach(ctx.core);
-        return { close: async () => sync.release(ctx.core) };
-      },
+      sync: { tokens: new MemoryTokenStore(), clock, autoStart: true },
+      syncOnOpen: true,
     });
+    const { engine } = await root.sync();
+    await engine.login(server.url, token);
+    const host = new ProjectHost(root, { watch: false });
     cleanups.push(async () => {
       await host.close();
-      await stopProcessSyncEngine(home);
+      await root.stop();
     });
     const idle = (): Promise<void> => engine.coordinator.idle();
 
@@ -83,22 +73,18 @@ describe('project switch', () => {
   it('closing the last core stops its directories syncing', async () => {
     const home = await tempDir('switch-home');
     const clock = new FakeClock();
-    const engine = configureProcessSyncEngine(home, { tokens: new MemoryTokenStore(), clock });
-    const sync = startAppSync({ home, emit: () => {}, autoStart: false });
-    const host = new ProjectHost({
+    const root = createAppRoot({
       home,
-      emit: () => {},
       env: { OHARNESS_HOME: home },
-      watch: false,
-      openSession: async (ctx) => {
-        sync.attach(ctx.core);
-        return { close: async () => sync.release(ctx.core) };
-      },
+      sync: { tokens: new MemoryTokenStore(), clock },
+      syncOnOpen: true,
     });
+    const { engine } = await root.sync();
+    const host = new ProjectHost(root, { watch: false });
     await host.open(await tempDir('switch-project-a'));
     expect(engine.all().map((s) => s.scope)).toEqual(['user']);
     await host.close();
     expect(engine.all()).toEqual([]);
-    await sync.stop();
+    await root.stop();
   });
 });

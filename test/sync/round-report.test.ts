@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stopProcessSyncEngines } from '../../electron/sync/process-engine.js';
 import { cli } from './cli-runner.js';
 import {
   expectOk,
@@ -42,7 +41,6 @@ describe('what a round could not do reaches the person', () => {
       await expect(fs.access(path.join(home, 'memory', 'user', 'big.md'))).rejects.toThrow();
 
       // Another process (the app, a later `memdesk status`) sees it too: it is kept with the baseline.
-      stopProcessSyncEngines();
       const status = await cli([...g, 'status'], home);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(/note: Your own notes: "big" from the cloud is not written here/);
@@ -54,9 +52,49 @@ describe('what a round could not do reaches the person', () => {
       const again = JSON.parse((await cli([...g, '--json', 'sync', '--scope', 'user'], home)).stdout).scopes
         .user;
       expect(again.notices.join('\n')).toMatch(/"big" from the cloud is not written here/);
-      stopProcessSyncEngines();
     },
   );
+
+  it('status counts notes waiting to upload and adds up every round this process ran (the page’s round toast)', async () => {
+    const token = await server.token('round-totals');
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('one', 'first\n');
+    await a.write('two', 'second\n');
+    let status = await a.engine.status(a.svc);
+    expect(status.pendingUploads).toBe(2);
+    expect(status.roundTotals).toEqual({
+      rounds: 0,
+      added: 0,
+      changed: 0,
+      deleted: 0,
+      pushed: 0,
+      conflicts: 0,
+    });
+
+    expectOk(await a.sync());
+    status = await a.engine.status(a.svc);
+    expect(status.pendingUploads).toBe(0);
+    expect(status.roundTotals).toMatchObject({ rounds: 1, pushed: 2, conflicts: 0 });
+
+    expectOk(await b.sync());
+    expect((await b.engine.status(b.svc)).roundTotals).toMatchObject({ rounds: 1, added: 2, pushed: 0 });
+
+    // An edit and a delete here: two to upload; the same note edited on both sides: a conflict.
+    await a.write('one', 'first, edited on a\n');
+    await a.remove('two');
+    expect((await a.engine.status(a.svc)).pendingUploads).toBe(2);
+    expectOk(await a.sync());
+    await b.write('one', 'first, edited on b\n');
+    expect((await b.engine.status(b.svc)).pendingUploads).toBe(1);
+    await b.sync();
+    status = await b.engine.status(b.svc);
+    expect(status.conflicts.map((c) => c.id)).toEqual(['one']);
+    // The conflict waits for the person: not counted as an upload.
+    expect(status.pendingUploads).toBe(0);
+    expect(status.roundTotals).toMatchObject({ rounds: 2, added: 2, deleted: 1, conflicts: 1 });
+  });
 
   it('the device’s own status keeps the notice after the round (it is not overwritten)', async () => {
     const token = await server.token('lost-notice-device');
@@ -106,7 +144,6 @@ describe('what a round could not do reaches the person', () => {
         expect(out.localOnly.find((l: { id: string }) => l.id === 'huge').message).toMatch(
           /5001 bytes of body, at most 4096/,
         );
-        stopProcessSyncEngines();
         const status = await cli([...g, 'status'], home);
         expect(status.stdout).toMatch(/stays here \(too_large\): Your own notes: "huge" is larger/);
         expect(status.stdout.match(/stays here \(plan_note_count\)/g)).toHaveLength(2);
@@ -114,7 +151,6 @@ describe('what a round could not do reaches the person', () => {
         const user = json.scopes.find((sc: { scope: string }) => sc.scope === 'user');
         expect(user.localOnly).toEqual(out.localOnly);
       } finally {
-        stopProcessSyncEngines();
         await tight.close();
       }
     },
@@ -140,35 +176,33 @@ describe('what a round could not do reaches the person', () => {
         expect(await userNotes(home)).toHaveLength(14);
       }
       for (let i = 0; i < 12; i++) await a.remove(`n${i}`);
+      // Deleting most notes here asks first too; confirmed, the deletions go out.
+      await a.sync();
+      expect((await a.engine.status(a.svc)).pendingDeletes).toEqual({ count: 12, total: 14, here: 12 });
+      await a.svc.decidePendingDeletes('delete');
       expectOk(await a.sync());
       for (const home of Object.values(homes)) {
         const asked = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
         expect(asked.error.code).toBe('confirm_deletes');
         expect(await userNotes(home)).toHaveLength(14);
-        stopProcessSyncEngines(); // the answer comes from another process
         expect((await run(home, 'status')).stdout).toMatch(
-          /waiting for you: the cloud deleted 12 of 14 notes/,
+          /waiting for you: 12 of 14 notes would be deleted \(12 by the cloud, 0 here\)/,
         );
-        stopProcessSyncEngines();
       }
       const deleted = JSON.parse(
         (await run(homes.delete, '--json', 'sync', '--scope', 'user', '--deletes', 'delete')).stdout,
       ).scopes.user;
       expect(deleted.pulled.deleted).toBe(12);
       expect(await userNotes(homes.delete)).toEqual(['n12.md', 'n13.md']);
-      stopProcessSyncEngines();
       const kept = JSON.parse(
         (await run(homes.keep, '--json', 'sync', '--scope', 'user', '--deletes', 'keep')).stdout,
       ).scopes.user;
       expect(kept.error).toBeNull();
       expect(kept.pushed).toBe(12);
-      stopProcessSyncEngines();
       for (const home of Object.values(homes)) {
         const next = JSON.parse((await run(home, '--json', 'sync', '--scope', 'user')).stdout).scopes.user;
         expect(next.error).toBeNull();
-        stopProcessSyncEngines();
         expect((await run(home, 'status')).stdout).not.toMatch(/waiting for you/);
-        stopProcessSyncEngines();
       }
       expectOk(await a.sync());
       expect(a.ids()).toHaveLength(14);

@@ -201,7 +201,7 @@ describe('errors are visible, name the scope, and local memory keeps working', (
   });
 
   it('a server too new for this client says so', async () => {
-    const future = await startTestServer({ protocol: { min: 3, current: 3 } });
+    const future = await startTestServer({ protocol: { min: 4, current: 4 } });
     try {
       const a = await startDevice('a', future, { token: await future.token('f') });
       open.push(a);

@@ -7,6 +7,7 @@ import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../guidance.js';
 import { SessionStore } from '../hooks/session-state.js';
 import { projectFilterLabel } from '../project-filter.js';
 import { retain } from '../retain/retain.js';
+import { rewriteNote, showNote, shownLine, type ShownNote } from './rewrite.js';
 import { parseTranscript, type TranscriptEntry } from './transcript.js';
 
 /** Extraction never runs longer than this, whatever the model's own timeout (it is detached, but not forever). */
@@ -16,7 +17,7 @@ export const EXTRACT_CONVERSATION_CHARS = 60_000;
 /** Facts taken from one answer at most, and characters per fact. */
 export const MAX_FACTS = 10;
 const MAX_FACT_CHARS = 2_000;
-/** Existing notes shown to the model (by summary) so it does not repeat them. */
+/** Existing related notes shown to the model, so it does not repeat them and can rewrite them. */
 const RELATED_SHOWN = 12;
 
 export interface ChatMessage {
@@ -46,13 +47,18 @@ type ExtractOutput = ApiOutput<'agents.extract'>;
 
 const FactsSchema = z.object({
   facts: z
-    .array(z.union([z.string(), z.object({ content: z.string(), context: z.string().optional() })]))
+    .array(
+      z.union([
+        z.string(),
+        z.object({ content: z.string(), context: z.string().optional(), rewrites: z.string().optional() }),
+      ]),
+    )
     .default([]),
 });
 
 export function buildExtractPrompt(
   conversation: readonly TranscriptEntry[],
-  existing: readonly string[],
+  existing: readonly ShownNote[],
 ): ChatMessage[] {
   let text = '';
   for (let i = conversation.length - 1; i >= 0; i--) {
@@ -70,17 +76,19 @@ export function buildExtractPrompt(
         SELF_CONTAINED,
         TAG_OTHER_WORDS + ' Write tags as #hashtags at the end of the fact.',
         existing.length > 0
-          ? `Already in memory (do not repeat these):\n${existing.map((s) => `- ${s}`).join('\n')}`
+          ? `Already in memory, related to this conversation (do not repeat what is still right):\n${existing.map(shownLine).join('\n')}\n\nWhen the conversation corrects, updates or extends one of these notes, do not add a second note beside it: give that note's reference as "rewrites" (e.g. "n2") and write the fact as the note's complete new text, keeping what is still true.`
           : 'Memory is empty so far.',
-        `Answer with ONLY a JSON object: {"facts": [{"content": "one fact", "context": "where in the conversation it comes from"}]} — at most ${MAX_FACTS} facts, in the language of the conversation.`,
+        `Answer with ONLY a JSON object: {"facts": [{"content": "one fact", "context": "where in the conversation it comes from", "rewrites": "n2 (only when it replaces that note)"}]} — at most ${MAX_FACTS} facts, in the language of the conversation.`,
       ].join('\n\n'),
     },
     { role: 'user', content: `The conversation (oldest first):\n\n${text.trim()}` },
   ];
 }
 
-/** The model's answer as retain items; its text is untrusted (retain refuses credentials per item). */
-export function factsOf(answer: unknown): Array<{ content: string; context?: string }> | null {
+type Fact = { content: string; context?: string; rewrites?: string };
+
+/** The model's answer as facts; its text is untrusted (credentials are refused per fact). */
+export function factsOf(answer: unknown): Fact[] | null {
   const parsed = FactsSchema.safeParse(answer);
   if (!parsed.success) return null;
   return parsed.data.facts
@@ -88,9 +96,43 @@ export function factsOf(answer: unknown): Array<{ content: string; context?: str
     .map((f) => ({
       content: f.content.trim().slice(0, MAX_FACT_CHARS),
       ...(f.context?.trim() ? { context: f.context.trim().slice(0, 300) } : {}),
+      ...('rewrites' in f && f.rewrites?.trim() ? { rewrites: f.rewrites.trim() } : {}),
     }))
     .filter((f) => f.content.length > 0)
     .slice(0, MAX_FACTS);
+}
+
+/**
+ * Each fact in order: one that names a shown note in `rewrites` rewrites that note (once per
+ * answer; rewrite.ts), every other one goes through retain. Receipts in the facts' order.
+ */
+async function keepFacts(
+  deps: ExtractDeps,
+  facts: readonly Fact[],
+  shown: readonly ShownNote[],
+): Promise<{ receipts: RetainReceipt[]; rewritten: number }> {
+  const receipts: RetainReceipt[] = [];
+  const fresh: Array<{ index: number; fact: Fact }> = [];
+  const tried = new Set<string>();
+  const rewritten = new Set<string>();
+  for (const [index, fact] of facts.entries()) {
+    const target = shown.find((n) => n.ref === fact.rewrites);
+    if (target && !tried.has(target.ref)) {
+      tried.add(target.ref);
+      const receipt = await rewriteNote(deps.notes, target, fact, index);
+      if (receipt.status === 'updated') rewritten.add(target.ref);
+      receipts.push(receipt);
+    } else fresh.push({ index, fact });
+  }
+  if (fresh.length > 0) {
+    const items = fresh.map(({ fact }) => ({
+      content: fact.content,
+      ...(fact.context ? { context: fact.context } : {}),
+    }));
+    for (const r of (await retain(deps, { items })).receipts)
+      receipts.push({ ...r, index: fresh[r.index]!.index });
+  }
+  return { receipts: receipts.sort((a, b) => a.index - b.index), rewritten: rewritten.size };
 }
 
 /**
@@ -98,8 +140,8 @@ export function factsOf(answer: unknown): Array<{ content: string; context?: str
  * conversation since the last extraction of this session goes to the configured OpenAI-compatible
  * model (the one 生成合并建议 uses), when at least memory.autoExtract.minUserTurns user messages
  * came since — before a compaction whatever is left, however short, since it is the last chance.
- * Each fact becomes a note through retain: a receipt each, credentials refused, identical content
- * updated instead of duplicated. Hooks need memory.autoExtract.onStop / onCompaction (off by default).
+ * Each fact becomes a note through retain (a receipt each, credentials refused, identical content
+ * updated instead of duplicated), or rewrites the related note it corrects (backed up first). Hooks need memory.autoExtract.onStop / onCompaction (off by default).
  */
 export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInput): Promise<ExtractOutput> {
   const { core } = deps;
@@ -139,7 +181,7 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
     };
   }
   const label = await projectFilterLabel(core);
-  const related = core
+  const shown = core
     .search()
     .search(
       fresh
@@ -151,11 +193,11 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
         ...(label !== undefined ? { projectLabel: label } : {}),
       },
     )
-    .map((h) => h.summary);
+    .map((h, i) => showNote(deps.notes.find({ id: h.id, scope: h.scope }), `n${i + 1}`));
 
   let answer: unknown;
   try {
-    answer = await deps.model.askJson(buildExtractPrompt(fresh, related), EXTRACT_BUDGET_MS);
+    answer = await deps.model.askJson(buildExtractPrompt(fresh, shown), EXTRACT_BUDGET_MS);
   } catch (err) {
     return { status: 'failed', reason: (err as Error).message, userTurns, receipts: [], saved: 0 };
   }
@@ -169,8 +211,9 @@ export async function extractFromTranscript(deps: ExtractDeps, input: ExtractInp
       saved: 0,
     };
 
-  const receipts: RetainReceipt[] = facts.length > 0 ? (await retain(deps, { items: facts })).receipts : [];
-  const saved = receipts.filter((r) => r.status === 'stored').length;
+  const { receipts, rewritten } = await keepFacts(deps, facts, shown);
+  // New notes and rewritten ones: what the person is told was saved from the conversation.
+  const saved = receipts.filter((r) => r.status === 'stored').length + rewritten;
   if (input.sessionId) {
     await sessions.update(harness, input.sessionId, (s) => ({
       ...s,

@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Harness } from '../../../shared/api/agents-connect.js';
 import { createMemoryCore } from '../../memory/core.js';
 import type { MemoryCore } from '../../memory/types.js';
 import { usageKey } from '../../memory/search/index.js';
@@ -8,6 +7,9 @@ import type { StartExtraction } from '../extract/detached.js';
 import { memoryPrompt, recallForAgent } from '../recall/agent-recall.js';
 import { CONTRACTS, type HookContract, type HookInput, type HookReply } from './contracts.js';
 import { logHookProblem } from './hook-log.js';
+import { payloadObject, queuePrompt, type HookCall } from './without-notes.js';
+
+export type { HookCall } from './without-notes.js';
 import { SessionStore } from './session-state.js';
 
 /**
@@ -23,27 +25,6 @@ export interface HookDeps {
   env: Record<string, string | undefined>;
   startExtraction: StartExtraction;
   budgetMs?: number;
-}
-
-export interface HookCall {
-  harness: Harness;
-  event: string;
-  /** The hook's input: its JSON text as read from stdin, or already parsed. */
-  payload: unknown;
-}
-
-function payloadObject(payload: unknown): Record<string, unknown> {
-  let value = payload;
-  if (typeof payload === 'string') {
-    try {
-      value = payload.trim() ? JSON.parse(payload) : {};
-    } catch {
-      throw new Error('the hook input on stdin is not JSON');
-    }
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new Error('the hook input is not a JSON object');
-  return value as Record<string, unknown>;
 }
 
 class HookTimeout extends Error {
@@ -159,11 +140,28 @@ async function replyFor(
 
   if (input.subagent) return {};
 
-  if (action === 'recall') {
-    if (!input.prompt?.trim()) return {};
+  if (action === 'queue-prompt') {
+    if (input.sessionId && input.prompt?.trim())
+      await queuePrompt(sessions, contract.harness, input.sessionId, input.prompt);
+    return {};
+  }
+
+  if (action === 'recall' || action === 'recall-queued') {
+    let message = input.prompt;
+    if (action === 'recall-queued') {
+      if (!input.sessionId) return {};
+      // Once per prompt: taken out of the session as it is recalled for.
+      let queued: string | null = null;
+      await sessions.update(contract.harness, input.sessionId, (s) => {
+        queued = s.pendingPrompt;
+        return { ...s, pendingPrompt: null };
+      });
+      message = queued;
+    }
+    if (!message?.trim()) return {};
     const state = input.sessionId ? await sessions.read(contract.harness, input.sessionId) : null;
     const result = await recallForAgent(core, {
-      message: input.prompt,
+      message,
       alreadyAttached: state?.attached ?? [],
       record: true,
     });

@@ -4,7 +4,8 @@ import type { Harness } from '../../../shared/api/agents-connect.js';
  * The hook contracts of the agent harnesses (docs/agents.md has the sources): which of each
  * harness's events Memory Desk answers, what it reads from the event's JSON on stdin, and how it
  * answers on stdout. Claude Code and Codex share one format; Gemini CLI names its events
- * differently; Cursor answers in snake_case and cannot add context to a prompt.
+ * differently; Cursor answers in snake_case and cannot add context to a prompt (its recall goes
+ * with the turn's first tool use).
  */
 
 /** What Memory Desk does for an event. */
@@ -16,7 +17,11 @@ export type HookAction =
   /** Extraction at the end of a turn (memory.autoExtract.onStop). */
   | 'extract-stop'
   /** Extraction before compaction (memory.autoExtract.onCompaction or onStop). */
-  | 'extract-compact';
+  | 'extract-compact'
+  /** Keep the submitted prompt for `recall-queued` (Cursor: its prompt hook cannot add context). */
+  | 'queue-prompt'
+  /** `<recalled-memory>` for the kept prompt, once, at the turn's first tool use (Cursor's postToolUse). */
+  | 'recall-queued';
 
 /** The fields Memory Desk reads from a hook's input, whatever the harness calls them. */
 export interface HookInput {
@@ -113,9 +118,17 @@ export const CONTRACTS: Readonly<Record<Harness, HookContract>> = {
   cursor: {
     harness: 'cursor',
     name: 'Cursor',
-    // beforeSubmitPrompt can only let a prompt through or block it, not add to it: per-message
-    // recall in Cursor is the MCP recall tool, which the memory prompt tells the agent to call.
-    events: { sessionStart: 'index', stop: 'extract-stop', preCompact: 'extract-compact' },
+    // beforeSubmitPrompt can only let a prompt through or block it, not add to it. So the prompt is
+    // kept, and its <recalled-memory> goes with the turn's first tool use (postToolUse's
+    // additional_context); a turn without tools gets none (the memory prompt tells the agent to call
+    // the recall tool then).
+    events: {
+      sessionStart: 'index',
+      beforeSubmitPrompt: 'queue-prompt',
+      postToolUse: 'recall-queued',
+      stop: 'extract-stop',
+      preCompact: 'extract-compact',
+    },
     read: (p) => ({
       sessionId: str(p.conversation_id) ?? str(p.session_id),
       transcriptPath: str(p.transcript_path),
@@ -124,9 +137,12 @@ export const CONTRACTS: Readonly<Record<Harness, HookContract>> = {
       subagent: false,
       cwd: Array.isArray(p.workspace_roots) ? str(p.workspace_roots[0]) : null,
     }),
-    render: (event, reply) =>
-      event === 'sessionStart' && reply.context
+    render: (event, reply) => {
+      // Whatever happens, the prompt goes through.
+      if (event === 'beforeSubmitPrompt') return JSON.stringify({ continue: true });
+      return (event === 'sessionStart' || event === 'postToolUse') && reply.context
         ? JSON.stringify({ additional_context: reply.context })
-        : '{}',
+        : '{}';
+    },
   },
 };

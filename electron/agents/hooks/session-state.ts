@@ -28,6 +28,8 @@ const SessionStateSchema = z.object({
   attached: z.array(z.string()).default([]),
   extractedUpTo: z.number().int().nonnegative().default(0),
   savedPending: z.number().int().nonnegative().default(0),
+  /** Cursor: the prompt just submitted, recalled for at the turn's first tool use (contracts.ts). */
+  pendingPrompt: z.string().nullable().default(null),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -37,6 +39,7 @@ const fresh = (now: number): SessionState => ({
   attached: [],
   extractedUpTo: 0,
   savedPending: 0,
+  pendingPrompt: null,
 });
 
 export function sessionsDir(home: string): string {

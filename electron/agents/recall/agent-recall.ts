@@ -8,6 +8,7 @@ import {
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import { MEMORY_GUIDANCE } from '../guidance.js';
 import { projectFilterLabel } from '../project-filter.js';
+import { savePromptSnapshot, takeDirStamps } from './prompt-snapshot.js';
 
 export interface AgentRecallRequest {
   message: string;
@@ -65,13 +66,17 @@ export async function visibleNotes(core: MemoryCore): Promise<StoredNote[]> {
 /**
  * What goes into the agent's system prompt (MCP `instructions`, a SessionStart hook's context): the
  * seed's guidance on when a note is worth writing, then the index. With no notes at all the index's
- * two lines saying when to write one replace the whole guidance (seed).
+ * two lines saying when to write one replace the whole guidance (seed). Kept as the project's
+ * prompt snapshot.
  */
 export async function memoryPrompt(core: MemoryCore): Promise<IndexText & { prompt: string }> {
+  const stamps = await takeDirStamps(core);
   const index = await memoryIndex(core);
   const empty = index.shown === 0 && index.omitted === 0;
   const prompt = empty
     ? `# Memory\n${index.text}`
     : `# Memory\n${MEMORY_GUIDANCE}\n\nMemory index (newest first):\n${index.text}`;
+  // What `memdesk mcp` answers initialize with next time, before loading any note (prompt-snapshot.ts).
+  await savePromptSnapshot(core, stamps, prompt);
   return { ...index, prompt };
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Harness } from '../../../shared/api/agents-connect.js';
 import { CONTRACTS } from '../hooks/contracts.js';
 import { flatHooks, groupedHooks, jsonMcpServer, tomlMcpServer, type ConfigEdit } from './config-edits.js';
+import { commandLine, type HookShell } from './memdesk-command.js';
 
 /** The name of Memory Desk's MCP server in every harness's config. */
 export const MCP_NAME = 'memory-desk';
@@ -26,19 +27,26 @@ export interface HarnessSetup {
 
 /**
  * Where each harness keeps its user-level config (under the home directory) and what setup writes
- * there. `memdesk` is the command the harness runs: the installed bin by default, or
- * `MEMDESK_COMMAND` (e.g. `node /path/to/dist/electron/transports/cli/memdesk.js`); `--home` is
- * added when Memory Desk's home is not the default one.
+ * there. `memdesk` is the command that runs the CLI, as argv with an absolute path
+ * (memdesk-command.ts); `--home` is added when Memory Desk's home is not the default one. MCP
+ * entries take it as command + args; hook commands are one string, quoted for the shell the
+ * harness runs hooks with on `platform`.
  */
 export function harnessSetup(
   harness: Harness,
-  opts: { homeDir: string; memdesk: string; homeArgs: readonly string[] },
+  opts: {
+    homeDir: string;
+    memdesk: readonly string[];
+    homeArgs: readonly string[];
+    platform: NodeJS.Platform;
+  },
 ): HarnessSetup {
   const { homeDir } = opts;
-  const base = [opts.memdesk, ...opts.homeArgs.map(shellQuote)].join(' ');
+  const shell: HookShell = opts.platform === 'win32' && harness !== 'claude-code' ? 'powershell' : 'posix';
   const marker = ` hook ${harness} `;
-  const hookCommand = (event: string) => `${base} hook ${harness} ${event}`;
-  const [mcpCommand, ...mcpPrefix] = splitCommand(opts.memdesk);
+  const hookCommand = (event: string) =>
+    commandLine([...opts.memdesk, ...opts.homeArgs, 'hook', harness, event], shell);
+  const [mcpCommand = 'memdesk', ...mcpPrefix] = opts.memdesk;
   const mcpArgs = [...mcpPrefix, ...opts.homeArgs, 'mcp'];
   const events = Object.keys(CONTRACTS[harness].events);
 
@@ -87,7 +95,7 @@ export function harnessSetup(
           {
             path: path.join(homeDir, '.codex', 'config.toml'),
             role: 'mcp',
-            edit: tomlMcpServer(MCP_NAME, mcpCommand!, mcpArgs),
+            edit: tomlMcpServer(MCP_NAME, mcpCommand, mcpArgs),
           },
           {
             path: path.join(homeDir, '.codex', 'hooks.json'),
@@ -166,14 +174,4 @@ export function harnessSetup(
         ],
       };
   }
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** `node /x/memdesk.js` → ['node', '/x/memdesk.js'] (MEMDESK_COMMAND is split at spaces). */
-function splitCommand(command: string): string[] {
-  const parts = command.trim().split(/\s+/);
-  return parts.length > 0 && parts[0] ? parts : ['memdesk'];
 }

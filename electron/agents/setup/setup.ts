@@ -6,8 +6,9 @@ import { z } from 'zod';
 import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
 import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
-import { defaultHome } from '../../memory/core.js';
+import { defaultHome } from '../../memory/default-home.js';
 import { harnessSetup, type HarnessSetup } from './harness-files.js';
+import { currentRuntime, memdeskCommand, type MemdeskRuntime } from './memdesk-command.js';
 
 /**
  * `memdesk setup <harness> [--dry-run] [--undo]`: writes the MCP server entry and the hooks into
@@ -21,6 +22,8 @@ export interface SetupDeps {
   home: string;
   env: Record<string, string | undefined>;
   now: () => number;
+  /** How this process runs, to find the CLI's absolute path (memdesk-command.ts); the current process by default. */
+  runtime?: MemdeskRuntime;
 }
 
 type SetupOutput = ApiOutput<'agents.setup'>;
@@ -41,11 +44,17 @@ export function homeDirOf(env: Record<string, string | undefined>): string {
   return env.HOME?.trim() || env.USERPROFILE?.trim() || os.homedir();
 }
 
-export function setupFor(deps: SetupDeps, harness: Harness): HarnessSetup {
+/**
+ * The harness's files and edits. `command` is the CLI's argv; statuses only look for our entries
+ * (by server name and `hook <harness>`), so they pass a placeholder and never fail to find the CLI.
+ */
+export function setupFor(deps: SetupDeps, harness: Harness, command?: readonly string[]): HarnessSetup {
+  const runtime = deps.runtime ?? currentRuntime();
   return harnessSetup(harness, {
     homeDir: homeDirOf(deps.env),
-    memdesk: deps.env.MEMDESK_COMMAND?.trim() || 'memdesk',
+    memdesk: command ?? memdeskCommand(deps.env, runtime),
     homeArgs: path.resolve(deps.home) === defaultHome(deps.env) ? [] : ['--home', path.resolve(deps.home)],
+    platform: runtime.platform,
   });
 }
 
@@ -94,7 +103,8 @@ function filesOf(setup: HarnessSetup): Map<string, HarnessSetup['files']> {
 }
 
 export async function runSetup(deps: SetupDeps, input: ApiParsedInput<'agents.setup'>): Promise<SetupOutput> {
-  const setup = setupFor(deps, input.harness);
+  // Undo finds our entries by their markers: it works even when the CLI is gone.
+  const setup = setupFor(deps, input.harness, input.undo ? ['memdesk'] : undefined);
   const dir = stateDir(deps.home);
   const manifestFile = path.join(dir, `${input.harness}.json`);
   const manifest = await readManifest(manifestFile);
@@ -180,7 +190,7 @@ export async function harnessStatuses(
 ): Promise<ApiOutput<'agents.connections'>['harnesses']> {
   return Promise.all(
     HARNESSES.map(async (harness) => {
-      const setup = setupFor(deps, harness);
+      const setup = setupFor(deps, harness, ['memdesk']);
       const present = { mcp: false, hooks: false };
       for (const f of setup.files) {
         try {

@@ -2,7 +2,6 @@ import os from 'node:os';
 import { AppError } from '../../../shared/errors.js';
 import { serializeCredential } from '../../sync/auth/oidc-credential.js';
 import { signInWithBrowser } from '../../sync/auth/oidc-sign-in.js';
-import { syncEngineFor } from '../../sync/process-engine.js';
 import type { SyncAccount } from '../../sync/account.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
@@ -14,11 +13,10 @@ export type AccountHandlers = Pick<
 
 /** Sign-in in the system browser and the account's devices, on the process's sync engine. */
 export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
-  const { core } = ctx;
-  const engine = () => syncEngineFor(core);
+  const engine = () => ctx.sync.engine();
 
   const signedIn = async (): Promise<SyncAccount> => {
-    const account = await engine().accounts.current();
+    const account = await (await engine()).accounts.current();
     if (!account)
       throw new AppError('refused', 'not signed in to a sync server (memdesk login --origin URL)');
     return account;
@@ -38,7 +36,7 @@ export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
         deviceName: deviceName ?? os.hostname(),
         openBrowser: openExternal,
       });
-      const e = engine();
+      const e = await engine();
       const result = await e.login(origin, serializeCredential(credential));
       const account = await e.accounts.current();
       const who = await account?.identity(AbortSignal.timeout(20_000), async () => undefined);
@@ -51,7 +49,7 @@ export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
       const current = devices.find((d) => d.current)?.id === id;
       const { device } = await account.client.revokeDevice(id, AbortSignal.timeout(20_000));
       // This device's own sign-in is over: forget its tokens too (its notes stay).
-      if (current) await engine().logout();
+      if (current) await (await engine()).logout();
       return { device, signedOut: current };
     },
   };

@@ -6,11 +6,13 @@ import { normalizeTags } from '../../../shared/tags.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
 import { logRecallError } from '../recall-error.js';
+import { notePage, tagCounts } from './note-pages.js';
 import type { ApiHandlers } from '../dispatch.js';
 
 export type NotesHandlers = Pick<
   ApiHandlers,
   | 'notes.list'
+  | 'notes.tags'
   | 'notes.get'
   | 'notes.remember'
   | 'notes.related'
@@ -86,10 +88,11 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
   const { core, notes } = ctx;
   const usageCount = (scope: Scope, id: string): number => core.usage.get(scope, id).count;
   return {
-    'notes.list': async ({ scope }) => ({
-      notes: selected(core, scope).map(summaryOf),
-      warnings: core.warnings(),
-    }),
+    'notes.list': async ({ scope, ...page }) => {
+      const { notes: shown, total, nextCursor } = notePage(selected(core, scope), page);
+      return { notes: shown.map(summaryOf), warnings: core.warnings(), total, nextCursor };
+    },
+    'notes.tags': async ({ scope }) => ({ tags: tagCounts(selected(core, scope)) }),
     'notes.get': async (ref) => {
       await core.usage.refresh();
       return detailOf(core, notes.find(ref));
@@ -145,17 +148,16 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
       return detailOf(core, note);
     },
     'notes.forget': async (ref) => notes.forget(ref),
-    'notes.search': async ({ query, limit, scope }) => {
+    'notes.search': async ({ query, limit, scope, listing }) => {
       await core.usage.refresh();
       const projectLabel = await projectFilterLabel(core);
-      return {
-        notes: core.search().search(query, {
-          limit,
-          scope,
-          usage: usageCount,
-          ...(projectLabel !== undefined ? { projectLabel } : {}),
-        }),
-      };
+      const hits = core.search().search(query, {
+        limit,
+        scope,
+        usage: usageCount,
+        ...(projectLabel !== undefined ? { projectLabel } : {}),
+      });
+      return { notes: listing ? listingHits(core, hits, query, scope) : hits };
     },
     'notes.recall': async ({ message, alreadyAttached }) => {
       // A preview of what recall would attach: it does not count as a recall (agents.recall, the
@@ -166,4 +168,36 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
     },
     'notes.index': async () => memoryIndex(core),
   };
+}
+
+type SearchHit = ApiOutput<'notes.search'>['notes'][number];
+const NO_MATCH = {
+  matched: { summary: [], tags: [], body: [] },
+  parts: { summary: 0, tags: 0, body: 0, usage: 0 },
+};
+
+/**
+ * The Memory page's hits: each with the list's fields (type, tags, dates), and the note whose id
+ * is the query first (typing an id finds that note, whatever its words score).
+ */
+function listingHits(core: MemoryCore, hits: SearchHit[], query: string, scope: Selection): SearchHit[] {
+  const withFields = (h: SearchHit, n: StoredNote | undefined): SearchHit => {
+    if (!n) return h;
+    const { id: _id, scope: _scope, summary: _summary, ...fields } = summaryOf(n);
+    return { ...h, ...fields };
+  };
+  const out = hits.map((h) => withFields(h, core.store(h.scope)?.get(h.id)));
+  const id = query.trim();
+  const scopes: Scope[] = scope === 'both' ? ['project', 'user'] : [scope];
+  const exact = id ? scopes.map((s) => core.store(s)?.get(id)).find((n) => n !== undefined) : undefined;
+  if (!exact) return out;
+  const at = out.findIndex((h) => h.id === exact.id && h.scope === exact.scope);
+  const first =
+    at >= 0
+      ? out.splice(at, 1)[0]!
+      : withFields(
+          { id: exact.id, scope: exact.scope, summary: exact.summary, score: 0, why: NO_MATCH },
+          exact,
+        );
+  return [first, ...out];
 }

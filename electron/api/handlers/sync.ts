@@ -1,7 +1,6 @@
 import { AppError } from '../../../shared/errors.js';
 import type { Scope } from '../../../shared/note.js';
 import type { SyncStatus } from '../../../shared/api/sync.js';
-import { syncEngineFor } from '../../sync/process-engine.js';
 import type { SyncEngine } from '../../sync/sync-engine.js';
 import type { SyncService } from '../../sync/sync-service.js';
 import type { HandlerContext } from '../context.js';
@@ -20,14 +19,14 @@ export type SyncHandlers = Pick<
   | 'sync.resolve'
 >;
 
-/** Cloud sync for the page and the CLI: the process's sync engine, with this core's scopes. */
-export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
-  const engine = (): SyncEngine => syncEngineFor(core);
-  const services = (): SyncService[] => engine().servicesOf(core);
+/** Cloud sync for the page and the CLI: the process's sync engine (ctx.sync), with this core's scopes. */
+export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers {
+  const engine = (): Promise<SyncEngine> => sync.engine();
+  const services = async (): Promise<SyncService[]> => (await engine()).servicesOf(core);
 
   const status = async (): Promise<SyncStatus> => {
-    const e = engine();
-    const scopes = await Promise.all(services().map((s) => e.status(s)));
+    const e = await engine();
+    const scopes = await Promise.all((await services()).map((s) => e.status(s)));
     const synced = scopes.map((s) => s.lastSyncedAt);
     return {
       enabled: scopes.length > 0 && scopes.every((s) => s.enabled),
@@ -40,7 +39,7 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
   };
 
   const findConflict = async (id: string, scope?: Scope): Promise<SyncService> => {
-    for (const svc of services()) {
+    for (const svc of await services()) {
       if (scope && svc.scope !== scope) continue;
       if ((await svc.conflicts()).some((c) => c.id === id)) return svc;
     }
@@ -53,8 +52,8 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
   return {
     'sync.status': status,
     'sync.now': async ({ deletes, scope }) => {
-      const e = engine();
-      const svcs = services().filter((s) => !scope || s.scope === scope);
+      const e = await engine();
+      const svcs = (await services()).filter((s) => !scope || s.scope === scope);
       // The question may have been asked by another process (the app, an earlier CLI run): it is saved.
       if (deletes)
         for (const svc of svcs)
@@ -88,19 +87,20 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
           notices: round ? svc.notices : [],
           localOnly: round ? svc.reportOf(await svc.state()).localOnly : [],
           held: round?.held ?? [],
+          historyReset: round?.historyReset ?? false,
         };
       }
       return { scopes };
     },
     'sync.setEnabled': async ({ enabled }) => {
-      await engine().setEnabled(services(), enabled);
+      await (await engine()).setEnabled(await services(), enabled);
       return status();
     },
     'sync.login': async ({ origin, token }) => {
-      const e = engine();
+      const e = await engine();
       const result = await e.login(origin, token);
       // Verify the token against the server's identity, unless sync is off (then no request goes out).
-      const svcs = services();
+      const svcs = await services();
       if (svcs.length > 0 && !(await Promise.all(svcs.map((s) => s.enabled()))).some(Boolean)) return result;
       try {
         const account = await e.accounts.current();
@@ -113,16 +113,16 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
       }
     },
     'sync.markInUse': async () => {
-      engine().markInUse(core);
+      (await engine()).markInUse(core);
       return { ok: true as const };
     },
     'sync.logout': async () => {
-      await engine().logout();
+      await (await engine()).logout();
       return { ok: true as const };
     },
     'sync.conflicts': async () => {
       const out = [];
-      for (const svc of services())
+      for (const svc of await services())
         for (const c of await svc.conflicts())
           out.push({
             id: c.id,
@@ -157,7 +157,7 @@ export function createSyncHandlers({ core }: HandlerContext): SyncHandlers {
       const svc = await findConflict(id, scope);
       const result = await svc.resolve(id, merged ? { merged } : { keep: keep! });
       // The resolution reaches the cloud with the next round (a few seconds later in the app).
-      engine().coordinator.localWrite(svc.key);
+      (await engine()).coordinator.localWrite(svc.key);
       return { id, scope: svc.scope, ...(result.newId ? { newId: result.newId } : {}) };
     },
   };

@@ -88,11 +88,11 @@ function oneEditAway(word: string, stem: string, vocab: Vocabulary): string[] {
   return mostCommon(found, vocab, TYPO_EXPANSION_MAX);
 }
 
+/** The `max` most common terms, most common first; ties by length, then by term, so the result does not depend on the vocabulary's order. */
 function mostCommon(terms: string[], vocab: Vocabulary, max: number): string[] {
-  if (terms.length <= max) return terms;
   return terms
     .map((term) => ({ term, df: vocab.df(term) }))
-    .sort((a, b) => b.df - a.df || a.term.length - b.term.length)
+    .sort((a, b) => b.df - a.df || a.term.length - b.term.length || (a.term < b.term ? -1 : 1))
     .slice(0, max)
     .map((x) => x.term);
 }

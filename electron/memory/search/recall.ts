@@ -1,9 +1,16 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import { linkIds } from './links.js';
+import { linkTargets } from '../../../shared/links.js';
 import { RECALL_DEFAULTS, usageKey } from './scoring.js';
-import type { SearchIndex } from './search-index.js';
-import type { NoteRef, RecallOptions, RecallResult, SearchDocument, SearchHit } from './types.js';
+import type { WeightedQuery } from './feedback.js';
+import type {
+  NoteRef,
+  RankOptions,
+  RecallOptions,
+  RecallResult,
+  SearchDocument,
+  SearchHit,
+} from './types.js';
 
 /** Candidates read past `perTurn`, for when the best ones do not fit the budget. */
 const CANDIDATE_FACTOR = 4;
@@ -14,6 +21,18 @@ const MAX_LINKED = 10;
 const CLIP_MARK = '\n… (clipped; read the whole note with the memory tool)';
 
 /**
+ * What recall reads of the index. SearchIndex implements it; recall.ts takes this port instead of
+ * the class, so it does not import search-index.ts (which calls recall).
+ */
+export interface RecallIndex {
+  hiddenIn(label: string): (scope: Scope, id: string) => boolean;
+  queryOf(text: string): WeightedQuery;
+  rank(q: WeightedQuery, o: RankOptions): SearchHit[];
+  get(scope: Scope, id: string): SearchDocument | undefined;
+  resolveLink(id: string): SearchDocument | undefined;
+}
+
+/**
  * Per-message recall (seed "Återkallning"): score the message against every note; attach the best
  * notes that (1) match in their summary or tags, (2) reach `minScore` on text alone, (3) are not
  * already attached in the transcript — at most `perTurn` of them, within `budgetChars` characters
@@ -21,7 +40,7 @@ const CLIP_MARK = '\n… (clipped; read the whole note with the memory tool)';
  * ones link to are listed by summary. Never throws: an internal error returns an empty result with
  * `error` set, so recall can never block a message.
  */
-export function recall(index: SearchIndex, message: string, options: RecallOptions = {}): RecallResult {
+export function recall(index: RecallIndex, message: string, options: RecallOptions = {}): RecallResult {
   try {
     return recallUnsafe(index, message, options);
   } catch (error) {
@@ -29,7 +48,7 @@ export function recall(index: SearchIndex, message: string, options: RecallOptio
   }
 }
 
-function recallUnsafe(index: SearchIndex, message: string, options: RecallOptions): RecallResult {
+function recallUnsafe(index: RecallIndex, message: string, options: RecallOptions): RecallResult {
   const perTurn = Math.max(0, Math.floor(options.perTurn ?? RECALL_DEFAULTS.perTurn));
   const budget = Math.max(0, Math.floor(options.budgetChars ?? RECALL_DEFAULTS.budgetChars));
   const minScore = options.minScore ?? RECALL_DEFAULTS.minScore;
@@ -85,7 +104,7 @@ function noteBlock(doc: SearchDocument, room: number): string | null {
 }
 
 function linkedNotes(
-  index: SearchIndex,
+  index: RecallIndex,
   hits: SearchHit[],
   isAttached: (scope: Scope, id: string) => boolean,
 ): NoteRef[] {
@@ -95,7 +114,7 @@ function linkedNotes(
   for (const hit of hits) {
     const doc = index.get(hit.scope, hit.id);
     if (!doc) continue;
-    for (const id of linkIds(doc.body)) {
+    for (const id of linkTargets(doc.body)) {
       const target = index.resolveLink(id);
       if (!target) continue; // a link to a note not written yet: nothing to list
       const key = `${target.scope}:${noteIdKey(target.id)}`;
@@ -120,15 +139,31 @@ export function renderRecalledMemory(noteBlocks: readonly string[], linked: read
 }
 
 /**
- * Note text is data inside the block, never markup: every `<` (or its full-width / small forms
- * `＜` `﹤`) that starts something tag-like — optional spaces and `/`, then a letter — becomes
- * `&lt;`. So a summary, tag or body can neither close `<note>` / `<recalled-memory>` early nor forge
- * one of its own, whatever the case, spacing or width of the letters. `x<3` and `b <= c` are left as written.
+ * Note text is data inside the block, never markup — but it stays readable: only a `<` that would
+ * open or close one of the tags a reader takes for the block's structure is written `&lt;`. Those
+ * are the block's own (`<recalled-memory>`, `<note>`) and the wrappers harnesses put around hook
+ * context (`<system-reminder>`, `<user-prompt-submit-hook>`), compared the way a lenient reader
+ * would: any case, full-width or small `<` and letters (NFKC), spaces and `/` before the name, `_`
+ * or spaces for its `-`, invisible format characters (zero-width spaces…) ignored. `a < b`, `x<3`, `<div>` and `Vec<T>` are left as written.
  */
-const TAG_OPEN = /[<\uFF1C\uFE64](?=[\s/\uFF0F]*\p{L})/gu;
+const TAG_START = /[<\uFF1C\uFE64](?=[\s/\uFF0F\p{Cf}]*\p{L})/gu;
+const PROTECTED_TAG =
+  /^[\s/]*(?:recalled[\s_-]*memory|note|system[\s_-]*reminder|user[\s_-]*prompt[\s_-]*submit[\s_-]*hook)(?![\p{L}\p{N}_-])/u;
+/** Enough text after a `<` to hold spaces, `/` and the longest protected name. */
+const LOOKAHEAD = 256;
 
 export function neutralizeTags(text: string): string {
-  return text.replace(TAG_OPEN, '&lt;');
+  return text.replace(TAG_START, (lt: string, at: number) =>
+    PROTECTED_TAG.test(
+      text
+        .slice(at + 1, at + 1 + LOOKAHEAD)
+        .normalize('NFKC')
+        .replace(/\p{Cf}/gu, '')
+        .toLowerCase(),
+    )
+      ? '&lt;'
+      : lt,
+  );
 }
 
 function oneLine(s: string): string {

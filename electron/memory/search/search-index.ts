@@ -3,6 +3,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import { analyze, analyzeQuery, cjkChars } from './analyze.js';
 import { expandAsTyped, type Vocabulary } from './as-you-type.js';
 import { expandQuery } from './feedback.js';
+import type { IndexSegment } from './index-segment.js';
 import type { FeedbackDoc, WeightedQuery } from './feedback.js';
 import { recall } from './recall.js';
 import { hiddenInProject } from './project-tag.js';
@@ -17,7 +18,9 @@ import {
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
 import type {
+  DocumentAnalysis,
   NoteLike,
+  RankOptions,
   RecallOptions,
   RecallResult,
   RelatedOptions,
@@ -28,6 +31,8 @@ import type {
   SearchOptions,
   UsageCounts,
 } from './types.js';
+
+export type { DocumentAnalysis } from './types.js';
 
 /** A term's frequency in the three fields of one note, packed: summary | tags << 8 | body << 16 (each ≤ 255). */
 type PackedTf = number;
@@ -40,16 +45,21 @@ function pack(s: number, t: number, b: number): PackedTf {
 interface Entry {
   doc: SearchDocument;
   key: string;
-  /** The note's distinct terms and their frequencies (as indexed). */
-  analysis: DocumentAnalysis;
+  /** The note's distinct terms and their frequencies (as indexed); from a segment: read on first use. */
+  analysis: DocumentAnalysis | (() => DocumentAnalysis);
   /** term → tf, built on first lookup: most notes are never looked up, and 10,000 maps cost a lot to build. */
   tfByTerm: Map<string, PackedTf> | null;
+}
+
+function analysisOfEntry(e: Entry): DocumentAnalysis {
+  if (typeof e.analysis === 'function') e.analysis = e.analysis();
+  return e.analysis;
 }
 
 /** The entry's term → tf map (built on first use). */
 function termsOf(e: Entry): Map<string, PackedTf> {
   if (!e.tfByTerm) {
-    const { terms, tfs } = e.analysis;
+    const { terms, tfs } = analysisOfEntry(e);
     e.tfByTerm = new Map();
     for (let i = 0; i < terms.length; i++) e.tfByTerm.set(terms[i]!, tfs[i]!);
   }
@@ -61,26 +71,15 @@ interface Posting {
   tfs: PackedTf[];
 }
 
-export type { WeightedQuery } from './feedback.js';
-
-/** Options of the shared ranking loop (search, related and recall are all this with different settings). */
-export interface RankOptions {
-  limit: number;
-  scope: ScopeSelection;
-  usage: UsageCounts | undefined;
-  /** Only notes with a term in their summary or tags (recall's rule). */
-  requireSummaryOrTags?: boolean;
-  /** Only notes whose text score (without usage) reaches this. */
-  minTextScore?: number;
-  /** Leave these notes out (by internal number). */
-  skip?: (scope: Scope, id: string) => boolean;
-  /**
-   * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
-   * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
-   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
-   */
-  feedback?: boolean;
+/** A persisted segment adopted by the index: its note number d is slot `base + d`. */
+interface AdoptedSegment {
+  segment: IndexSegment;
+  base: number;
+  /** Its CJK bigrams are in bigramsByChar (done on the first one-character CJK query). */
+  bigramsTracked: boolean;
 }
+
+export type { WeightedQuery } from './feedback.js';
 
 const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
@@ -118,6 +117,18 @@ export class SearchIndex {
   private bigramsByChar = new Map<string, Set<string>>();
   /** term → slots of the notes with the term in their summary or tags (recall's candidates). */
   private headPostings = new Map<string, number[]>();
+  /**
+   * Persisted segments (adoptSegment): a term's postings stay in them until the term is first
+   * looked up, then they move into `postings` / `headPostings` (and the term into `merged`), which
+   * from then on are complete for it. A term never merged has no posting of a removed note (a
+   * removal merges every term of the note first).
+   */
+  private segments: AdoptedSegment[] = [];
+  private merged = new Set<string>();
+  /** Terms whose summary/tag postings (only) are complete in `headPostings` (recall's candidates). */
+  private headsMerged = new Set<string>();
+  /** Document frequencies of terms not merged yet, summed over the segments (fixed until the next adoption). */
+  private segmentDf = new Map<string, number>();
   private scopeCode = new Uint8Array(64);
   private lenS: number[] = [];
   private lenT: number[] = [];
@@ -167,7 +178,7 @@ export class SearchIndex {
     const slot = this.byKey.get(docKey(scope, id));
     const e = slot === undefined ? undefined : this.entries[slot];
     if (!e) return undefined;
-    return e.analysis;
+    return analysisOfEntry(e);
   }
 
   *documents(): IterableIterator<SearchDocument> {
@@ -182,6 +193,10 @@ export class SearchIndex {
     this.postings.clear();
     this.bigramsByChar.clear();
     this.headPostings.clear();
+    this.segments = [];
+    this.merged.clear();
+    this.headsMerged.clear();
+    this.segmentDf.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -203,7 +218,7 @@ export class SearchIndex {
     for (let i = 0; i < analysis.terms.length; i++) {
       const term = analysis.terms[i]!;
       const tf = analysis.tfs[i]!;
-      let p = this.postings.get(term);
+      let p = this.posting(term);
       if (!p) {
         this.postings.set(term, (p = { docs: [], tfs: [] }));
         this.trackBigram(term, true);
@@ -211,7 +226,7 @@ export class SearchIndex {
       p.docs.push(slot);
       p.tfs.push(tf);
       if ((tf & 0xffff) !== 0) {
-        const head = this.headPostings.get(term);
+        const head = this.head(term);
         if (head) head.push(slot);
         else this.headPostings.set(term, [slot]);
       }
@@ -230,14 +245,52 @@ export class SearchIndex {
       },
       updatedAt: doc.updatedAt,
     };
-    this.entries[slot] = { doc: own, key, analysis, tfByTerm: null };
+    this.place(slot, own, key, analysis, analysis.lengths);
+  }
+
+  /**
+   * Adds a persisted segment's notes (../index-cache.ts) without reading their postings: those are
+   * read per term on first lookup. `docs[d]` is segment note d as it was analysed; notes that
+   * changed since must be removed (or upserted) right after. Gives the same answers as upserting
+   * every note with its analysis (test/memory/index-cache.test.ts).
+   */
+  adoptSegment(segment: IndexSegment, docs: readonly Readonly<SearchDocument>[]): void {
+    if (docs.length !== segment.docCount) throw new Error('a segment needs one document per note');
+    for (const d of docs)
+      if (this.byKey.has(docKey(d.scope, d.id))) throw new Error(`${d.scope}:${d.id} is already indexed`);
+    const base = this.entries.length;
+    this.ensureCapacity(base + docs.length);
+    docs.forEach((doc, d) => {
+      // Kept as given (documents handed to a segment are never changed: the store's notes). Only
+      // the lengths are read now; the terms when the note is explained, reranked or removed.
+      this.place(base + d, doc, docKey(doc.scope, doc.id), () => segment.analysis(d), segment.lengths(d));
+    });
+    const adopted: AdoptedSegment = { segment, base, bigramsTracked: false };
+    // Terms already merged stay complete: they take this segment's postings now.
+    for (const term of this.merged) {
+      this.mergePostings(adopted, term, this.postings.get(term));
+      this.mergeHeads(adopted, term);
+    }
+    for (const term of this.headsMerged) if (!this.merged.has(term)) this.mergeHeads(adopted, term);
+    this.segments.push(adopted);
+    this.segmentDf.clear();
+  }
+
+  /** Puts a note into a free slot with its analysis (or the means to read it) and field lengths. */
+  private place(
+    slot: number,
+    doc: SearchDocument,
+    key: string,
+    analysis: Entry['analysis'],
+    [lenS, lenT, lenB]: readonly [number, number, number],
+  ): void {
+    this.entries[slot] = { doc, key, analysis, tfByTerm: null };
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
     pair[doc.scope === 'project' ? 0 : 1] = slot;
     this.byIdKey.set(idKey, pair);
     this.scopeCode[slot] = SCOPE_CODE[doc.scope];
-    const [lenS, lenT, lenB] = analysis.lengths;
     this.lenS[slot] = lenS;
     this.lenT[slot] = lenT;
     this.lenB[slot] = lenB;
@@ -248,16 +301,80 @@ export class SearchIndex {
     this.normsDirty = true;
   }
 
+  /** The term's postings, merged from the segments on first lookup. */
+  private posting(term: string): Posting | undefined {
+    const p = this.postings.get(term);
+    if (p || this.segments.length === 0 || this.merged.has(term)) return p;
+    this.head(term); // heads are complete whenever postings are
+    this.merged.add(term);
+    let out: Posting | undefined;
+    for (const s of this.segments) out = this.mergePostings(s, term, out);
+    return out;
+  }
+
+  /** Appends segment s's postings of term to `into` (created and registered when missing). */
+  private mergePostings(s: AdoptedSegment, term: string, into: Posting | undefined): Posting | undefined {
+    const t = s.segment.find(term);
+    if (t < 0) return into;
+    let p = into;
+    if (!p) {
+      this.postings.set(term, (p = { docs: [], tfs: [] }));
+      this.trackBigram(term, true);
+    }
+    const docs = p.docs;
+    const tfs = p.tfs;
+    s.segment.postings(t, (d, tf) => {
+      docs.push(s.base + d);
+      tfs.push(tf);
+    });
+    return p;
+  }
+
+  /** Slots of the notes with the term in their summary or tags (merged without the other postings). */
+  private head(term: string): number[] | undefined {
+    if (this.segments.length > 0 && !this.merged.has(term) && !this.headsMerged.has(term)) {
+      this.headsMerged.add(term);
+      for (const s of this.segments) this.mergeHeads(s, term);
+    }
+    return this.headPostings.get(term);
+  }
+
+  private mergeHeads(s: AdoptedSegment, term: string): void {
+    const t = s.segment.find(term);
+    const heads = t < 0 ? null : s.segment.heads(t);
+    if (!heads || heads.length === 0) return;
+    let head = this.headPostings.get(term);
+    if (!head) this.headPostings.set(term, (head = []));
+    for (const d of heads) head.push(s.base + d);
+  }
+
+  /** In how many notes the term occurs, without merging its postings. */
+  private df(term: string): number {
+    const p = this.postings.get(term);
+    if (p || this.segments.length === 0 || this.merged.has(term)) return p?.docs.length ?? 0;
+    let n = this.segmentDf.get(term);
+    if (n === undefined) {
+      n = 0;
+      for (const s of this.segments) {
+        const t = s.segment.find(term);
+        if (t >= 0) n += s.segment.df(t);
+      }
+      this.segmentDf.set(term, n);
+    }
+    return n;
+  }
+
   /** Remove the note; returns whether it was indexed. */
   remove(scope: Scope, id: string): boolean {
     const key = docKey(scope, id);
     const slot = this.byKey.get(key);
     if (slot === undefined) return false;
     const entry = this.entries[slot]!;
-    const { terms, tfs } = entry.analysis;
+    const { terms, tfs } = analysisOfEntry(entry);
     for (let k = 0; k < terms.length; k++) {
       const term = terms[k]!;
       const tf = tfs[k]!;
+      const p = this.posting(term)!;
       if ((tf & 0xffff) !== 0) {
         const head = this.headPostings.get(term)!;
         const h = head.indexOf(slot);
@@ -265,7 +382,6 @@ export class SearchIndex {
         head.pop();
         if (head.length === 0) this.headPostings.delete(term);
       }
-      const p = this.postings.get(term)!;
       const i = p.docs.indexOf(slot);
       const last = p.docs.length - 1;
       p.docs[i] = p.docs[last]!;
@@ -305,9 +421,21 @@ export class SearchIndex {
 
   /** The indexed terms, for find-as-you-type's prefix and typo matching. */
   private readonly vocabulary: Vocabulary = {
-    terms: () => this.postings.keys(),
-    df: (term) => this.postings.get(term)?.docs.length ?? 0,
+    terms: () => this.allTerms(),
+    df: (term) => this.df(term),
   };
+
+  /** Every indexed term once: the merged ones, then the segments' others (without reading their postings). */
+  private *allTerms(): Generator<string> {
+    yield* [...this.postings.keys()];
+    const seen = new Set<string>();
+    for (const s of this.segments)
+      for (const term of s.segment.terms)
+        if (!this.merged.has(term) && !seen.has(term)) {
+          seen.add(term);
+          yield term;
+        }
+  }
 
   /**
    * Ranked search over summary, tags and body; every hit says why it matched. The word being typed
@@ -344,11 +472,13 @@ export class SearchIndex {
     for (const term of q.terms) {
       const chars = cjkChars(term);
       if (!chars || chars.length !== 1) continue;
+      this.trackSegmentBigrams();
       const bigrams = this.bigramsByChar.get(term);
       if (!bigrams) continue;
       out ??= { terms: [...q.terms], weights: [...q.weights] };
       let n = 0;
-      for (const b of bigrams) {
+      // Sorted: which bigrams are taken must not depend on the order notes were indexed in.
+      for (const b of [...bigrams].sort()) {
         if (n++ >= CJK_EXPANSION_MAX) break;
         if (!out.terms.includes(b)) {
           out.terms.push(b);
@@ -357,6 +487,15 @@ export class SearchIndex {
       }
     }
     return out ?? q;
+  }
+
+  /** Puts the segments' not yet merged CJK bigrams into bigramsByChar (merged ones are there). */
+  private trackSegmentBigrams(): void {
+    for (const s of this.segments) {
+      if (s.bigramsTracked) continue;
+      s.bigramsTracked = true;
+      for (const term of s.segment.terms) if (!this.merged.has(term)) this.trackBigram(term, true);
+    }
   }
 
   private trackBigram(term: string, added: boolean): void {
@@ -476,13 +615,13 @@ export class SearchIndex {
     const docs = top.map((d) => this.feedbackDoc(d, q));
     const maxDf = fb.maxDocShare * this.count;
     const typed = new Set(q.terms);
-    return expandQuery(q, docs, fb, (t) => typed.has(t) || this.postings.get(t)!.docs.length <= maxDf);
+    return expandQuery(q, docs, fb, (t) => typed.has(t) || this.df(t) <= maxDf);
   }
 
   /** A first-pass note for feedback: its score and field-weighted term frequencies. */
   private feedbackDoc(slot: number, q: WeightedQuery): FeedbackDoc {
     const w = this.ranking.fieldWeights;
-    const { terms, tfs } = this.entries[slot]!.analysis;
+    const { terms, tfs } = analysisOfEntry(this.entries[slot]!);
     return {
       score: this.explain(slot, q, undefined).score,
       terms: terms.map((t, i) => {
@@ -544,7 +683,7 @@ export class SearchIndex {
     const k1 = this.ranking.k1;
     const touched: number[] = [];
     for (let qi = 0; qi < q.terms.length; qi++) {
-      const p = this.postings.get(q.terms[qi]!);
+      const p = this.posting(q.terms[qi]!);
       if (!p) continue;
       const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
       const docs = p.docs;
@@ -574,17 +713,17 @@ export class SearchIndex {
     const qIdf: number[] = [];
     let postingsTotal = 0;
     for (let qi = 0; qi < q.terms.length; qi++) {
-      const p = this.postings.get(q.terms[qi]!);
-      if (!p) continue;
+      const df = this.df(q.terms[qi]!);
+      if (df === 0) continue;
       qTerms.push(q.terms[qi]!);
-      qIdf.push(bm25Idf(p.docs.length, this.count) * q.weights[qi]!);
-      postingsTotal += p.docs.length;
+      qIdf.push(bm25Idf(df, this.count) * q.weights[qi]!);
+      postingsTotal += df;
     }
     const stHit = this.stHit;
     const scopeCode = this.scopeCode;
     const touched: number[] = [];
     for (const term of qTerms) {
-      const head = this.headPostings.get(term);
+      const head = this.head(term);
       if (!head) continue;
       for (const d of head) {
         if (stHit[d] === 1 || (scopeCode[d]! & mask) === 0) continue;
@@ -615,7 +754,7 @@ export class SearchIndex {
     }
 
     for (let i = 0; i < qTerms.length; i++) {
-      const p = this.postings.get(qTerms[i]!)!;
+      const p = this.posting(qTerms[i]!)!;
       const idf = qIdf[i]!;
       const docs = p.docs;
       const tfs = p.tfs;
@@ -651,8 +790,7 @@ export class SearchIndex {
       const term = q.terms[qi]!;
       const tf = termsOf(e).get(term);
       if (tf === undefined) continue;
-      const p = this.postings.get(term)!;
-      const idf = bm25Idf(p.docs.length, this.count) * q.weights[qi]!;
+      const idf = bm25Idf(this.df(term), this.count) * q.weights[qi]!;
       const xs = (tf & 0xff) * nS;
       const xt = ((tf >>> 8) & 0xff) * nT;
       const xb = (tf >>> 16) * nB;
@@ -688,7 +826,7 @@ export class SearchIndex {
     const scored: { term: string; w: number; rank: number }[] = [];
     for (const [term, tf] of counts) {
       const inHead = (tf & 0xffff) !== 0;
-      const df = this.postings.get(term)?.docs.length ?? 0;
+      const df = this.df(term);
       if (df === 0) continue;
       const w = inHead ? 1 : 0.5;
       scored.push({ term, w, rank: w * bm25Idf(df, this.count) });
@@ -702,7 +840,7 @@ export class SearchIndex {
   private vectorOf(terms: Map<string, PackedTf>): Map<string, number> {
     const v = new Map<string, number>();
     for (const [term, tf] of terms) {
-      const df = this.postings.get(term)?.docs.length ?? 0;
+      const df = this.df(term);
       const w =
         FIELD_WEIGHTS.summary * (tf & 0xff) +
         FIELD_WEIGHTS.tags * ((tf >>> 8) & 0xff) +
@@ -747,16 +885,6 @@ export class SearchIndex {
   }
 }
 
-/**
- * A note's text analysis as the index stores it: its distinct terms with their packed per-field
- * frequencies, and the number of terms per field (summary, tags, body). Depends only on the note's
- * summary, tags and body.
- */
-export interface DocumentAnalysis {
-  terms: string[];
-  tfs: PackedTf[];
-  lengths: readonly [summary: number, tags: number, body: number];
-}
 
 export function analyseDocument(doc: Pick<SearchDocument, 'summary' | 'tags' | 'body'>): DocumentAnalysis {
   const s = analyze(doc.summary);

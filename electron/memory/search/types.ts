@@ -110,3 +110,33 @@ export interface IndexText {
   /** Notes that did not fit in `indexChars` (counted in `text`'s last line, never lost). */
   omitted: number;
 }
+
+/**
+ * A note's text analysis as the index stores it: its distinct terms with their per-field
+ * frequencies packed as summary | tags << 8 | body << 16 (search-index.ts), and the number of terms
+ * per field. Depends only on the note's summary, tags and body.
+ */
+export interface DocumentAnalysis {
+  terms: string[];
+  tfs: number[];
+  lengths: readonly [summary: number, tags: number, body: number];
+}
+
+/** Options of the shared ranking loop (search, related and recall are all this with different settings). */
+export interface RankOptions {
+  limit: number;
+  scope: ScopeSelection;
+  usage: UsageCounts | undefined;
+  /** Only notes with a term in their summary or tags (recall's rule). */
+  requireSummaryOrTags?: boolean;
+  /** Only notes whose text score (without usage) reaches this. */
+  minTextScore?: number;
+  /** Leave these notes out (by internal number). */
+  skip?: (scope: Scope, id: string) => boolean;
+  /**
+   * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
+   * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
+   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
+   */
+  feedback?: boolean;
+}

@@ -1,6 +1,8 @@
 import { contentHash } from '../../../shared/content-hash.js';
 import { AppError } from '../../../shared/errors.js';
 import type { Note } from '../../../shared/note.js';
+import { mayContainCredentials } from '../../memory/credential-gate.js';
+import { credentialWarning } from '../../memory/credentials.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { PullCounts } from '../baseline-store.js';
 import { scoped } from '../scope-labels.js';
@@ -24,9 +26,14 @@ export class LocalWriter {
   readonly notices: string[] = [];
   constructor(private readonly deps: RoundDeps) {}
 
+  get scope(): RoundDeps['scope'] {
+    return this.deps.scope;
+  }
+
   /** Writes a note unless this computer's version changed since it was read (then: null). */
   async write(note: Note, expected: string | null, backupReason: string | null): Promise<StoredNote | null> {
     const { deps } = this;
+    if (deps.hooks.point) await deps.hooks.point('apply:write');
     // Recorded before the write: the store announces the change before write() returns.
     deps.selfWrites.set(note.id, contentHash(note));
     try {
@@ -54,6 +61,7 @@ export class LocalWriter {
   /** Deletes a note (backed up) unless it changed since it was read (then: false). */
   async delete(id: string, expected: string, reason: string): Promise<boolean> {
     const { deps } = this;
+    if (deps.hooks.point) await deps.hooks.point('apply:delete');
     deps.selfWrites.set(id, null);
     try {
       await deps.store.delete(id, { backupReason: reason, expectedHash: expected });
@@ -64,6 +72,21 @@ export class LocalWriter {
       throw err;
     }
   }
+}
+
+/**
+ * A pulled note that looks like it holds a credential is kept (it is the person's) and named in
+ * the round's notices. The cheap gate skips the full check (~0.9 ms a note) for the many notes in
+ * which no rule could match, so a pull of thousands of notes stays fast (docs/performance.md).
+ */
+export async function pulledCredentialWarning(note: Note): Promise<string | null> {
+  const fields = [
+    ['the summary', note.summary],
+    ['the tags', note.tags.join(' ')],
+    ['the body', note.body],
+  ] as const;
+  if (!fields.some(([, text]) => mayContainCredentials(text))) return null;
+  return credentialWarning(note.id, fields);
 }
 
 /**
@@ -98,6 +121,8 @@ export async function applyRound(
         continue;
       }
       pulledObjects.push({ hash: p.cloudHash, content: p.content });
+      const warning = await pulledCredentialWarning(p.note);
+      if (warning) writer.notices.push(scoped(writer.scope, warning));
       setBase(base, p.id, p.cloudHash);
       if (p.localHash === null) counts.added++;
       else counts.changed++;

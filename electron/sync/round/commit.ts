@@ -19,6 +19,7 @@ export async function storeObjects(deps: RoundDeps, objects: readonly StoredObje
 /** Takes the backups a plan asks for (both sides of a clean merge), before anything is committed. */
 export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBackup[]): Promise<void> {
   for (const b of backups) {
+    if (deps.hooks.point) await deps.hooks.point('commit:backup');
     const content = b.content ?? (await deps.store.readRaw(b.noteId)) ?? b.fallback;
     await deps.backups.backup({
       noteId: b.noteId,
@@ -33,10 +34,14 @@ export async function takeBackups(deps: RoundDeps, backups: readonly PlannedBack
 
 export interface CommitOutcome {
   pushed: number;
+  /** Of those, deletions (the fail-safe counts them in its window). */
+  deleted: number;
   /** Merge results the cloud accepted: to write here. */
   localWrites: LocalWrite[];
   /** The manifest version after our commits when nobody else committed in between, else null. */
   versionTracked: number | null;
+  /** The head id of `versionTracked` (when the server sends heads). */
+  headTracked?: string;
   /** A push was refused as stale (the cloud changed meanwhile): the next round merges. */
   rerun: boolean;
   notices: string[];
@@ -57,20 +62,24 @@ export async function commitPushes(
   ctx: RoundContext,
   pushes: readonly PushPlan[],
   journal: Journal | null,
-  started: { at: number; version: number; limits: SyncLimits },
+  started: { at: number; version: number; head?: string; limits: SyncLimits },
   entries: Record<string, SyncEntry>,
   base: Record<string, string>,
 ): Promise<CommitOutcome> {
   const out: CommitOutcome = {
     pushed: 0,
+    deleted: 0,
     localWrites: [],
     versionTracked: started.version,
+    ...(started.head === undefined ? {} : { headTracked: started.head }),
     rerun: false,
     notices: [],
     localOnly: [],
     limits: null,
   };
   if (pushes.length === 0) return out;
+  const point = deps.hooks.point;
+  if (point) await point('commit:journal');
   await storeObjects(
     deps,
     pushes.flatMap((p) =>
@@ -80,10 +89,14 @@ export async function commitPushes(
   await deps.baselines.saveJournal({
     startedAt: started.at,
     version: started.version,
+    // A previous journal's entries stay, first, until this round's state is saved (recovery is
+    // idempotent), a note pushed again included: what its recovery found out (the cloud holds
+    // that push: it is the base) lives only in this round's memory until then.
     pushes: [
-      ...pushes.map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash })),
-      // A previous journal's entries stay until this round's state is saved (recovery is idempotent).
-      ...(journal?.pushes.filter((old) => !pushes.some((p) => p.id === old.id)) ?? []),
+      ...(journal?.pushes ?? []),
+      ...pushes
+        .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash }))
+        .filter((p) => !journal?.pushes.some((old) => sameJournalPush(old, p))),
     ],
   });
   let chunkSize = started.limits.quota.changesPerCommit;
@@ -99,6 +112,7 @@ export async function commitPushes(
     let response;
     try {
       await ctx.beforeRequest();
+      if (point) await point('commit:request');
       response = await account.client.commit({ scope: deps.protocolScope, puts, deletes }, ctx.signal);
     } catch (err) {
       if (err instanceof SyncRequestError && err.failure === 'too_many_changes' && chunkSize > 1) {
@@ -108,13 +122,18 @@ export async function commitPushes(
       }
       throw err;
     }
+    // The cloud holds this chunk; nothing here knows yet but the journal.
+    if (point) await point('commit:answered');
     queue = queue.slice(chunk.length);
     out.limits = response.limits;
     chunkSize = response.limits.quota.changesPerCommit;
     const anyChanged = response.applied.some((a) => !a.unchanged);
-    if (out.versionTracked !== null)
+    if (out.versionTracked !== null) {
       out.versionTracked =
         response.version === out.versionTracked + (anyChanged ? 1 : 0) ? response.version : null;
+      if (response.head === undefined) delete out.headTracked;
+      else out.headTracked = response.head;
+    }
     const byId = new Map(chunk.map((p) => [p.id, p]));
     for (const a of response.applied) {
       const p = byId.get(a.id);
@@ -122,7 +141,10 @@ export async function commitPushes(
       if (a.entry) entries[a.id] = a.entry;
       else delete entries[a.id];
       setBase(base, a.id, p.hash);
-      if (!a.unchanged) out.pushed++;
+      if (!a.unchanged) {
+        out.pushed++;
+        if (a.op === 'delete') out.deleted++;
+      }
       if (p.writeLocally && p.hash)
         out.localWrites.push({ id: p.id, note: p.writeLocally, localBefore: p.localBefore, hash: p.hash });
     }
@@ -147,4 +169,8 @@ export async function commitPushes(
   }
   await deps.hooks.afterCommit?.();
   return out;
+}
+
+function sameJournalPush(a: Journal['pushes'][number], b: Journal['pushes'][number]): boolean {
+  return a.id === b.id && a.localBefore === b.localBefore && a.pushed === b.pushed;
 }

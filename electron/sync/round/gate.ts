@@ -1,4 +1,5 @@
 import { SYNC_PROTOCOL_VERSION, type SyncLimits } from '../../../shared/sync-protocol.js';
+import type { SyncStatusCode } from '../../../shared/sync-status.js';
 import type { SyncAccount } from '../account.js';
 import type { RoundContext } from '../coordinator.js';
 import { scoped } from '../scope-labels.js';
@@ -34,8 +35,9 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
   }
   const { account } = gate;
   const identity = await account.identity(ctx.signal, ctx.beforeRequest);
+  if (deps.hooks.point) await deps.hooks.point('gate:identity');
   const limits = identity.limits;
-  const blocked = (code: string, message: string): GateOutcome => ({
+  const blocked = (code: SyncStatusCode, message: string): GateOutcome => ({
     open: false,
     error: { code, message: scoped(scope, message), scope },
     limits,
@@ -53,7 +55,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
     );
   }
   const protocol = protocolFor(identity.protocol.current);
-  if (identity.protocol.min > protocol || identity.protocol.min > 2) {
+  if (identity.protocol.min > protocol || identity.protocol.min > SYNC_PROTOCOL_VERSION) {
     return blocked(
       'client_too_old',
       `the sync server needs protocol ${identity.protocol.min} or newer; upgrade Memory Desk`,
@@ -66,6 +68,7 @@ export async function openRound(deps: RoundDeps, ctx: RoundContext): Promise<Gat
     );
   }
   account.client.protocolVersion = protocol;
+  if (deps.hooks.point) await deps.hooks.point('gate:bind');
   if (!target?.userId)
     await deps.targets.bind(deps.keyHash, { userId: identity.userId, origin: account.origin });
   return { open: true, account, protocol, userId: identity.userId, limits };

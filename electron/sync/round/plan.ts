@@ -5,6 +5,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import { effectiveLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { ConflictKind } from '../baseline-store.js';
+import { mergeExtra } from '../merge/extra-merge.js';
 import { mergeNote } from '../merge/index.js';
 import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
@@ -19,7 +20,10 @@ import type { PlanInput, PushPlan, RoundPlan } from './types.js';
  * which copies and backups the later steps must write. Then the fail-safe and the plan's limits.
  */
 
-/** The fail-safe asks before a pull deletes more than this many notes (and more than half). */
+/**
+ * The fail-safe asks before the deletions of a window (both directions) pass this many notes and
+ * half of the scope's.
+ */
 export const MASS_DELETE_MIN = 10;
 
 export function planRound(input: PlanInput): RoundPlan {
@@ -36,6 +40,7 @@ export function planRound(input: PlanInput): RoundPlan {
     notices: [],
     localOnly: [],
     pendingDeletes: null,
+    deleteWindow: { total: 0, deleted: 0 },
     objects: [],
     backups: [],
     missingBodies: false,
@@ -234,7 +239,8 @@ export function planRound(input: PlanInput): RoundPlan {
           ...result.content,
           createdAt: Math.min(local!.createdAt, cloudNote!.createdAt),
           updatedAt: Math.max(t, local!.updatedAt, cloudNote!.updatedAt),
-          ...((local!.extra ?? cloudNote!.extra) ? { extra: local!.extra ?? cloudNote!.extra } : {}),
+          // Foreign frontmatter keys are the person's data too: merged key by key.
+          ...withExtra(mergeExtra(baseNote?.extra, local!.extra, cloudNote!.extra)),
         };
         // Both versions are backed up before a merge.
         plan.backups.push(
@@ -288,6 +294,10 @@ export function planRound(input: PlanInput): RoundPlan {
   failSafe(input, plan);
   plan.pushes = holdBackUploads(input, plan);
   return plan;
+}
+
+function withExtra(extra: Record<string, unknown> | undefined): { extra?: Record<string, unknown> } {
+  return extra ? { extra } : {};
 }
 
 /** A note file given the id `id` (same content: the content hash does not include the id). */
@@ -347,21 +357,27 @@ function reasonText(reason: string): string {
 }
 
 /**
- * A pull that would delete more than half of the scope's notes (and more than 10) asks first:
- * nothing is deleted until the person answers; "keep" uploads them again.
+ * The fail-safe (docs/sync-engine.md, "Fail-safe"): deletions are counted over a window — since the
+ * last confirmed state, in both directions (deleted in the cloud and pulled here, deleted here and
+ * pushed) — so 60% as two rounds of 30% asks as one round of 60% does. When this round's deletions
+ * would bring the window over half of the scope's notes (and over MASS_DELETE_MIN), none of them
+ * happens until the person answers: "delete" lets them through; "keep" uploads the notes the cloud
+ * deleted again and writes back here the notes deleted here (from the cloud's copy).
  */
 function failSafe(input: PlanInput, plan: RoundPlan): void {
-  const deletions = plan.pulls.filter((p) => p.note === null && p.localHash !== null);
-  const total = input.locals.size;
-  if (
-    deletions.length <= MASS_DELETE_MIN ||
-    deletions.length <= total / 2 ||
-    input.deleteDecision === 'delete'
-  )
-    return;
+  const pulled = plan.pulls.filter((p) => p.note === null && p.localHash !== null);
+  const pushed = plan.pushes.filter((p) => p.hash === null && p.cloudHash !== null);
+  const known = new Set<string>([...input.locals.keys(), ...Object.keys(input.baseline.base)]);
+  for (const h of input.held.values()) known.add(h.id);
+  const windowBefore = input.deleteWindow ?? { total: 0, deleted: 0 };
+  const total = Math.max(windowBefore.total, known.size);
+  plan.deleteWindow = { total, deleted: windowBefore.deleted };
+  const deleted = windowBefore.deleted + pulled.length + pushed.length;
+  if (pulled.length + pushed.length === 0) return;
+  if (deleted <= MASS_DELETE_MIN || deleted <= total / 2 || input.deleteDecision === 'delete') return;
   if (input.deleteDecision === 'keep') {
-    // Kept: uploaded again, as notes this computer has and the cloud does not.
-    for (const p of deletions) {
+    // Deleted in the cloud, kept here: uploaded again, as notes this computer has and the cloud does not.
+    for (const p of pulled) {
       const local = input.locals.get(p.id)!;
       delete plan.base[p.id];
       plan.pushes.push({
@@ -375,11 +391,24 @@ function failSafe(input: PlanInput, plan: RoundPlan): void {
         create: true,
       });
     }
+    // Deleted here, kept: the cloud's version (the last synced one) is written back here.
+    for (const p of pushed) {
+      const C = p.cloudHash!;
+      const text = input.texts.snapshot.get(objectKey(p.id, C)) ?? input.texts.baseline.get(C) ?? null;
+      const note = text === null ? null : noteFromContent(text, input.now);
+      if (!note || note.id !== p.id) {
+        plan.missingBodies = true;
+        continue;
+      }
+      plan.pulls.push({ id: p.id, localHash: null, cloudHash: C, note, content: text, reason: 'pull' });
+    }
   } else {
-    plan.pendingDeletes = { ids: deletions.map((p) => p.id), total };
+    plan.pendingDeletes = { ids: pulled.map((p) => p.id), localIds: pushed.map((p) => p.id), total };
   }
-  const held = new Set(deletions.map((p) => p.id));
-  plan.pulls = plan.pulls.filter((p) => !held.has(p.id));
+  const heldPulls = new Set(pulled.map((p) => p.id));
+  const heldPushes = new Set(pushed.map((p) => p.id));
+  plan.pulls = plan.pulls.filter((p) => p.note !== null || !heldPulls.has(p.id));
+  plan.pushes = plan.pushes.filter((p) => p.hash !== null || !heldPushes.has(p.id));
 }
 
 /** Uploads held back, each with a notice: case collisions, sizes, the plan's note count. */

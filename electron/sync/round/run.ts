@@ -8,9 +8,11 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
+import { forgetLostHistory } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
-import type { PendingDeletes, RoundDeps, RoundReport, ScopeError } from './types.js';
+import type { BaselineState } from '../baseline-store.js';
+import type { DeleteWindowCount, PendingDeletes, RoundDeps, RoundReport, ScopeError } from './types.js';
 
 /**
  * One sync round of one scope (docs/sync-engine.md, "A round"):
@@ -39,7 +41,8 @@ export async function runRound(
     const { account } = gate;
 
     const state = await deps.baselines.loadState();
-    const binding = { userId: gate.userId, origin: account.origin };
+    // An encrypted account binds baselines to its key too: unlocking or turning encryption on starts over.
+    const binding = { userId: gate.userId, origin: account.baselineOrigin ?? account.origin };
     if (
       state.boundTo &&
       (state.boundTo.userId !== binding.userId || state.boundTo.origin !== binding.origin)
@@ -49,6 +52,7 @@ export async function runRound(
       state.base = {};
     }
     state.boundTo = binding;
+    if (deps.location) state.location = deps.location;
     const previousConflicts = await deps.baselines.loadConflicts();
     await deps.store.load();
     const unreadableDir = deps.store.warnings().find((w) => w.code === 'dir_unreadable');
@@ -65,6 +69,9 @@ export async function runRound(
     const { entries } = snapshot;
 
     const t = deps.now();
+    // The cloud lost history: the baseline is trusted only where the cloud still agrees with it.
+    const reset = snapshot.historyReset ? forgetLostHistory(deps.scope, state.base, entries, locals) : null;
+    if (reset) state.base = reset.base;
     const writer = new LocalWriter(deps);
     if (journal) await recoverJournal(journal, entries, locals, state.base, deps.baselines, writer, t);
 
@@ -86,9 +93,12 @@ export async function runRound(
       limits,
       typedBlocked: gate.protocol < 2,
       deleteDecision,
+      deleteWindow:
+        state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,
     });
     const { base } = plan;
 
+    if (deps.hooks.point) await deps.hooks.point('plan:objects');
     await storeObjects(deps, plan.objects);
     await takeBackups(deps, plan.backups);
     const committed = await commitPushes(
@@ -97,7 +107,12 @@ export async function runRound(
       ctx,
       plan.pushes,
       journal,
-      { at: t, version: snapshot.version, limits },
+      {
+        at: t,
+        version: snapshot.version,
+        ...(snapshot.head === undefined ? {} : { head: snapshot.head }),
+        limits,
+      },
       entries,
       base,
     );
@@ -110,25 +125,43 @@ export async function runRound(
       plan.pulls,
     );
     // Baseline copies first, then the state that names them.
+    if (deps.hooks.point) await deps.hooks.point('apply:objects');
     await storeObjects(deps, [...pulledObjects, ...heldObjects]);
 
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
     const anything = counts.added + counts.changed + counts.deleted > 0;
     // Bodies we need were not sent (a baseline copy went missing): list in full next time.
+    const head = committed.versionTracked !== null ? committed.headTracked : snapshot.head;
     state.manifest = {
       version: plan.missingBodies ? null : (committed.versionTracked ?? snapshot.version),
+      ...(head === undefined || plan.missingBodies ? {} : { head }),
       entries,
     };
-    const notices = [...plan.notices, ...committed.notices, ...writer.notices];
+    const notices = [
+      ...(reset ? [reset.notice] : []),
+      ...plan.notices,
+      ...committed.notices,
+      ...writer.notices,
+    ];
     state.base = base;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
+    state.deleteWindow = nextDeleteWindow(state.deleteWindow, plan.deleteWindow, {
+      at: t,
+      deleted: counts.deleted + committed.deleted,
+      answered: deleteDecision !== null,
+    });
     state.lastSyncedAt = deps.now();
     if (anything) state.lastPull = { ...counts, at: state.lastSyncedAt };
+    const point = deps.hooks.point;
+    if (point) await point('save:state');
     await deps.baselines.saveState(state);
     const changedConflicts = JSON.stringify(previousConflicts) !== JSON.stringify(plan.conflicts);
+    if (point) await point('save:conflicts');
     if (changedConflicts) await deps.baselines.saveConflicts(plan.conflicts);
+    if (point) await point('save:journal');
     if (journal || plan.pushes.length > 0) await deps.baselines.clearJournal();
+    if (point) await point('save:garbage');
     if (plan.pushes.length > 0 || anything || changedConflicts || journal) {
       const keep = new Set<string>([
         ...Object.values(state.base),
@@ -140,6 +173,7 @@ export async function runRound(
       await deps.baselines.collectGarbage(keep);
     }
 
+    if (point) await point('round:end');
     const error = plan.pendingDeletes ? confirmDeletesError(deps, plan.pendingDeletes) : null;
     // Notes that could not be written here are not in sync: the round is not clean.
     const changed =
@@ -158,6 +192,7 @@ export async function runRound(
         pushed: committed.pushed,
         conflicts: Object.keys(plan.conflicts).sort(),
         held: heldFiles,
+        historyReset: reset !== null,
       },
     };
   } catch (failure) {
@@ -165,12 +200,39 @@ export async function runRound(
   }
 }
 
+/** The fail-safe's window forgets deletions older than this (a week of ordinary tidying never asks). */
+export const DELETE_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The window after a round: the person's answer confirms the state (a new window starts, empty);
+ * otherwise the deletions this round made, in both directions, are added.
+ */
+function nextDeleteWindow(
+  saved: BaselineState['deleteWindow'],
+  planned: DeleteWindowCount,
+  round: { at: number; deleted: number; answered: boolean },
+): NonNullable<BaselineState['deleteWindow']> {
+  const current = saved && round.at - saved.since < DELETE_WINDOW_MS ? saved : null;
+  if (round.answered)
+    return { since: round.at, total: Math.max(0, planned.total - round.deleted), deleted: 0 };
+  return {
+    since: current?.since ?? round.at,
+    total: planned.total,
+    deleted: planned.deleted + round.deleted,
+  };
+}
+
 function confirmDeletesError(deps: RoundDeps, pending: PendingDeletes): ScopeError {
+  const parts: string[] = [];
+  if (pending.ids.length > 0) parts.push(`${pending.ids.length} deleted on another device`);
+  if (pending.localIds.length > 0)
+    parts.push(`${pending.localIds.length} deleted or missing on this computer`);
+  const count = pending.ids.length + pending.localIds.length;
   return {
     code: 'confirm_deletes',
     message: scoped(
       deps.scope,
-      `the cloud says ${pending.ids.length} of ${pending.total} notes were deleted on another device. Nothing was deleted here: confirm to delete them, or keep them (they are uploaded again).`,
+      `${count} of ${pending.total} notes would be deleted (${parts.join(', ')}; counted since the last confirmed state). Nothing was deleted: confirm to delete them, or keep them (kept notes are uploaded again or written back here).`,
     ),
     scope: deps.scope,
   };

@@ -11,6 +11,13 @@ export interface Snapshot {
   /** `unchanged`: nothing since the version last seen; `changes`: what changed since; `full`: everything. */
   listing: 'unchanged' | 'changes' | 'full';
   version: number;
+  /** The server's head id of `version` (older servers send none). */
+  head?: string;
+  /**
+   * The version last seen is not part of the cloud's history (the server's data was wiped or
+   * restored from an older backup): the listing is full, and what it lacks was lost, not deleted.
+   */
+  historyReset: boolean;
   /** The cloud manifest now: the listing applied to the one last seen. */
   entries: Record<string, SyncEntry>;
   /** Note files the server sent (bodies this computer does not have), by objectKey(id, hash). */
@@ -60,27 +67,35 @@ async function listPages(
   have: string[],
 ): Promise<Snapshot> {
   const sinceVersion = state.manifest.version;
+  const sinceHead = sinceVersion === null ? null : (state.manifest.head ?? null);
   const seen = new Map<string, SyncEntry>();
   const objects = new Map<string, string>();
   let cursor: string | null = null;
+  let historyReset = false;
   for (;;) {
     await ctx.beforeRequest();
     const page = await account.client.snapshot(
-      { scope: deps.protocolScope, sinceVersion, have, cursor },
+      { scope: deps.protocolScope, sinceVersion, sinceHead, have, cursor },
       ctx.signal,
     );
+    if (deps.hooks.point) await deps.hooks.point('snapshot:page');
+    const head = page.head === undefined ? {} : { head: page.head };
     if (page.status === 'unchanged') {
       const entries = { ...state.manifest.entries };
       const activeNotes = Object.values(entries).filter((e) => e.hash !== null).length;
       return {
         listing: 'unchanged',
         version: page.version,
+        ...head,
+        historyReset: false,
         entries,
         objects,
         activeNotes,
         limits: page.limits,
       };
     }
+    // A server older than history heads says it only by answering with a version below ours.
+    historyReset ||= page.historyReset === true || (sinceVersion !== null && page.version < sinceVersion);
     for (const e of page.entries) seen.set(e.id, e);
     for (const o of page.objects) objects.set(objectKey(o.id, o.hash), o.content);
     cursor = page.nextCursor;
@@ -92,6 +107,8 @@ async function listPages(
       return {
         listing: page.status,
         version: page.version,
+        ...head,
+        historyReset,
         entries,
         objects,
         activeNotes: page.activeNotes,

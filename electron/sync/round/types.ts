@@ -1,30 +1,72 @@
 import type { HeldNote } from '../../../shared/held-note.js';
 import type { Note, Scope } from '../../../shared/note.js';
+import type { SyncStatusCode } from '../../../shared/sync-status.js';
 import type { SyncEntry, SyncLimits, SyncScope } from '../../../shared/sync-protocol.js';
 import type { BackupStore, NoteStore, StoredNote } from '../../memory/types.js';
 import type { AccountSource, SyncAccount } from '../account.js';
+import type { BaselineLocation } from '../baseline-location.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
-import type { BaselineStore, ConflictRecord, PullCounts, ScopeReport } from '../baseline-store.js';
+import type { z } from 'zod';
+import type {
+  BaselineStore,
+  ConflictRecord,
+  PendingDeletesSchema,
+  PullCounts,
+  ScopeReport,
+} from '../baseline-store.js';
 import type { RoundResult } from '../coordinator.js';
 import type { SyncTargetsStore } from '../sync-targets.js';
 
 /** A problem the page shows, naming the scope it concerns. */
 export interface ScopeError {
-  code: string;
+  code: SyncStatusCode;
   message: string;
   scope: Scope;
 }
 
-/** Fail-safe: deletions waiting for the person (ids), and the scope's note count then. */
-export interface PendingDeletes {
-  ids: string[];
+/**
+ * Fail-safe: deletions waiting for the person — `ids` deleted in the cloud (not yet deleted here),
+ * `localIds` deleted here (not yet deleted in the cloud) — and the scope's note count.
+ */
+export type PendingDeletes = z.infer<typeof PendingDeletesSchema>;
+
+/** The fail-safe's window: the scope's note count when it started and the deletions since (both ways). */
+export interface DeleteWindowCount {
   total: number;
+  deleted: number;
 }
 
-/** Hooks for the simulation and the crash tests: a crash between the cloud commit and the local writes. */
+/** Hooks for the simulation and the crash tests. */
 export interface SyncHooks {
+  /** After the last commit of a round, before the local writes. */
   afterCommit?: () => void | Promise<void>;
+  /**
+   * Called at each crash point of a round (before every write here, request or save, and after
+   * every answer), with its name. A promise that never settles stops the round there as a killed
+   * process stops: no `finally`, locks and files left as they are (test/sim). Unset in the app:
+   * `if (hooks.point)` only.
+   */
+  point?: (name: RoundPoint) => Promise<void>;
 }
+
+/** The crash points of a round, in the order a round meets them. */
+export type RoundPoint =
+  | 'gate:identity'
+  | 'gate:bind'
+  | 'snapshot:page'
+  | 'plan:objects'
+  | 'commit:backup'
+  | 'commit:journal'
+  | 'commit:request'
+  | 'commit:answered'
+  | 'apply:write'
+  | 'apply:delete'
+  | 'apply:objects'
+  | 'save:state'
+  | 'save:conflicts'
+  | 'save:journal'
+  | 'save:garbage'
+  | 'round:end';
 
 /** What a round needs from the scope it runs for (the SyncService provides it). */
 export interface RoundDeps {
@@ -37,6 +79,8 @@ export interface RoundDeps {
   readonly accounts: AccountSource;
   readonly targets: SyncTargetsStore;
   readonly hooks: SyncHooks;
+  /** The project checkout this baseline belongs to (null: user notes), saved with it. */
+  readonly location: BaselineLocation | null;
   /** Hashes the round writes, so the store's change events of its own writes are not local edits. */
   readonly selfWrites: Map<string, string | null>;
   now(): number;
@@ -51,6 +95,8 @@ export interface RoundTransfer {
   conflicts: string[];
   /** Files on disk here but not loaded: nothing was sent or written for them. */
   held: HeldNote[];
+  /** The cloud had lost history this round (wiped or restored from a backup): see round/history-reset.ts. */
+  historyReset: boolean;
 }
 
 /**
@@ -141,6 +187,8 @@ export interface PlanInput {
   typedBlocked: boolean;
   /** The person's answer to the fail-safe question, for this round only. */
   deleteDecision: 'delete' | 'keep' | null;
+  /** Deletions since the last confirmed state (null: a window starts with this round). */
+  deleteWindow: DeleteWindowCount | null;
 }
 
 export interface RoundPlan {
@@ -160,6 +208,8 @@ export interface RoundPlan {
   /** Uploads held back, one per note, with the reason. */
   localOnly: LocalOnlyNote[];
   pendingDeletes: PendingDeletes | null;
+  /** The fail-safe's window before this round's deletions (its total raised to the notes known now). */
+  deleteWindow: DeleteWindowCount;
   /** Copies to store in objects/ before anything names them (agreed versions, conflict sides). */
   objects: StoredObject[];
   /** Backups to take before the commit. */

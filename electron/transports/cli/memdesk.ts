@@ -9,6 +9,9 @@ const code = await runCli({
   stderr: process.stderr,
   env: process.env,
   // `npm run memdesk` runs in the package root; the directory it was started from is INIT_CWD.
-  cwd: process.env.npm_lifecycle_event === 'memdesk' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd(),
+  cwd:
+    process.env.npm_lifecycle_event === 'memdesk' && process.env.INIT_CWD
+      ? process.env.INIT_CWD
+      : process.cwd(),
 });
 process.exitCode = code;

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
-import type { HandlerContext } from '../../api/context.js';
+import type { ApiHandlers } from '../../api/dispatch.js';
+import type { AppRoot } from '../../app/app-root.js';
+import type { OpenProject } from '../../app/open-project.js';
 import { parseArgs } from './args.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
@@ -108,7 +110,10 @@ export async function runCli(env: CliEnv): Promise<number> {
   const { stdout, stderr } = env;
   let json = env.argv.includes('--json');
   let commandName = '';
-  let ctx: HandlerContext | null = null;
+  /** This run's composition root: its sync engine is built only if a command syncs. */
+  let appRoot: AppRoot | null = null;
+  /** The project being opened, if a command asked for it: waited for before closing it. */
+  let closing: () => Promise<OpenProject> | null = () => null;
   try {
     const globals = parseGlobals(env.argv);
     json = globals.json;
@@ -151,28 +156,41 @@ export async function runCli(env: CliEnv): Promise<number> {
       );
     }
     // Loaded only when a command runs, so --help answers at once.
-    const [{ createApiContext }, { invokeApi }, { createHandlers }, { defaultHome }] = await Promise.all([
-      import('../../api/context.js'),
-      import('../../api/dispatch.js'),
-      import('../../api/handlers.js'),
-      import('../../memory/core.js'),
-    ]);
+    const { defaultHome } = await import('../../memory/default-home.js');
     const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
-    ctx = await createApiContext({
-      home,
-      projectRoot: projectRoot(globals, env.cwd),
-      env: env.env,
-      cwd: env.cwd,
-      ...(command.longRunning ? { watch: true } : {}),
-    });
-    // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
-    ctx.openExternal = (url) => {
-      stderr.write(`Open this address in your browser to sign in (waiting up to 10 minutes):\n  ${url}\n`);
-    };
-    const handlers = createHandlers(ctx);
+    const root = projectRoot(globals, env.cwd);
+    // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
+    // initialize first (docs/performance.md).
+    let opened: Promise<OpenProject> | null = null;
+    const handlersOnce = async (): Promise<ApiHandlers> =>
+      (
+        await (opened ??= (async () => {
+          const { createAppRoot } = await import('../../app/app-root.js');
+          appRoot = createAppRoot({
+            home,
+            env: env.env,
+            // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
+            openExternal: (url) => {
+              stderr.write(
+                `Open this address in your browser to sign in (waiting up to 10 minutes):\n  ${url}\n`,
+              );
+            },
+          });
+          return appRoot.open({
+            projectRoot: root,
+            cwd: env.cwd,
+            ...(command.longRunning ? { watch: true } : {}),
+          });
+        })())
+      ).handlers;
+    closing = () => opened;
     const io: CliIo = {
       json,
-      invoke: async (method, input) => (await invokeApi(handlers, method, input)) as never,
+      place: { home, projectRoot: root, env: env.env },
+      invoke: async (method, input) => {
+        const { invokeApi } = await import('../../api/dispatch.js');
+        return (await invokeApi(await handlersOnce(), method, input)) as never;
+      },
       readStdin: () => readAll(env.stdin),
       stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
       readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),
@@ -200,7 +218,10 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    await ctx?.core.close();
+    const project = await closing()?.catch(() => null);
+    await project?.close();
+    // Set inside handlersOnce: TypeScript cannot see that assignment from here.
+    await (appRoot as AppRoot | null)?.stop();
   }
 }
 

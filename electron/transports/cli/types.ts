@@ -19,6 +19,8 @@ export interface CliIo {
   /** Writes to stdout right away (streaming commands). */
   out(text: string): void;
   json: boolean;
+  /** Where this run's notes live, known before any is loaded (the notes load on the first invoke). */
+  place: { home: string; projectRoot: string; env: Record<string, string | undefined> };
 }
 
 /** What a command prints: the JSON document with --json, else the text for people. */

@@ -2,15 +2,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../../shared/events.js';
-import { createApiContext, type HandlerContext } from '../../api/context.js';
-import { createHandlers } from '../../api/handlers.js';
-import { processMergeSync } from '../../api/handlers/cleanup.js';
-import {
-  startProjectCleanup,
-  type ProjectCleanup,
-  type ProjectCleanupOptions,
-} from '../../cleanup/background.js';
-import { startAppSync, type AppSync } from '../../sync/app-sync.js';
+import type { HandlerContext } from '../../api/context.js';
+import { createAppRoot } from '../../app/app-root.js';
+import type { ProcessSync } from '../../app/process-sync.js';
+import type { ProjectCleanup, ProjectCleanupOptions } from '../../cleanup/background.js';
 import { pageHandlers } from '../page-methods.js';
 import { startHttpBridge } from './server.js';
 
@@ -51,55 +46,49 @@ export interface WebBridge {
   secret: string;
   /** The core the bridge serves (tests and two-device setups reach in here). */
   context: HandlerContext;
-  /** The process's sync lifecycle for this home (null with `sync: false`). */
-  sync: AppSync | null;
+  /** The process's sync engine for this home (null with `sync: false`). */
+  sync: ProcessSync | null;
   /** 待整理's service and background consolidation for the project (null with `consolidation: false`). */
   cleanup: ProjectCleanup | null;
   close(): Promise<void>;
 }
 
-/** The memory core + handler table + HTTP bridge, in one call: what `npm run demo` and the e2e tests start. */
+/**
+ * The composition root (electron/app) for one project + the HTTP bridge over its handler table, in
+ * one call: what `npm run demo` and the e2e tests start.
+ */
 export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge> {
   const listeners = new Set<(event: AppEvent) => void>();
-  let sync: AppSync | null = null;
-  // Events can arrive while the core is still opening: the core is known once it is open.
-  const opened: { context: HandlerContext | null } = { context: null };
-  const emit = (event: AppEvent) => {
-    listeners.forEach((l) => l(event));
-    if (opened.context) sync?.observe(opened.context.core, event);
-  };
-  if (opts.sync !== false)
-    sync = startAppSync({
-      home: opts.home,
-      emit,
-      ...(opts.sync?.autoStart !== undefined ? { autoStart: opts.sync.autoStart } : {}),
-      ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
-    });
-  const context = await createApiContext({
+  const root = createAppRoot({
     home: opts.home,
-    ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
-    emit,
-    watch: opts.watch ?? true,
     // The bridge reads config overrides only from what it is given, never from the real environment.
     env: opts.env ?? { OHARNESS_HOME: opts.home },
+    emit: (event) => listeners.forEach((l) => l(event)),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.sync === false
+      ? {}
+      : {
+          sync: {
+            autoStart: opts.sync?.autoStart ?? true,
+            ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
+          },
+          syncOnOpen: true,
+        }),
+    ...(opts.consolidation === false ? {} : { consolidation: opts.consolidation ?? {} }),
   });
-  opened.context = context;
-  sync?.attach(context.core);
-  const cleanup =
-    opts.consolidation === false
-      ? null
-      : await startProjectCleanup(context, {
-          sync: processMergeSync(context.core),
-          lastKnownPlan: () => sync?.knownPlan() ?? null,
-          ...opts.consolidation,
-        });
-  const handlers = createHandlers(context);
+  const project = await root.open({
+    ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
+    watch: opts.watch ?? true,
+  });
+  const close = async (): Promise<void> => {
+    await project.close();
+    await root.stop();
+  };
   const secret = opts.secret ?? randomBytes(32).toString('base64url');
   let http;
   try {
     http = await startHttpBridge({
-      handlers: pageHandlers(handlers),
+      handlers: pageHandlers(project.handlers),
       subscribe: (l) => {
         listeners.add(l);
         return () => listeners.delete(l);
@@ -109,25 +98,19 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       port: opts.port,
     });
   } catch (err) {
-    await cleanup?.stop();
-    sync?.release(context.core);
-    await sync?.stop();
-    await context.core.close();
+    await close();
     throw err;
   }
   return {
     url: http.url,
     port: http.port,
     secret,
-    context,
-    sync,
-    cleanup,
+    context: project.ctx,
+    sync: opts.sync === false ? null : await root.sync(),
+    cleanup: project.cleanup,
     async close() {
       await http.close();
-      await cleanup?.stop();
-      sync?.release(context.core);
-      await sync?.stop();
-      await context.core.close();
+      await close();
     },
   };
 }

@@ -9,7 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorBody } from '../../../shared/errors.js';
 import type { InvokeApi } from './invoke.js';
-import { listResources, readResource } from './resources.js';
+import { MEMORY_GUIDANCE } from '../../agents/guidance.js';
+import { INDEX_URI, listResources, readResource } from './resources.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
 
 export const MCP_SERVER_NAME = 'memory-desk';
@@ -65,27 +66,71 @@ export function createMcpServer(invoke: InvokeApi, instructions: string, version
 
 /** How often the server looks for note changes (in the core's watched, in-memory lists: no disk reads). */
 export const CHANGE_POLL_MS = 1_000;
+/**
+ * Without a valid prompt snapshot, how long initialize waits for the notes to put the index in
+ * `instructions` (clients read them once); past it, the guidance alone and `list_changed` later.
+ */
+export const INDEX_WAIT_MS = 10_000;
+/** Past prompt-snapshot.ts's RACY_MS, so a snapshot refused as too recent at load is saved then. */
+const SNAPSHOT_RETRY_MS = 2_500;
+
+/** `instructions` while the notes are still loading: the guidance, and where the index will be. */
+export const LOADING_INSTRUCTIONS = `# Memory\n${MEMORY_GUIDANCE}\n\nThe memory index is still loading: read the resource ${INDEX_URI} for it.`;
+
+export interface McpStart {
+  /**
+   * The memory prompt saved when the notes were last loaded, if nothing changed since
+   * (agents/recall/prompt-snapshot.ts): initialize is answered with it before any note is loaded.
+   */
+  snapshot: string | null;
+  version?: string;
+}
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin. Nothing else may write to stdout. When
- * notes change on disk (the app, another agent, an editor), clients get
+ * Serves MCP on stdin/stdout until the client closes stdin. Nothing else may write to stdout.
+ * initialize and tools/list never wait for the notes: `instructions` is the prompt snapshot when
+ * there is a valid one; otherwise the notes get INDEX_WAIT_MS to load, else the guidance without
+ * the index. The notes load once the client is initialized (or
+ * on the first call that needs them); when the index then differs from what initialize said, and
+ * whenever notes change on disk (the app, another agent, an editor), clients get
  * `notifications/resources/list_changed`.
  */
-export async function serveMcpStdio(invoke: InvokeApi, version?: string): Promise<void> {
-  const { prompt } = (await invoke('agents.prompt', {} as never)) as { prompt: string };
-  const server = createMcpServer(invoke, prompt, version);
+export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise<void> {
+  let loading: Promise<string> | null = null;
+  const prompt = () =>
+    (invoke('agents.prompt', {} as never) as Promise<{ prompt: string }>).then((p) => p.prompt);
+  const load = () => (loading ??= prompt());
+  let instructions = start.snapshot;
+  if (instructions === null) {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INDEX_WAIT_MS)));
+    instructions = (await Promise.race([load().catch(() => null), waited])) ?? LOADING_INSTRUCTIONS;
+    clearTimeout(timer);
+  }
+  const server = createMcpServer(invoke, instructions, start.version);
   const transport = new StdioServerTransport();
-  let last = await notesFingerprint(invoke);
-  const poll = setInterval(() => {
-    void notesFingerprint(invoke).then(
-      (now) => {
-        if (now === last) return;
-        last = now;
-        server.sendResourceListChanged().catch(() => {});
-      },
-      () => {},
-    );
-  }, CHANGE_POLL_MS);
+  let poll: NodeJS.Timeout | undefined;
+  let closed = false;
+  const watchNotes = async () => {
+    const first = await load();
+    if (closed) return;
+    if (first !== instructions) server.sendResourceListChanged().catch(() => {});
+    // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
+    setTimeout(() => void prompt().catch(() => {}), SNAPSHOT_RETRY_MS).unref();
+    let last = await notesFingerprint(invoke);
+    poll = setInterval(() => {
+      void notesFingerprint(invoke).then(
+        (now) => {
+          if (now === last) return;
+          last = now;
+          server.sendResourceListChanged().catch(() => {});
+          void prompt().catch(() => {}); // keeps the prompt snapshot current for the next start
+        },
+        () => {},
+      );
+    }, CHANGE_POLL_MS);
+  };
+  server.oninitialized = () => void watchNotes().catch(() => {});
   try {
     await new Promise<void>((resolve, reject) => {
       transport.onclose = () => resolve();
@@ -93,6 +138,7 @@ export async function serveMcpStdio(invoke: InvokeApi, version?: string): Promis
       server.connect(transport).catch(reject);
     });
   } finally {
+    closed = true;
     clearInterval(poll);
   }
 }

@@ -6,14 +6,7 @@ import { useApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
 import { editorStore } from '../../state/editor-store.js';
-import {
-  exactIdFirst,
-  filterAndSort,
-  joinHits,
-  rowKey,
-  tagCounts,
-  type ListRow,
-} from '../../state/note-list.js';
+import { exactIdFirst, filterAndSort, hitRow, rowKey, type ListRow } from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
 import { explainHit } from './format.js';
@@ -22,9 +15,11 @@ import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
 import { Welcome } from './Welcome.js';
 import { useDebounced } from './useDebounced.js';
+import { useNotePages } from './useNotePages.js';
 
 /** Search hits shown at first; "show more" adds as many again. */
 const SEARCH_PAGE = 200;
+const SEARCH_DEBOUNCE_MS = 40;
 
 // The editor brings CodeMirror: loaded on first use so the list shows before it is parsed.
 const NoteEditor = lazy(() => import('./NoteEditor.js').then((m) => ({ default: m.NoteEditor })));
@@ -39,46 +34,34 @@ export function MemoryPage() {
   const selection = useUi((s) => s.selection);
   const searchRef = useRef<HTMLInputElement>(null);
 
-  const list = useApiQuery('notes.list', { scope }, { placeholderData: keepPreviousData });
+  // The list a page at a time, filtered and sorted by the core; search hits carry the same fields.
+  const list = useNotePages({
+    scope,
+    sort: sort === 'relevance' ? 'updated' : sort,
+    type: typeFilter,
+    tag: tagFilter,
+  });
   // The raw query (trailing space included: it tells the core the last word is finished).
-  const q = useDebounced(query.trim() ? query : '', 120);
+  // Short: a pause between keys is enough; the search settles within 100 ms of the last key
+  // (bench/ui/search-as-you-type.ts).
+  const q = useDebounced(query.trim() ? query : '', SEARCH_DEBOUNCE_MS);
   const [limit, setLimit] = useState(SEARCH_PAGE);
   useEffect(() => setLimit(SEARCH_PAGE), [q, scope]);
   // One more than shown: whether more notes match is known without counting them all.
   const search = useApiQuery(
     'notes.search',
-    { query: q, limit: limit + 1, scope },
+    { query: q, limit: limit + 1, scope, listing: true },
     { enabled: q.length > 0, placeholderData: keepPreviousData },
   );
   const more = !!q && (search.data?.notes.length ?? 0) > limit;
 
-  const notes = useMemo(() => list.data?.notes ?? [], [list.data]);
-  const rows: ListRow[] = useMemo(() => {
-    if (!q || !search.data) return notes;
-    return joinHits(
-      search.data.notes.slice(0, limit).map((h) => ({ ...h, why: explainHit(h.why, t) })),
-      notes,
-    );
-  }, [q, search.data, notes, t]);
-  const shown = useMemo(() => {
-    const filters = {
-      typeFilter,
-      tagFilter,
-      sort: q ? sort : sort === 'relevance' ? 'updated' : sort,
-    } as const;
-    const sorted = filterAndSort(rows, filters);
-    return q
-      ? exactIdFirst(
-          sorted,
-          q,
-          filterAndSort(
-            notes.filter((n) => n.id.toLowerCase() === q.trim().toLowerCase()),
-            filters,
-          ),
-        )
-      : sorted;
-  }, [rows, notes, typeFilter, tagFilter, sort, q]);
-  const tags = useMemo(() => tagCounts(notes), [notes]);
+  const shown: ListRow[] = useMemo(() => {
+    if (!q) return list.notes;
+    if (!search.data) return [];
+    const hits = search.data.notes.slice(0, limit).map((h) => hitRow(h, explainHit(h.why, t)));
+    return exactIdFirst(filterAndSort(hits, { typeFilter, tagFilter, sort }), q);
+  }, [q, search.data, list.notes, limit, t, typeFilter, tagFilter, sort]);
+  const tags = useApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
   const conflictList = useConflictList();
@@ -138,7 +121,12 @@ export function MemoryPage() {
   const filtering = q.length > 0 || typeFilter !== 'all' || tagFilter.trim() !== '';
   return (
     <div className="memory-page">
-      <section className="list-pane" aria-label={t('list.notes')}>
+      <section
+        className="list-pane"
+        aria-label={t('list.notes')}
+        // Which query the drawn rows answer ('' for the list): tests and the bench wait on it.
+        data-shown-query={q && search.data && !search.isPlaceholderData ? q : ''}
+      >
         <Toolbar tags={tags} searchRef={searchRef} onNew={newNote} />
         <div className="list-count-row">
           <div className="list-count" aria-live="polite" data-testid="list-count">
@@ -146,7 +134,7 @@ export function MemoryPage() {
               ? t('list.loading')
               : more
                 ? t('list.countMore', { count: shown.length })
-                : t('list.count', { count: shown.length })}
+                : t('list.count', { count: q ? shown.length : list.total })}
           </div>
           {more ? (
             <button
@@ -180,6 +168,7 @@ export function MemoryPage() {
             label={t('list.notes')}
             drafts={draftKeys}
             conflicts={conflictKeys}
+            onNearEnd={q ? undefined : list.loadMore}
             onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}
@@ -196,7 +185,7 @@ export function MemoryPage() {
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (
-          <Welcome noteCount={notes.length} onNew={newNote} />
+          <Welcome noteCount={list.total} onNew={newNote} />
         )}
       </section>
     </div>

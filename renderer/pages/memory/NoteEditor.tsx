@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { linkTargets } from '../../../shared/links.js';
 import type { Scope } from '../../../shared/note.js';
 import { isApiError } from '../../api/errors.js';
 import { useApiQuery } from '../../api/queries.js';
@@ -100,7 +101,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
     if (found) uiStore.getState().follow({ kind: 'note', ...found });
     else setCreating(target);
   };
-  const bodyLinks = [...new Set([...draft.body.matchAll(/\[\[([^[\]\n]+?)\]\]/g)].map((m) => m[1]!.trim()))];
+  const bodyLinks = linkTargets(draft.body);
 
   return (
     <article className="note-editor" aria-labelledby="note-editor-id" data-testid="note-editor">

@@ -21,6 +21,8 @@ export function NoteList(props: {
   drafts: ReadonlySet<string>;
   /** Keys of the notes with a sync conflict waiting. */
   conflicts: ReadonlySet<string>;
+  /** Called when the rows near the end are drawn: the next page of the list is fetched. */
+  onNearEnd?: (() => void) | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const parent = useRef<HTMLDivElement>(null);
@@ -37,6 +39,12 @@ export function NoteList(props: {
   });
   const selectedKey = props.selection?.kind === 'note' ? rowKey(props.selection) : null;
   const selectedIndex = selectedKey ? props.rows.findIndex((r) => rowKey(r) === selectedKey) : -1;
+
+  const lastDrawn = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  const { onNearEnd } = props;
+  useEffect(() => {
+    if (onNearEnd && lastDrawn >= rows.length - 20) onNearEnd();
+  }, [lastDrawn, rows.length, onNearEnd]);
 
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });

@@ -289,7 +289,11 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
       ) : null}
       {sc.pendingDeletes ? (
         <div className="sync-banner sync-banner-warn" role="alert">
-          {t('syncUi.pendingDeletes', { count: sc.pendingDeletes.count, total: sc.pendingDeletes.total })}{' '}
+          {t('syncUi.pendingDeletes', {
+            count: sc.pendingDeletes.count,
+            total: sc.pendingDeletes.total,
+            here: sc.pendingDeletes.here,
+          })}{' '}
           <button type="button" onClick={() => decide.mutate({ scope: sc.scope, deletes: 'delete' })}>
             {t('syncUi.deleteThem')}
           </button>{' '}

@@ -63,8 +63,13 @@ export const agentsCommands: CliCommand[] = [
     longRunning: true,
     async run(io) {
       // The MCP SDK (with ajv and zod-to-json-schema) is loaded only by this command.
-      const { serveMcpStdio } = await import('../../mcp/server.js');
-      await serveMcpStdio((method, input) => io.invoke(method, input));
+      const [{ serveMcpStdio }, { readPromptSnapshot }] = await Promise.all([
+        import('../../mcp/server.js'),
+        import('../../../agents/recall/prompt-snapshot.js'),
+      ]);
+      await serveMcpStdio((method, input) => io.invoke(method, input), {
+        snapshot: await readPromptSnapshot(io.place),
+      });
       return { json: null, text: '', streamed: true };
     },
   },

@@ -30,7 +30,12 @@ export const hookCommand: CliCommand = {
     const harness = name as Harness;
     // The raw text: the hook service parses it, so bad input is logged and answered empty.
     const payload = (await io.readStdin()) ?? '';
-    const { output } = await io.invoke('agents.hook', { harness, event, payload });
+    // Hooks that need no note (Cursor's prompt hook, Stop with extraction off) are answered without
+    // opening the notes: the person or the harness is waiting (without-notes.ts).
+    const { answerWithoutNotes } = await import('../../../agents/hooks/without-notes.js');
+    const call = { harness, event, payload };
+    const { output } =
+      (await answerWithoutNotes(io.place.home, io.place.env, call)) ?? (await io.invoke('agents.hook', call));
     return { json: output ? (JSON.parse(output) as unknown) : null, text: output };
   },
 };

@@ -14,6 +14,7 @@ const extract: Area = async () => (await import('./extract.js')).extractCommands
 const cleanup: Area = async () => (await import('./cleanup.js')).cleanupCommands;
 const sync: Area = async () => (await import('./sync.js')).syncCommands;
 const account: Area = async () => (await import('./account.js')).accountCommands;
+const encryption: Area = async () => (await import('./encryption.js')).encryptionCommands;
 
 /**
  * Every CLI command, in help order: its name and the file that defines it. A command's file is
@@ -60,6 +61,10 @@ export const cliCommandIndex: ReadonlyArray<readonly [name: string, area: Area]>
   ['sync', sync],
   ['conflicts', sync],
   ['resolve', sync],
+  ['encryption status', encryption],
+  ['encryption on', encryption],
+  ['encryption unlock', encryption],
+  ['encryption change-passphrase', encryption],
 ];
 
 /** The command a name (one or two words) names, or null. */

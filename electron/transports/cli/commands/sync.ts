@@ -41,7 +41,7 @@ function statusText(out: SyncStatus): string {
       );
     if (s.pendingDeletes)
       lines.push(
-        `  waiting for you: the cloud deleted ${s.pendingDeletes.count} of ${s.pendingDeletes.total} notes (memdesk sync --deletes delete|keep)`,
+        `  waiting for you: ${s.pendingDeletes.count} of ${s.pendingDeletes.total} notes would be deleted (${s.pendingDeletes.count - s.pendingDeletes.here} by the cloud, ${s.pendingDeletes.here} here) (memdesk sync --deletes delete|keep)`,
       );
   }
   return lines.join('\n');

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useApiClient } from '../api/context.js';
-import { useApiQuery } from '../api/queries.js';
+import { useApiClient } from '../../api/context.js';
+import { useApiQuery } from '../../api/queries.js';
 
 /**
  * The findings, refreshed whenever notes change (an edit elsewhere can bring a dismissed finding

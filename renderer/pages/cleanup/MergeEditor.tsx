@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Finding, MergePlan, MergeResult } from '../../shared/api/cleanup.js';
-import type { NoteDetail } from '../../shared/api/notes.js';
-import { NOTE_TYPES, type NoteType } from '../../shared/note.js';
-import { normalizeTags } from '../../shared/tags.js';
-import { useApiClient } from '../api/context.js';
-import { useApiQuery } from '../api/queries.js';
-import { ConfirmDialog, Dialog } from '../components/Dialog.js';
-import { MarkdownEditor } from '../components/MarkdownEditor.js';
-import { draftStore, type DraftFields } from '../state/draft-store.js';
+import type { Finding, MergePlan, MergeResult } from '../../../shared/api/cleanup.js';
+import type { NoteDetail } from '../../../shared/api/notes.js';
+import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
+import { normalizeTags } from '../../../shared/tags.js';
+import { useApiClient } from '../../api/context.js';
+import { useApiQuery } from '../../api/queries.js';
+import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
+import { MarkdownEditor } from '../../components/MarkdownEditor.js';
+import { draftStore, type DraftFields } from '../../state/draft-store.js';
 import { useCleanupStrings } from './strings.js';
 
 function fieldsOf(plan: MergePlan): DraftFields {

@@ -1,24 +1,24 @@
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Finding, FindingKind, MergeResult } from '../../shared/api/cleanup.js';
-import { FINDING_KINDS } from '../../shared/api/cleanup.js';
-import type { Scope } from '../../shared/note.js';
-import { useApiClient } from '../api/context.js';
-import { useApiQuery } from '../api/queries.js';
-import { showToast } from '../state/toast-store.js';
-import { uiStore } from '../state/ui-store.js';
+import type { Finding, FindingKind, MergeResult } from '../../../shared/api/cleanup.js';
+import { FINDING_KINDS } from '../../../shared/api/cleanup.js';
+import type { Scope } from '../../../shared/note.js';
+import { useApiClient } from '../../api/context.js';
+import { useApiQuery } from '../../api/queries.js';
+import { showToast } from '../../state/toast-store.js';
+import { uiStore } from '../../state/ui-store.js';
+import { FindingsList } from './FindingsList.js';
 import { MergeEditor } from './MergeEditor.js';
 import { useCleanupStrings } from './strings.js';
+import { useDismiss } from './useDismiss.js';
 import { invalidateCleanup, useFindings } from './useFindings.js';
 import './cleanup.css';
 
-/** Findings drawn per group at first: 7,888 findings at 10,000 notes must not be drawn at once. */
-const PAGE = 50;
-
 /**
  * 待整理: findings grouped by kind with counts, filtered by kind and scope, each naming its notes by
- * summary, with its actions (merge, open, dismiss, dismiss the group). A merge asks first, reports
- * what it did, and can be undone from the backups it wrote.
+ * summary, with its actions (merge, open, dismiss, dismiss the group; a dismissal is undone from the
+ * toast or with Ctrl/Cmd+Z). A merge asks first, reports what it did, and can be undone from the
+ * backups it wrote.
  */
 export function CleanupPage() {
   const { s, f } = useCleanupStrings();
@@ -30,7 +30,7 @@ export function CleanupPage() {
   const [error, setError] = useState<string | null>(null);
   const [kindFilter, setKindFilter] = useState<FindingKind | 'all'>('all');
   const [scopeFilter, setScopeFilter] = useState<Scope | 'both'>('both');
-  const [shown, setShown] = useState<Partial<Record<FindingKind, number>>>({});
+  const dismiss = useDismiss({ onError: setError, blocked: merging !== null });
 
   const summaries = useMemo(() => {
     const m = new Map<string, string>();
@@ -50,17 +50,6 @@ export function CleanupPage() {
   }, [findings.data, kindFilter, scopeFilter]);
   const total = findings.data?.findings.length ?? 0;
 
-  async function dismiss(list: Finding[]) {
-    setError(null);
-    try {
-      for (const x of list) await client.call('cleanup.dismiss', { findingId: x.id });
-      if (list.length > 1) showToast({ tone: 'info', message: f(s.dismissed, { count: list.length }) });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      invalidateCleanup(qc);
-    }
-  }
   function open(x: Finding) {
     const id = x.noteIds[0];
     if (!id) return;
@@ -79,6 +68,7 @@ export function CleanupPage() {
     }
   }
   const label = (scope: Scope, id: string) => summaries.get(`${scope}:${id}`) || id;
+  const noteLabel = (x: Finding) => x.noteIds.map((id) => label(x.scope, id)).join(' + ');
 
   return (
     <div className="page cleanup-page" data-testid="cleanup-page">
@@ -125,70 +115,19 @@ export function CleanupPage() {
           </label>
         </div>
       ) : null}
-      {FINDING_KINDS.filter((k) => byKind.has(k)).map((kind) => {
-        const list = byKind.get(kind)!;
-        const limit = shown[kind] ?? PAGE;
-        return (
-          <section key={kind} className="finding-group" data-testid={`findings-${kind}`}>
-            <h3>
-              {s.kinds[kind]} <span className="count">{list.length}</span>
-              <button
-                className="finding-group-dismiss"
-                onClick={() => void dismiss(list)}
-                data-testid="dismiss-group"
-              >
-                {f(s.dismissAll, { count: list.length })}
-              </button>
-            </h3>
-            <ul>
-              {list.slice(0, limit).map((x) => (
-                <li key={x.id} className="finding" data-testid="finding" data-finding-id={x.id}>
-                  <div className="finding-text">
-                    <span className="finding-notes">
-                      {x.noteIds.map((id) => (
-                        <span key={id} className="finding-note" title={id} translate="no">
-                          {label(x.scope, id)}
-                        </span>
-                      ))}
-                      <span className="scope-chip">{s.scope[x.scope]}</span>
-                    </span>
-                    <span className="muted">
-                      {f(s.detail[kind], { detail: x.detail })}
-                      {/* Named in the other languages' sentence; English's detail line already names them. */}
-                      {x.targets?.length && s.detail[kind] !== '{{detail}}' ? (
-                        <code translate="no"> {x.targets.join(', ')}</code>
-                      ) : null}
-                    </span>
-                  </div>
-                  <div className="finding-actions">
-                    {kind === 'same_topic' ? (
-                      <button className="primary" data-testid="finding-merge" onClick={() => setMerging(x)}>
-                        {s.merge}
-                      </button>
-                    ) : (
-                      <button data-testid="finding-open" onClick={() => open(x)}>
-                        {s.open}
-                      </button>
-                    )}
-                    <button data-testid="finding-dismiss" onClick={() => void dismiss([x])}>
-                      {s.dismiss}
-                    </button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-            {list.length > limit ? (
-              <button
-                className="link"
-                onClick={() => setShown({ ...shown, [kind]: limit + PAGE })}
-                data-testid="findings-more"
-              >
-                {f(s.showMore, { count: Math.min(PAGE, list.length - limit) })}
-              </button>
-            ) : null}
-          </section>
-        );
-      })}
+      {byKind.size > 0 ? (
+        <>
+          <p className="muted cleanup-undo-hint">{s.undoHint}</p>
+          <FindingsList
+            byKind={byKind}
+            filterKey={`${kindFilter}:${scopeFilter}`}
+            label={label}
+            onMerge={setMerging}
+            onOpen={open}
+            onDismiss={(list) => void dismiss(list, list.length === 1 ? noteLabel(list[0]!) : undefined)}
+          />
+        </>
+      ) : null}
       {merging ? (
         <MergeEditor
           finding={merging}

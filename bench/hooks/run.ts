@@ -1,0 +1,249 @@
+/**
+ * bench/hooks: what an agent harness pays per hook and per MCP start at ~10,000 notes, measured as
+ * the harness meets it, against baselines from the same run:
+ *   - the CLI bundle (scripts/build-cli.ts) built into a folder with a space in its name, then
+ *     `memdesk setup claude-code` writes the hook commands into a temp HOME's ~/.claude/settings.json;
+ *   - each written command run cold the way Claude Code runs it: `sh -c '<command>'`, the hook's JSON
+ *     (test/hooks/fixtures/claude-code.json) on stdin, from another directory — SessionStart (the
+ *     index), UserPromptSubmit (recall; a new session each run, so nothing counts as attached yet)
+ *     and Stop (extraction off: the default);
+ *   - baselines: `node -e 0`, `cat` of one note (a bare file read), `grep -ril` over both folders;
+ *   - `memdesk mcp`: ms to the initialize answer with the prompt snapshot valid (the normal start)
+ *     and without it (the notes changed since any agent last loaded them), to tools/list, and to the
+ *     first recall.
+ * Wall (from here) and CPU (user + sys of the child, /usr/bin/time), medians of --runs.
+ *
+ *   npx tsx bench/hooks/run.ts [--notes 5000] [--runs 3]     (notes per scope)
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { buildCliBundle } from '../../scripts/build-cli.js';
+import { serializeNote } from '../../shared/note-format.js';
+import { arg, generate, median, rng } from '../load/corpus.js';
+
+const NOTES = arg('notes', 5000);
+const RUNS = arg('runs', 3);
+const PROMPT = 'how do we roll back a canary deploy of the storefront?';
+/** Notes with words of their own, as real notes have (the generated ones share one small vocabulary). */
+const DISTINCT = [
+  ['Storefront canary deploys roll back with the flagger abort command', 'canary, rollback, storefront'],
+  ['Canary analysis for the storefront waits 10 minutes per step', 'canary, storefront'],
+  ['Rollback of the payments service needs the on-call approval', 'rollback, payments'],
+];
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface Run {
+  wall: number;
+  cpu: number;
+  stdout: string;
+}
+
+/** One process under /usr/bin/time: `argv`, `input` on stdin, in `cwd` with `env`. */
+function once(argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...argv], { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wall = performance.now() - t0;
+      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      if (!m || (code !== 0 && code !== 1))
+        return reject(new Error(`${argv.join(' ')}: exit ${code} ${stderr}`));
+      resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, stdout });
+    });
+    child.stdin.end(input);
+  });
+}
+
+interface Mcp {
+  initialize: number;
+  tools: number;
+  recall: number;
+  indexInInstructions: boolean;
+}
+
+/** One `memdesk mcp` session as a client drives it: initialize, initialized, tools/list, a recall. */
+function mcpSession(argv: string[], env: Record<string, string>, cwd: string): Promise<Mcp> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const send = (msg: object) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
+    const out: Partial<Mcp> = {};
+    let buf = '';
+    child.on('error', reject);
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const msg = JSON.parse(buf.slice(0, nl)) as {
+          id?: number;
+          error?: unknown;
+          result?: { instructions?: string };
+        };
+        buf = buf.slice(nl + 1);
+        if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+        const t = performance.now() - t0;
+        if (msg.id === 1) {
+          out.initialize = t;
+          out.indexInInstructions = (msg.result?.instructions ?? '').includes('Memory index (newest first)');
+          send({ method: 'notifications/initialized' });
+          send({ id: 2, method: 'tools/list' });
+        } else if (msg.id === 2) {
+          out.tools = t;
+          send({ id: 3, method: 'tools/call', params: { name: 'recall', arguments: { message: PROMPT } } });
+        } else if (msg.id === 3) {
+          out.recall = t;
+          child.stdin.end();
+          resolve(out as Mcp);
+        }
+      }
+    });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    });
+  });
+}
+
+const ms = (x: number) => `${Math.round(x)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+async function main(): Promise<void> {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bench-hooks-'));
+  try {
+    const cli = await buildCliBundle(path.join(base, 'Memory Desk', 'cli'));
+    const userHome = path.join(base, 'home');
+    const mdHome = path.join(userHome, '.oharness');
+    const project = path.join(base, 'project');
+    const projectDir = path.join(project, 'MEMORY');
+    const userDir = path.join(mdHome, 'memory', 'user');
+    const random = rng(7);
+    await generate(projectDir, 'p', NOTES, random);
+    await generate(userDir, 'u', NOTES, random);
+    for (const [i, [summary, tags]] of DISTINCT.entries()) {
+      const note = {
+        id: `distinct-${i}`,
+        summary: summary!,
+        tags: tags!.split(', '),
+        createdAt: 1_780_000_000_000,
+        updatedAt: 1_780_000_000_000,
+        body: `${summary}.\n`,
+      };
+      await fs.writeFile(path.join(projectDir, `distinct-${i}.md`), serializeNote(note));
+    }
+    // Notes written a while ago, as in real use (a directory changed within 2 s is not snapshotted).
+    const past = new Date(Date.now() - 3_600_000);
+    for (const dir of [projectDir, userDir]) await fs.utimes(dir, past, past);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: userHome, OHARNESS_HOME: mdHome };
+
+    await once([process.execPath, cli, 'setup', 'claude-code'], '', project, env);
+    const settings = JSON.parse(
+      await fs.readFile(path.join(userHome, '.claude', 'settings.json'), 'utf8'),
+    ) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    };
+    const command = (event: string) => settings.hooks[event]![0]!.hooks[0]!.command;
+    const fixtures = JSON.parse(
+      await fs.readFile(path.join(here, '../../test/hooks/fixtures/claude-code.json'), 'utf8'),
+    ) as Record<string, Record<string, unknown>>;
+    let session = 0;
+    const input = (event: string, fresh = false) =>
+      JSON.stringify({
+        ...fixtures[event],
+        cwd: project,
+        transcript_path: path.join(base, 'transcript.jsonl'),
+        session_id: fresh ? `bench-${++session}` : 'bench-0',
+        ...(event === 'UserPromptSubmit' ? { prompt: PROMPT } : {}),
+      });
+    // Claude Code runs hooks from the session's directory; a harness such as Cursor from elsewhere.
+    const hook = (event: string, fresh = false) =>
+      once(['/bin/sh', '-c', command(event)], input(event, fresh), os.tmpdir(), env);
+    await hook('SessionStart'); // the first run after setup writes the index cache and the prompt snapshot
+    const oneNote = path.join(projectDir, (await fs.readdir(projectDir))[0]!);
+
+    const cases: Record<string, () => Promise<Run>> = {
+      'node -e 0': () => once([process.execPath, '-e', '0'], '', base, env),
+      'cat one note': () => once(['cat', oneNote], '', base, env),
+      'grep -ril': () => once(['grep', '-ril', 'checklist', projectDir, userDir], '', base, env),
+      'hook SessionStart (index)': () => hook('SessionStart'),
+      'hook UserPromptSubmit (recall)': () => hook('UserPromptSubmit', true),
+      'hook Stop (extraction off)': () => hook('Stop'),
+    };
+    const runs: Record<string, Run[]> = {};
+    for (let r = 0; r < RUNS; r++)
+      for (const [name, c] of Object.entries(cases)) (runs[name] ??= []).push(await c());
+    const med = (name: string) => ({
+      wall: median(runs[name]!.map((x) => x.wall)),
+      cpu: median(runs[name]!.map((x) => x.cpu)),
+    });
+    const node = med('node -e 0');
+    const cat = med('cat one note');
+    const grep = med('grep -ril');
+    console.log(
+      `\n${2 * NOTES} notes (${NOTES} project + ${NOTES} user), hooks as written by setup, run through sh`,
+    );
+    console.log(
+      '| | wall | CPU | vs `node -e 0` (wall / CPU) | vs `cat` one note (wall / CPU) | vs `grep -ril` (wall / CPU) |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    for (const name of Object.keys(cases)) {
+      const t = med(name);
+      console.log(
+        `| ${name} | ${ms(t.wall)} | ${ms(t.cpu)} | ${ratio(t.wall, node.wall)} / ${ratio(t.cpu, node.cpu)} | ${ratio(t.wall, cat.wall)} / ${ratio(t.cpu, Math.max(cat.cpu, 1))} | ${ratio(t.wall, grep.wall)} / ${ratio(t.cpu, Math.max(grep.cpu, 1))} |`,
+      );
+    }
+    const recalled = runs['hook UserPromptSubmit (recall)']!.map(
+      (r) => (r.stdout.match(/<note id=/g) ?? []).length,
+    );
+    console.log(
+      `UserPromptSubmit answers attached ${recalled.join(', ')} notes (0 = nothing matched, or the 2.5 s budget ran out: see hooks.log)`,
+    );
+    const log = await fs.readFile(path.join(mdHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+    console.log(
+      `hooks.log: ${log.trim().split('\n').filter(Boolean).length} lines${log ? `; last: ${log.trim().split('\n').pop()}` : ''}`,
+    );
+
+    const mcpArgv = [process.execPath, cli, 'mcp'];
+    const snapshotFiles = async () =>
+      (await fs.readdir(path.join(mdHome, 'memory-cache'))).filter((f) => f.startsWith('prompt-'));
+    const warm: Mcp[] = [];
+    const cold: Mcp[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      warm.push(await mcpSession(mcpArgv, env, project));
+      for (const f of await snapshotFiles()) await fs.rm(path.join(mdHome, 'memory-cache', f));
+      cold.push(await mcpSession(mcpArgv, env, project));
+      await hook('SessionStart'); // builds the prompt again: the snapshot is back for the next warm run
+    }
+    const show = (label: string, xs: Mcp[]) =>
+      console.log(
+        `| ${label} | ${ms(median(xs.map((x) => x.initialize)))} (${ratio(median(xs.map((x) => x.initialize)), node.wall)}) | ${ms(median(xs.map((x) => x.tools)))} | ${ms(median(xs.map((x) => x.recall)))} (${ratio(median(xs.map((x) => x.recall)), node.wall)}) | ${xs.map((x) => (x.indexInInstructions ? 'yes' : 'no')).join(', ')} |`,
+      );
+    console.log(`\nmemdesk mcp at ${2 * NOTES} notes (wall; ratios vs node -e 0 = ${ms(node.wall)})`);
+    console.log('| start | initialize answered | tools/list | first recall | index in instructions |');
+    console.log('|---|---|---|---|---|');
+    show('prompt snapshot valid', warm);
+    show('no valid snapshot', cold);
+    console.log(
+      `\nruns: ${RUNS} (medians), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
+    );
+  } finally {
+    await fs.rm(base, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,154 @@
+import type { DocumentAnalysis } from './types.js';
+
+/**
+ * A persisted inverted index over one scope's notes (the index cache stores one per note
+ * directory, ../index-cache.ts): the notes' analyses inverted into per-term postings, in a binary
+ * layout that opens without parsing. Opening decodes only the term list; a term's postings and a
+ * note's analysis are read from typed-array views when asked for, so a recall reads the postings
+ * of the message's few terms instead of rebuilding the index from 10,000 analyses
+ * (docs/performance.md, "Recall from the persisted index").
+ *
+ * Layout (little-endian uint32 unless said otherwise):
+ *   T, N, P, H, B                 term count, note count, postings, summary/tag postings, term text bytes
+ *   term text                     B bytes of UTF-8: the terms sorted by UTF-16 code unit, each ending in \0; padded to 4
+ *   termPost[T+1], termHead[T+1]  where each term's postings and summary/tag postings start
+ *   postDocs[P], postTfs[P]       note number and packed tf (search-index.ts) per posting, by term
+ *   headDocs[H]                   notes with the term in their summary or tags, by term
+ *   docStart[N+1], docTerms[P], docTfs[P]   each note's analysis in its own order (term numbers)
+ *   lens[3N]                      each note's summary, tags and body lengths
+ */
+export interface IndexSegment {
+  readonly docCount: number;
+  /** The sorted terms. */
+  readonly terms: readonly string[];
+  /** The term's number, or -1. */
+  find(term: string): number;
+  /** Calls fn for each posting of term number t: note number and packed tf. */
+  postings(t: number, fn: (doc: number, tf: number) => void): void;
+  /** The number of notes with term number t. */
+  df(t: number): number;
+  /** Notes with term number t in their summary or tags. */
+  heads(t: number): Uint32Array;
+  /** Note `doc`'s analysis, exactly as it was indexed. */
+  analysis(doc: number): DocumentAnalysis;
+  /** Note `doc`'s summary, tags and body lengths (without reading its analysis). */
+  lengths(doc: number): readonly [number, number, number];
+}
+
+const FIELDS = 5;
+
+/** The segment of `analyses` (note number = position). */
+export function encodeIndexSegment(analyses: readonly DocumentAnalysis[]): Buffer {
+  const byTerm = new Map<string, Array<[number, number]>>();
+  let postingCount = 0;
+  analyses.forEach((a, doc) => {
+    for (let i = 0; i < a.terms.length; i++) {
+      let list = byTerm.get(a.terms[i]!);
+      if (!list) byTerm.set(a.terms[i]!, (list = []));
+      list.push([doc, a.tfs[i]!]);
+      postingCount++;
+    }
+  });
+  const terms = [...byTerm.keys()].sort();
+  const termNo = new Map(terms.map((t, i) => [t, i]));
+  const text = Buffer.from(terms.map((t) => `${t}\0`).join(''), 'utf8');
+  const textWords = Math.ceil(text.length / 4);
+  const T = terms.length;
+  const N = analyses.length;
+  let headCount = 0;
+  for (const list of byTerm.values()) for (const [, tf] of list) if ((tf & 0xffff) !== 0) headCount++;
+  const words =
+    FIELDS + textWords + 2 * (T + 1) + 2 * postingCount + headCount + (N + 1) + 2 * postingCount + 3 * N;
+  const out = new Uint32Array(words);
+  out.set([T, N, postingCount, headCount, text.length]);
+  Buffer.from(out.buffer).set(text, FIELDS * 4);
+  let at = FIELDS + textWords;
+  const termPost = out.subarray(at, (at += T + 1));
+  const termHead = out.subarray(at, (at += T + 1));
+  const postDocs = out.subarray(at, (at += postingCount));
+  const postTfs = out.subarray(at, (at += postingCount));
+  const headDocs = out.subarray(at, (at += headCount));
+  const docStart = out.subarray(at, (at += N + 1));
+  const docTerms = out.subarray(at, (at += postingCount));
+  const docTfs = out.subarray(at, (at += postingCount));
+  const lens = out.subarray(at, at + 3 * N);
+  let p = 0;
+  let h = 0;
+  terms.forEach((term, t) => {
+    termPost[t] = p;
+    termHead[t] = h;
+    for (const [doc, tf] of byTerm.get(term)!) {
+      postDocs[p] = doc;
+      postTfs[p++] = tf;
+      if ((tf & 0xffff) !== 0) headDocs[h++] = doc;
+    }
+  });
+  termPost[T] = p;
+  termHead[T] = h;
+  let d = 0;
+  analyses.forEach((a, doc) => {
+    docStart[doc] = d;
+    for (let i = 0; i < a.terms.length; i++) {
+      docTerms[d] = termNo.get(a.terms[i]!)!;
+      docTfs[d++] = a.tfs[i]!;
+    }
+    lens.set(a.lengths, 3 * doc);
+  });
+  docStart[N] = d;
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/** Opens a segment written by encodeIndexSegment; null when its sizes do not add up. */
+export function openIndexSegment(buf: Buffer): IndexSegment | null {
+  if (buf.length < FIELDS * 4 || buf.length % 4 !== 0) return null;
+  // A view needs 4-byte alignment; a section inside a larger file read may not have it.
+  const words =
+    buf.byteOffset % 4 === 0
+      ? new Uint32Array(buf.buffer, buf.byteOffset, buf.length / 4)
+      : new Uint32Array(Uint8Array.prototype.slice.call(buf).buffer);
+  const [T, N, P, H, B] = words as unknown as [number, number, number, number, number];
+  const textWords = Math.ceil(B / 4);
+  if (words.length !== FIELDS + textWords + 2 * (T + 1) + 4 * P + H + (N + 1) + 3 * N) return null;
+  const terms = buf.toString('utf8', FIELDS * 4, FIELDS * 4 + B).split('\0');
+  terms.pop(); // after the last \0
+  if (terms.length !== T) return null;
+  let at = FIELDS + textWords;
+  const termPost = words.subarray(at, (at += T + 1));
+  const termHead = words.subarray(at, (at += T + 1));
+  const postDocs = words.subarray(at, (at += P));
+  const postTfs = words.subarray(at, (at += P));
+  const headDocs = words.subarray(at, (at += H));
+  const docStart = words.subarray(at, (at += N + 1));
+  const docTerms = words.subarray(at, (at += P));
+  const docTfs = words.subarray(at, (at += P));
+  const lens = words.subarray(at, at + 3 * N);
+  return {
+    docCount: N,
+    terms,
+    find(term) {
+      let lo = 0;
+      let hi = T - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const t = terms[mid]!;
+        if (t === term) return mid;
+        if (t < term) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return -1;
+    },
+    postings(t, fn) {
+      for (let i = termPost[t]!, end = termPost[t + 1]!; i < end; i++) fn(postDocs[i]!, postTfs[i]!);
+    },
+    df: (t) => termPost[t + 1]! - termPost[t]!,
+    heads: (t) => headDocs.subarray(termHead[t]!, termHead[t + 1]!),
+    analysis(doc) {
+      const from = docStart[doc]!;
+      const to = docStart[doc + 1]!;
+      const ts: string[] = [];
+      for (let i = from; i < to; i++) ts.push(terms[docTerms[i]!]!);
+      return { terms: ts, tfs: Array.from(docTfs.subarray(from, to)), lengths: this.lengths(doc) };
+    },
+    lengths: (doc) => [lens[3 * doc]!, lens[3 * doc + 1]!, lens[3 * doc + 2]!],
+  };
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { SEALED_OBJECT_MIN_BYTES } from '../../../shared/sealed-size.js';
+import { contentHash } from '../../../shared/content-hash.js';
+import { parseNote } from '../../../shared/note-format.js';
+import { keyedHash, keyedNoteId, type AccountKeys, type ScopeLabel } from './account-keys.js';
+import { open, seal } from './aead.js';
+import { fromBase64Url, fromUtf8, systemRandom, toBase64Url, utf8, type RandomSource } from './bytes.js';
+import { EncryptionError } from './errors.js';
+import { pad, unpad } from './padding.js';
+
+/**
+ * What the server stores instead of a note file and a manifest entry's names.
+ *
+ * Object (a revision's content): base64url of XChaCha20-Poly1305 under `keys.object` of the note
+ * file padded to a power of two (≥ 512 bytes), associated data
+ *   "memdesk:object:v1\0<scope>\0<keyed id>\0<keyed hash>".
+ * Record (`meta` on a manifest entry): the same under `keys.meta` of the JSON `{id, hash, typed?}`
+ * (hash null for a deletion) padded to ≥ 256 bytes, associated data
+ *   "memdesk:record:v1\0<scope>\0<keyed id>\0<keyed hash or "deleted">".
+ * Opening checks the tag, then that the plaintext names the same id and hash that the server files
+ * it under; an object or record moved to another note, scope or hash therefore fails as `tampered`.
+ */
+const RECORD_MIN_BYTES = 256;
+
+function objectAad(scope: ScopeLabel, keyedId: string, keyedHashHex: string): Uint8Array {
+  return utf8(`memdesk:object:v1\0${scope}\0${keyedId}\0${keyedHashHex}`);
+}
+
+function recordAad(scope: ScopeLabel, keyedId: string, keyedHashHex: string | null): Uint8Array {
+  return utf8(`memdesk:record:v1\0${scope}\0${keyedId}\0${keyedHashHex ?? 'deleted'}`);
+}
+
+function tampered(what: string): EncryptionError {
+  return new EncryptionError(
+    'tampered',
+    `${what} from the sync server did not pass its integrity check (altered, damaged, or moved from another note); it was not written into any note`,
+  );
+}
+
+export interface PlainObject {
+  id: string;
+  hash: string;
+  /** The whole note file. */
+  content: string;
+}
+
+export interface SealedObject {
+  id: string;
+  hash: string;
+  content: string;
+}
+
+export function sealObject(
+  keys: AccountKeys,
+  scope: ScopeLabel,
+  plain: PlainObject,
+  random: RandomSource = systemRandom,
+): SealedObject {
+  const id = keyedNoteId(keys, scope, plain.id);
+  const hash = keyedHash(keys, scope, plain.hash);
+  const sealed = seal(
+    keys.object,
+    pad(utf8(plain.content), SEALED_OBJECT_MIN_BYTES),
+    objectAad(scope, id, hash),
+    random,
+  );
+  return { id, hash, content: toBase64Url(sealed) };
+}
+
+/** The note file, after checking it is the one the server filed under this keyed id and hash. */
+export function openObject(keys: AccountKeys, scope: ScopeLabel, sealed: SealedObject): PlainObject {
+  const bytes = fromBase64Url(sealed.content);
+  const padded = bytes && open(keys.object, bytes, objectAad(scope, sealed.id, sealed.hash));
+  const data = padded && unpad(padded);
+  if (!data) throw tampered(`a note`);
+  let content: string;
+  try {
+    content = fromUtf8(data);
+  } catch {
+    throw tampered('a note');
+  }
+  const parsed = parseNote(content);
+  if (!parsed.ok) throw tampered('a note');
+  const hash = contentHash(parsed.note);
+  if (keyedNoteId(keys, scope, parsed.note.id) !== sealed.id || keyedHash(keys, scope, hash) !== sealed.hash)
+    throw tampered(`note ${parsed.note.id}`);
+  return { id: parsed.note.id, hash, content };
+}
+
+const RecordSchema = z.object({
+  id: z.string(),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  typed: z.boolean().optional(),
+});
+export type EntryRecord = z.infer<typeof RecordSchema>;
+
+export interface SealedName {
+  id: string;
+  hash: string | null;
+  meta: string;
+}
+
+export function sealRecord(
+  keys: AccountKeys,
+  scope: ScopeLabel,
+  record: EntryRecord,
+  random: RandomSource = systemRandom,
+): SealedName {
+  const id = keyedNoteId(keys, scope, record.id);
+  const hash = record.hash === null ? null : keyedHash(keys, scope, record.hash);
+  const sealed = seal(
+    keys.meta,
+    pad(utf8(JSON.stringify(record)), RECORD_MIN_BYTES),
+    recordAad(scope, id, hash),
+    random,
+  );
+  return { id, hash, meta: toBase64Url(sealed) };
+}
+
+export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedName): EntryRecord {
+  const bytes = fromBase64Url(sealed.meta);
+  const padded = bytes && open(keys.meta, bytes, recordAad(scope, sealed.id, sealed.hash));
+  const data = padded && unpad(padded);
+  if (!data) throw tampered('a manifest entry');
+  let record: EntryRecord;
+  try {
+    record = RecordSchema.parse(JSON.parse(fromUtf8(data)));
+  } catch {
+    throw tampered('a manifest entry');
+  }
+  const hashMatches =
+    record.hash === null ? sealed.hash === null : sealed.hash === keyedHash(keys, scope, record.hash);
+  if (keyedNoteId(keys, scope, record.id) !== sealed.id || !hashMatches)
+    throw tampered(`the manifest entry of note ${record.id}`);
+  return record;
+}

@@ -1,0 +1,112 @@
+import { stringFlag } from '../args.js';
+import { UsageError, type CliCommand, type CliIo } from '../types.js';
+
+/** A passphrase from a file: its first line (a trailing newline from an editor or `echo` is not part of it). */
+async function passphraseFrom(io: CliIo, file: string | undefined, flag: string): Promise<string> {
+  if (!file)
+    throw new UsageError(`--${flag} FILE is required (the passphrase is never taken on the command line)`);
+  const text = (await io.readFile(file)).split(/\r?\n/)[0] ?? '';
+  if (!text) throw new UsageError(`${file} is empty`);
+  return text;
+}
+
+interface ScopeLine {
+  scope: string;
+  pushed: number;
+  pulled: number;
+  error: { code: string; message: string } | null;
+}
+
+function scopeLines(scopes: ScopeLine[]): string[] {
+  return scopes.map((s) =>
+    s.error
+      ? `${s.scope} notes: not synced (${s.error.code}): ${s.error.message}`
+      : `${s.scope} notes: ${s.pushed} uploaded sealed, ${s.pulled} pulled`,
+  );
+}
+
+export const encryptionCommands: CliCommand[] = [
+  {
+    name: 'encryption status',
+    usage: 'encryption status',
+    summary: 'End-to-end encryption: is the signed-in account encrypted, is this device unlocked.',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const out = await io.invoke('encryption.status', {});
+      const account =
+        out.accountEncrypted === null
+          ? 'unknown (signed out or server unreachable)'
+          : out.accountEncrypted
+            ? 'on'
+            : 'off';
+      const lines = [
+        `end-to-end encryption: ${account}${out.origin ? ` for ${out.origin}` : ''}`,
+        `this device: ${out.unlocked ? `unlocked (key ${out.keyId})` : 'no key'}`,
+      ];
+      if (out.reuploadPending)
+        lines.push('re-upload unfinished: run `memdesk encryption on` again to resume');
+      return { json: out, text: lines.join('\n') };
+    },
+  },
+  {
+    name: 'encryption on',
+    usage: 'encryption on --passphrase-file FILE',
+    summary:
+      'Turn end-to-end encryption on for the signed-in account: re-uploads every note sealed (run again to resume) and shows the recovery code once.',
+    flags: { 'passphrase-file': 'string' },
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io, args) {
+      const passphrase = await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file');
+      const out = await io.invoke('encryption.on', { passphrase });
+      const lines = scopeLines(out.scopes);
+      const unfinished = out.scopes.some((s) => s.error);
+      lines.push(
+        unfinished
+          ? 'the re-upload is not finished: run `memdesk encryption on` again to resume'
+          : `end-to-end encryption is on; ${out.purgedObjects} unencrypted objects were removed from the server`,
+      );
+      if (out.recoveryCode)
+        lines.push(
+          '',
+          `RECOVERY CODE (shown once; keep it somewhere safe — without it and the passphrase the notes cannot be read):`,
+          `  ${out.recoveryCode}`,
+        );
+      return { json: out, text: lines.join('\n') };
+    },
+  },
+  {
+    name: 'encryption unlock',
+    usage: 'encryption unlock --passphrase-file FILE | --recovery-code-file FILE',
+    summary: 'Unlock this device for an encrypted account; a wrong passphrase exits 1 and writes nothing.',
+    flags: { 'passphrase-file': 'string', 'recovery-code-file': 'string' },
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io, args) {
+      const codeFile = stringFlag(args, 'recovery-code-file');
+      const out = await io.invoke(
+        'encryption.unlock',
+        codeFile
+          ? { recoveryCode: await passphraseFrom(io, codeFile, 'recovery-code-file') }
+          : { passphrase: await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file') },
+      );
+      return { json: out, text: [`unlocked (key ${out.keyId})`, ...scopeLines(out.scopes)].join('\n') };
+    },
+  },
+  {
+    name: 'encryption change-passphrase',
+    usage: 'encryption change-passphrase --passphrase-file OLD --new-passphrase-file NEW',
+    summary: 'Change the encryption passphrase (re-wraps the key only; the recovery code stays valid).',
+    flags: { 'passphrase-file': 'string', 'new-passphrase-file': 'string' },
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io, args) {
+      const passphrase = await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file');
+      const newPassphrase = await passphraseFrom(
+        io,
+        stringFlag(args, 'new-passphrase-file'),
+        'new-passphrase-file',
+      );
+      const out = await io.invoke('encryption.changePassphrase', { passphrase, newPassphrase });
+      return { json: out, text: `passphrase changed (key ${out.keyId})` };
+    },
+  },
+];

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { Ledger, type Version } from './ledger.js';
+
+/** The simulation's oracle fails where it must: each failure class on a small, hand-made history. */
+const note = (body: string[], summary = 's', tags: string[] = []): Version => ({
+  summary,
+  tags,
+  body: body.map((l) => `${l}\n`).join(''),
+});
+const nowhere = (): null => null;
+const check = (
+  ledger: Ledger,
+  live: Record<string, Version>,
+  elsewhere: (m: string) => string | null = nowhere,
+) => ledger.check(new Map(Object.entries(live)), elsewhere).sort();
+
+describe('the simulation ledger', () => {
+  it('matches markers as whole tokens: line-7-1 is not found inside line-7-10', () => {
+    const ledger = new Ledger(7);
+    const markers = Array.from({ length: 10 }, () => ledger.marker('line'));
+    ledger.edited(0, 'a', null, note(markers), 'create');
+    expect(check(ledger, { a: note(markers) })).toEqual([]);
+    expect(check(ledger, { a: note(markers.slice(1)) })).toEqual([
+      '"line-7-1" of "a" (create) is lost: in no note and no backup',
+    ]);
+  });
+
+  it('an edit that survives only in a backup is a silent revert', () => {
+    const ledger = new Ledger(1);
+    const m = ledger.marker('line');
+    ledger.edited(0, 'a', null, note([m]), 'create');
+    const sum = ledger.marker('sum');
+    ledger.edited(0, 'a', note([m]), note([m], `s ${sum}`), 'summary');
+    expect(check(ledger, { a: note([m]) }, (x) => (x === sum ? 'a backup on device 1' : null))).toEqual([
+      `"${sum}" of "a" (summary) was silently reverted: it survives only in a backup on device 1`,
+    ]);
+  });
+
+  it('tags are tracked: a tag removed by a person must stay removed', () => {
+    const ledger = new Ledger(1);
+    const m = ledger.marker('line');
+    const tag = ledger.marker('tag');
+    ledger.edited(0, 'a', null, note([m], 's', [tag]), 'create');
+    ledger.edited(0, 'a', note([m], 's', [tag]), note([m]), 'untag');
+    expect(check(ledger, { a: note([m]) })).toEqual([]);
+    expect(check(ledger, { a: note([m], 's', [tag]) })).toEqual([
+      `"${tag}" of "a" was removed by a person (untag) and came back`,
+    ]);
+  });
+
+  it('a deleted note stays deleted unless an edit the deleting person had not seen beat the delete', () => {
+    const ledger = new Ledger(1);
+    const m1 = ledger.marker('line');
+    ledger.edited(0, 'a', null, note([m1]), 'create');
+    ledger.edited(0, 'a', note([m1]), null, 'delete on 0');
+    expect(check(ledger, {})).toEqual([]);
+    expect(check(ledger, { a: note([m1]) })).toEqual(
+      [
+        '"line-1-1" of "a" was removed by a person (delete on 0) and came back',
+        'the note "a" was removed by a person (delete on 0) and came back',
+      ].sort(),
+    );
+    // Device 1 had not seen the delete and edited: the edit wins, the whole note is back.
+    const m2 = ledger.marker('line');
+    ledger.edited(0, 'a', note([m1]), note([m1, m2]), 'edit on 1');
+    expect(check(ledger, { a: note([m1, m2]) })).toEqual([]);
+  });
+
+  it('a note deleted after edits: an edit the deleting person had not seen brings back what those edits removed', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2, m3] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1]), 'create');
+    ledger.edited(0, 'a', note([m1]), note([m2]), 'edit on 0'); // not synced: then deleted on 0
+    ledger.edited(0, 'a', note([m2]), null, 'delete on 0');
+    ledger.edited(0, 'a', note([m1]), note([m1, m3]), 'edit on 1');
+    expect(check(ledger, { a: note([m1, m3]) })).toEqual([]);
+    // Without an edit the deleting person had not seen, the removal holds.
+    expect(check(ledger, { a: note([m1]) })).toContain(
+      `"${m1}" of "a" was removed by a person (edit on 0) and came back`,
+    );
+  });
+
+  it('taking the cloud side gives up a note created here under the same id: a concurrent delete of the cloud one holds', () => {
+    const ledger = new Ledger(1);
+    const [theirs, mine] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(2, 'a', null, note([theirs]), 'create on 2');
+    ledger.edited(2, 'a', note([theirs]), null, 'delete on 2'); // not synced yet
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs]) },
+      note([theirs]),
+      'take cloud on 0',
+      true,
+    );
+    expect(check(ledger, {})).toEqual([]);
+  });
+
+  it('taking the cloud side never withdraws the only creation of a note (its own push came back changed)', () => {
+    const ledger = new Ledger(1);
+    const [mine, theirs] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.edited(2, 'a', note([mine]), note([theirs]), 'edit on 2');
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs]) },
+      note([theirs]),
+      'take cloud on 0',
+      true,
+    );
+    expect(check(ledger, { a: note([theirs]) })).toEqual([]);
+  });
+
+  it('a merge by hand keeps what the cloud had; a removal the person never saw still applies', () => {
+    const ledger = new Ledger(1);
+    const [tag, mine, theirs] = [ledger.marker('tag'), ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(1, 'a', null, note([theirs], 's', [tag]), 'create on 1');
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.edited(1, 'a', note([theirs], 's', [tag]), note([theirs]), 'untag on 1'); // not synced yet
+    const merged = note([mine, theirs], 's', [tag]);
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([mine]), cloud: note([theirs], 's', [tag]) },
+      merged,
+      'merge on 0',
+      true,
+    );
+    expect(check(ledger, { a: note([mine, theirs]) })).toEqual([]);
+    expect(check(ledger, { a: note([theirs], 's', [tag]) })).toEqual(
+      [
+        `"${mine}" of "a" (merge on 0) is lost: in no note and no backup`,
+        `"${tag}" of "a" was removed by a person (untag on 1) and came back`,
+      ].sort(),
+    );
+  });
+
+  it('a marker in a note where no person put it is a duplicate; a copy by a person is not', () => {
+    const ledger = new Ledger(1);
+    const m = ledger.marker('line');
+    ledger.edited(0, 'x', null, note([m]), 'create');
+    expect(check(ledger, { x: note([m]), y: note([m]) })).toEqual(
+      [
+        '"line-1-1" is in "y", where no person put it (duplicated)',
+        'the note "y" exists, but no person created it',
+      ].sort(),
+    );
+    ledger.edited(0, 'y', null, note([m]), 'cp x.md y.md');
+    expect(check(ledger, { x: note([m]), y: note([m]) })).toEqual([]);
+  });
+
+  it('a resolution decides what differed between its sides, not what a concurrent edit removed', () => {
+    const ledger = new Ledger(1);
+    const [base, local, cloud] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([base]), 'create');
+    ledger.edited(0, 'a', note([base]), note([base, local]), 'edit on 0');
+    ledger.edited(0, 'a', note([base]), note([base, cloud]), 'edit on 1');
+    // Device 2 removes the base line meanwhile; then device 0 keeps its side.
+    ledger.edited(2, 'a', note([base]), note([]), 'removal on 2');
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([base, local]), cloud: note([base, cloud]) },
+      note([base, local]),
+      'keep local',
+    );
+    expect(check(ledger, { a: note([local]) })).toEqual([]);
+    expect(check(ledger, { a: note([local, cloud]) })).toEqual([
+      `"${cloud}" of "a" was removed by a person (keep local) and came back`,
+    ]);
+  });
+});

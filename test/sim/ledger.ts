@@ -1,0 +1,188 @@
+import type { NoteContent } from '../../shared/note.js';
+
+/**
+ * The simulation's exact oracle: what every person did, marker by marker, and what the notes must
+ * therefore hold once sync is quiet.
+ *
+ * Every person's edit writes unique markers — a body line `line-S-N`, a summary `… sum-S-N`, a tag
+ * `tag-S-N` — and every note has the pseudo-marker EXISTS. Markers are matched as whole tokens
+ * (`line-S-1` is never found inside `line-S-10`). Per (note id, marker) the ledger keeps the last
+ * person's decision:
+ *   - present: written by an edit, kept by a conflict resolution, copied there (`cp x.md y.md`,
+ *     "keep both", a rename), or kept when the fail-safe asked;
+ *   - absent: removed by an edit (a line, a summary replaced, a tag), the note deleted, or set
+ *     aside by a conflict resolution — each with what the person's version held then.
+ * A resolution decides only what differs between the sides it showed (what all sides agree on was
+ * not the person's choice there), so a concurrent removal elsewhere still applies.
+ *
+ * Final check, against the server's own store (every device must hold the same):
+ *   - a present marker is in its note: else "lost", or "silently reverted" when it survives only in
+ *     a backup or another note;
+ *   - an absent marker is not in its note ("resurrected"), unless the note was deleted and an edit
+ *     the deleting person had not seen brought it back (the merge rule: an edit beats a delete);
+ *   - no marker is in a note where no person put it ("duplicated": content is not identity).
+ */
+export const EXISTS = '@exists';
+
+const MARKER = /\b(?:line|sum|tag)-\d+-\d+\b/g;
+
+export type Version = Pick<NoteContent, 'summary' | 'tags' | 'body'> | null;
+
+export function markersOf(v: Version): Set<string> {
+  const out = new Set<string>();
+  if (v === null) return out;
+  out.add(EXISTS);
+  for (const text of [v.summary, v.tags.join(' '), v.body])
+    for (const m of text.match(MARKER) ?? []) out.add(m);
+  return out;
+}
+
+interface Decision {
+  present: boolean;
+  /** The device whose person decided, and whether it was by creating the note there. */
+  device: number;
+  creation?: boolean;
+  /** The decision this one replaced (a resolution that takes the cloud's side may withdraw it). */
+  previous?: Decision;
+  /** For absent: whether the note was deleted, and the markers the person's version held. */
+  removal?: { deletion: boolean; knew: ReadonlySet<string> };
+  /** The step that decided (for the failure message). */
+  by: string;
+}
+
+export class Ledger {
+  private counter = 0;
+  private readonly decisions = new Map<string, Decision>();
+  /** Each marker's note and what the person's version held when they wrote it. */
+  private readonly created = new Map<string, { id: string; knew: ReadonlySet<string> }>();
+  /** How many markers were written, per kind (the soak's "edits checked"). */
+  readonly written = { line: 0, sum: 0, tag: 0 };
+
+  constructor(private readonly seed: number) {}
+
+  marker(kind: 'line' | 'sum' | 'tag'): string {
+    this.written[kind]++;
+    return `${kind}-${this.seed}-${++this.counter}`;
+  }
+
+  get markers(): number {
+    return this.counter;
+  }
+
+  /** A person on `device` changed note `id` from `before` to `after` (null: absent / deleted). */
+  edited(device: number, id: string, before: Version, after: Version, by: string): void {
+    const b = markersOf(before);
+    const a = markersOf(after);
+    for (const m of a) {
+      if (b.has(m)) continue;
+      this.decide(id, m, { present: true, device, creation: before === null, by });
+      if (m !== EXISTS && !this.created.has(m)) this.created.set(m, { id, knew: b });
+    }
+    for (const m of b)
+      if (!a.has(m))
+        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew: b }, by });
+    if (after === null) this.deletionCovers(id, b);
+  }
+
+  /**
+   * A note deleted after some of its markers were removed: those removals were part of the
+   * version deleted, so an edit that beats the delete brings its own version back, removed
+   * markers included, as it brings back the note.
+   */
+  private deletionCovers(id: string, knew: ReadonlySet<string>): void {
+    const prefix = `${id}\u0000`;
+    for (const [key, d] of this.decisions)
+      if (key.startsWith(prefix) && d.removal && !d.removal.deletion)
+        d.removal = { deletion: true, knew: new Set([...d.removal.knew, ...knew]) };
+  }
+
+  /**
+   * A person on `device` resolved note `id`: shown this computer's version and the cloud's, left
+   * `result`. The engine takes the result as an edit on top of the cloud's version (the cloud's
+   * becomes the base), so that is what the person decided: what the result adds to the cloud's
+   * version, what it drops from it, and what it drops from this computer's. What the result keeps
+   * of the cloud's version is not decided again (a removal made meanwhile on a third device, which
+   * the person never saw, still applies) — except this device's own earlier removals, which the
+   * person undid by keeping the cloud's, and, when both devices created the id on their own
+   * (`twoCreations`), this device's creation when the cloud's note is kept: its existence is
+   * again what the cloud's own history decided.
+   */
+  resolved(
+    device: number,
+    id: string,
+    sides: { local: Version; cloud: Version },
+    result: Version,
+    by: string,
+    twoCreations = false,
+  ): void {
+    const local = markersOf(sides.local);
+    const cloud = markersOf(sides.cloud);
+    const r = markersOf(result);
+    const knew = new Set([...local, ...cloud]);
+    const removal = { deletion: result === null, knew };
+    for (const m of knew) if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by });
+    for (const m of r) {
+      if (!cloud.has(m)) {
+        this.decide(id, m, { present: true, device, by });
+        continue;
+      }
+      const key = `${id}\u0000${m}`;
+      let d = this.decisions.get(key);
+      const withdrawn = (x: Decision): boolean =>
+        x.device === device && (!x.present || (m === EXISTS && twoCreations && x.creation === true));
+      // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
+      while (d?.previous && withdrawn(d)) d = d.previous;
+      if (d) this.decisions.set(key, d);
+    }
+  }
+
+  private decide(id: string, marker: string, d: Decision): void {
+    const key = `${id}\u0000${marker}`;
+    const previous = this.decisions.get(key);
+    this.decisions.set(key, previous ? { ...d, previous } : d);
+  }
+
+  /**
+   * Failures of the final state `live` (id → version, the server's), one line each. `elsewhere`
+   * says where else a marker survives (a backup, another note), for the message.
+   */
+  check(live: ReadonlyMap<string, Version>, elsewhere: (marker: string) => string | null): string[] {
+    const failures: string[] = [];
+    const liveMarkers = new Map<string, Set<string>>();
+    for (const [id, v] of live) liveMarkers.set(id, markersOf(v));
+    for (const [key, d] of this.decisions) {
+      const [id, m] = key.split('\u0000') as [string, string];
+      const here = liveMarkers.get(id)?.has(m) ?? false;
+      const what = m === EXISTS ? `the note "${id}"` : `"${m}" of "${id}"`;
+      if (d.present && !here) {
+        const found = elsewhere(m === EXISTS ? id : m);
+        failures.push(
+          found
+            ? `${what} (${d.by}) was silently reverted: it survives only in ${found}`
+            : `${what} (${d.by}) is lost: in no note and no backup`,
+        );
+      } else if (!d.present && here && !this.broughtBack(id, d, liveMarkers.get(id)!)) {
+        failures.push(`${what} was removed by a person (${d.by}) and came back`);
+      }
+    }
+    for (const [id, markers] of liveMarkers)
+      for (const m of markers)
+        if (!this.decisions.has(`${id}\u0000${m}`))
+          failures.push(
+            m === EXISTS
+              ? `the note "${id}" exists, but no person created it`
+              : `"${m}" is in "${id}", where no person put it (duplicated)`,
+          );
+    return failures;
+  }
+
+  /** A deleted note is back because an edit the deleting person had not seen beat the delete. */
+  private broughtBack(id: string, d: Decision, live: ReadonlySet<string>): boolean {
+    if (!d.removal?.deletion) return false;
+    for (const m of live) {
+      const c = this.created.get(m);
+      if (c && c.id === id && !d.removal.knew.has(m)) return true;
+    }
+    return false;
+  }
+}

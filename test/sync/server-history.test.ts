@@ -1,0 +1,149 @@
+import { promises as fs } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SYNC_PROTOCOL_HEADER, SYNC_ROUTES } from '../../shared/sync-protocol.js';
+import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+
+let server: TestServer;
+let n = 0;
+const open: Device[] = [];
+useTestServer((started) => (server = started), open);
+
+async function account(): Promise<{ token: string; device: (name: string) => Promise<Device> }> {
+  const token = await server.token(`history-${++n}`);
+  return {
+    token,
+    device: async (name) => {
+      const d = await startDevice(name, server, { token });
+      open.push(d);
+      return d;
+    },
+  };
+}
+
+/** The server's data as it is now, to restore later (an operator's backup). */
+async function backupServer(): Promise<string> {
+  const copy = await tempDir('server-backup');
+  await fs.cp(server.dataDir, copy, { recursive: true });
+  return copy;
+}
+
+/** Replaces the server's data: with nothing (wiped) or with an older copy (restored from a backup). */
+async function replaceServerData(from: string | null): Promise<void> {
+  for (const name of await fs.readdir(server.dataDir))
+    await fs.rm(`${server.dataDir}/${name}`, { recursive: true, force: true });
+  if (from) await fs.cp(from, server.dataDir, { recursive: true });
+}
+
+async function noticesOf(d: Device): Promise<string> {
+  return (await d.engine.status(d.svc)).notices.join('\n');
+}
+
+describe('the cloud losing history is not the user deleting notes', () => {
+  it('a wiped server: nothing is deleted on the devices, what the cloud lost is uploaded again, and the status says so', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    for (let i = 0; i < 5; i++) await a.write(`w${i}`, `wiped ${i}\n`);
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(b.ids()).toHaveLength(5);
+
+    await replaceServerData(null);
+    await b.write('w0', 'edited on b after the wipe\n');
+    expectOk(await b.sync());
+    expect(b.ids()).toHaveLength(5);
+    expect(b.svc.lastRound?.historyReset).toBe(true);
+    expect(await noticesOf(b)).toMatch(
+      /lost part of its history .*nothing was deleted here; 5 note\(s\) it no longer had are uploaded again/,
+    );
+    expect(
+      (await b.user.backups.list()).filter((e) => /deleted on another device|tombstone/.test(e.reason ?? '')),
+    ).toEqual([]);
+
+    // a catches up: its notes stay; w0 differs from what a last synced, and after a lost history
+    // nobody can tell which side is newer, so the person chooses (nothing is replaced silently).
+    expectOk(await a.sync());
+    expect(a.ids()).toHaveLength(5);
+    expect(a.get('w0')?.body).toBe('wiped 0\n');
+    expect((await a.svc.conflicts()).map((x) => [x.id, x.kind])).toEqual([['w0', 'no_base']]);
+    await a.svc.resolve('w0', { keep: 'cloud' });
+    expectOk(await a.sync());
+    expect(a.get('w0')?.body).toBe('edited on b after the wipe\n');
+    // The next rounds are ordinary again.
+    expectOk(await b.sync());
+    expect(b.svc.lastRound?.historyReset).toBe(false);
+  });
+
+  it('a server restored from an older backup whose version then catches up: the device notices, uploads what was lost, pulls what is new', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    for (const id of ['r1', 'r2', 'r3']) await a.write(id, `${id} first\n`);
+    expectOk(await a.sync()); // version 1
+    const backup = await backupServer();
+    await a.write('r4', 'r4 after the backup\n');
+    await a.write('r5', 'r5 after the backup\n');
+    expectOk(await a.sync()); // version 2
+    await a.write('r1', 'r1 edited after the backup\n');
+    expectOk(await a.sync()); // version 3
+    expectOk(await b.sync());
+    expect(b.ids()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+
+    // Restored to version 1, then another device commits twice: the version is 3 again.
+    await replaceServerData(backup);
+    const c = await device('c');
+    expectOk(await c.sync());
+    expect(c.ids()).toEqual(['r1', 'r2', 'r3']);
+    await c.write('x', 'x from c\n');
+    expectOk(await c.sync());
+    await c.write('y', 'y from c\n');
+    expectOk(await c.sync());
+
+    expectOk(await b.sync());
+    expect(b.svc.lastRound?.historyReset).toBe(true);
+    // Nothing deleted, nothing reverted here; the new notes arrived.
+    expect(b.ids()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'x', 'y']);
+    expect(b.get('r1')?.body).toBe('r1 edited after the backup\n');
+    const notices = await noticesOf(b);
+    expect(notices).toMatch(/2 note\(s\) it no longer had are uploaded again/);
+    expect(notices).toMatch(/1 note\(s\) whose cloud version differs wait for you as conflicts/);
+    // The cloud holds an older r1: the person chooses (this computer's is the newer one).
+    expect((await b.svc.conflicts()).map((x) => [x.id, x.kind])).toEqual([['r1', 'no_base']]);
+    await b.svc.resolve('r1', { keep: 'local' });
+    expectOk(await b.sync());
+
+    expectOk(await c.sync());
+    expect(c.ids()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'x', 'y']);
+    expect(c.get('r1')?.body).toBe('r1 edited after the backup\n');
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'x', 'y']);
+    expect(a.get('r1')?.body).toBe('r1 edited after the backup\n');
+  });
+
+  it('a client that sends no head (an older app) is answered as before', async () => {
+    const { token, device } = await account();
+    const a = await device('a');
+    await a.write('o1', 'old client\n');
+    expectOk(await a.sync());
+    const post = async (body: object): Promise<Record<string, unknown>> => {
+      const res = await fetch(server.url + SYNC_ROUTES.snapshot, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          [SYNC_PROTOCOL_HEADER]: '2',
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const full = await post({ scope: { kind: 'user' }, sinceVersion: null });
+    expect(full.status).toBe('full');
+    expect(typeof full.head).toBe('string');
+    const since = await post({ scope: { kind: 'user' }, sinceVersion: full.version });
+    expect(since.status).toBe('unchanged');
+    const other = await post({ scope: { kind: 'user' }, sinceVersion: full.version, sinceHead: 'another' });
+    expect(other).toMatchObject({ status: 'full', historyReset: true });
+  });
+});
