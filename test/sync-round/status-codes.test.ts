@@ -29,6 +29,8 @@ describe('sync status codes: one enum for the engine, the API, the renderer and 
       localOnly: [],
       conflicts: [],
       pendingDeletes: null,
+      pendingUploads: 0,
+      roundTotals: { added: 0, changed: 0, deleted: 0, rounds: 0, pushed: 0, conflicts: 0 },
     };
     const error = (code: string) => ({ ...status, error: { code, message: 'm', scope: 'user' } });
     expect(ScopeSyncStatusSchema.safeParse(error('confirm_deletes')).success).toBe(true);
