@@ -14,8 +14,9 @@ import { BaselineLocationSchema } from './baseline-location.js';
  *   objects/<hash>   a copy of each note file as last synced, content-addressed (also the pushed
  *                    versions a journal names, and the three versions a conflict shows)
  *   conflicts.json   conflicts waiting for the person, persisted across restarts
- *   journal.json     the pushes of a round in progress (see round/commit.ts: a crash between the
- *                    cloud commit and the local write is finished by the next round)
+ *   journal.json     the pushes and pulls of a round in progress (see round/commit.ts and
+ *                    round/recover.ts: a crash between the cloud commit or the pulls' writes and
+ *                    the saved state is finished by the next round)
  *
  * Every file is replaced atomically; objects are written before the state that names them, so a
  * crash at any point leaves a state whose objects all exist (unreferenced objects are collected).
@@ -118,6 +119,21 @@ export const JournalSchema = z.object({
       pushed: z.string().nullable(),
     }),
   ),
+  /**
+   * The cloud's versions this round writes here, listed before the first write (a journal from
+   * before pulls were journaled has none). A file that still holds one is in sync with it.
+   */
+  pulls: z
+    .array(
+      z.object({
+        id: z.string(),
+        /** The version to write (its copy is in objects/); null = delete here. */
+        pulled: z.string().nullable(),
+        /** Set once the write is done: what the file holds now is the person's (or that version). */
+        written: z.boolean().default(false),
+      }),
+    )
+    .default([]),
 });
 export type Journal = z.infer<typeof JournalSchema>;
 

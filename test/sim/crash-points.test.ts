@@ -28,9 +28,9 @@ const ALL_POINTS: RoundPoint[] = [
   'commit:journal',
   'commit:request',
   'commit:answered',
+  'apply:objects',
   'apply:write',
   'apply:delete',
-  'apply:objects',
   'save:state',
   'save:conflicts',
   'save:journal',
@@ -99,10 +99,10 @@ it(
       'commit:journal',
       'commit:request',
       'commit:answered', // the cloud holds the merge and the pushes of "c" and "e"; nothing here knows yet
+      'apply:objects', // the pulls' copies and their journal entries, before any write here
       'apply:write', // the merge of "a"
       'apply:delete', // "b", deleted on device 1
       'apply:write', // "d", edited on device 1
-      'apply:objects',
       'save:state',
       'save:conflicts',
       'save:journal',

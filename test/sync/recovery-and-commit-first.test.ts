@@ -78,6 +78,92 @@ describe('crash safety', () => {
     }
   });
 
+  /**
+   * Soak seeds 1123, 5509, 5919, 5935 (docs/sync-engine.md): a process killed after a round wrote
+   * pulled notes here and before it saved the baseline. A crash at 'save:state' stands for it.
+   */
+  async function pulledThenKilled(): Promise<{ a: Device; b2: Device }> {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await b.sync();
+    await a.write('p', 'pulled by b\n');
+    await a.write('q', 'old\n');
+    await a.sync();
+    await b.sync();
+    await a.write('q', 'changed\n');
+    await a.write('r', 'new on a\n');
+    await a.sync();
+    b.svc.hooks.point = async (name) => {
+      if (name === 'save:state') throw new SimulatedCrash('killed before the baseline was saved');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.get('r')?.body).toBe('new on a\n'); // written, but the baseline does not know it
+    await b.close();
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    return { a, b2 };
+  }
+
+  it('a note pulled just before a crash and then deleted on another device is deleted here, not uploaded again', async () => {
+    const { a, b2 } = await pulledThenKilled();
+    await a.remove('r');
+    await a.write('q', 'changed again\n');
+    await a.sync();
+    await b2.sync();
+    await a.sync();
+    expect(b2.get('r')).toBeUndefined();
+    expect(a.get('r')).toBeUndefined();
+    expect(b2.get('q')?.body).toBe('changed again\n');
+    expect(await b2.svc.conflicts()).toEqual([]);
+  });
+
+  it('a note pulled just before a crash, then edited and deleted here before any round: the delete reaches the cloud', async () => {
+    const { a, b2 } = await pulledThenKilled();
+    await b2.write('r', 'new on a\nedited on b\n');
+    await b2.remove('r');
+    await b2.remove('q');
+    await b2.sync();
+    await a.sync();
+    await b2.sync();
+    expect(a.ids()).toEqual(['p']);
+    expect(b2.ids()).toEqual(['p']);
+    expect(await b2.svc.conflicts()).toEqual([]);
+  });
+
+  it('a journal written before pulls were journaled (pushes only) still loads and recovers', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('m', 'one\n');
+    await a.sync();
+    await b.sync();
+    await b.write('m', 'one\nfrom b\n');
+    b.svc.hooks.afterCommit = () => {
+      throw new SimulatedCrash('crash after commit');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    await b.close();
+    const file = path.join(b.svc.baselines.dir, 'journal.json');
+    const { pulls, ...old } = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(pulls).toEqual([]);
+    await fs.writeFile(file, JSON.stringify(old));
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    expect((await b2.svc.baselines.loadJournal())?.pulls).toEqual([]);
+    await b2.sync();
+    await a.sync();
+    expect(a.get('m')?.body).toBe('one\nfrom b\n');
+    await a.write('m', 'one\nfrom b\nfrom a\n');
+    await a.sync();
+    await b2.sync();
+    expect(b2.get('m')?.body).toBe('one\nfrom b\nfrom a\n');
+    expect(await b2.svc.conflicts()).toEqual([]);
+    await expect(fs.access(file)).rejects.toThrow();
+  });
+
   it('a damaged baseline is set aside, not trusted: notes changed on both sides become conflicts, nothing is lost', async () => {
     const token = await server.token(`user-${++n}`);
     const a = await startDevice('a', server, { token });

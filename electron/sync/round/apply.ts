@@ -98,17 +98,19 @@ export async function applyRound(
   base: Record<string, string>,
   localWrites: readonly LocalWrite[],
   pulls: readonly PullPlan[],
-): Promise<{ counts: PullCounts; pulledObjects: StoredObject[]; heldObjects: StoredObject[] }> {
+): Promise<{ counts: PullCounts; heldObjects: StoredObject[]; done: Set<string> }> {
   for (const w of localWrites) {
     const written = await writer.write(w.note, w.localBefore, null);
     // Changed here meanwhile: the version the merge started from is the common ancestor now.
     if (!written) base[w.id] = w.localBefore!;
   }
   const counts: PullCounts = { added: 0, changed: 0, deleted: 0 };
-  const pulledObjects: StoredObject[] = [];
-  // The cloud's versions that could not be written here: kept as copies, so the next round (an
-  // unchanged listing brings no bodies) tries again and says why again, without a full listing.
+  // The cloud's versions that could not be written here: their copies (stored before the writes)
+  // are kept, so the next round (an unchanged listing brings no bodies) tries again and says why
+  // again, without a full listing.
   const heldObjects: StoredObject[] = [];
+  // The pulls done here (written, deleted, or nothing to do): the journal confirms them.
+  const done = new Set<string>();
   for (const p of pulls) {
     if (p.note && p.content !== null && p.cloudHash !== null) {
       const written = await writer.write(
@@ -120,10 +122,10 @@ export async function applyRound(
         heldObjects.push({ hash: p.cloudHash, content: p.content });
         continue;
       }
-      pulledObjects.push({ hash: p.cloudHash, content: p.content });
       const warning = await pulledCredentialWarning(p.note);
       if (warning) writer.notices.push(scoped(writer.scope, warning));
       setBase(base, p.id, p.cloudHash);
+      done.add(p.id);
       if (p.localHash === null) counts.added++;
       else counts.changed++;
     } else if (p.localHash !== null) {
@@ -133,10 +135,12 @@ export async function applyRound(
           : 'sync: deleted on another device';
       if (!(await writer.delete(p.id, p.localHash, reason))) continue;
       setBase(base, p.id, null);
+      done.add(p.id);
       counts.deleted++;
     } else {
       setBase(base, p.id, null);
+      done.add(p.id);
     }
   }
-  return { counts, pulledObjects, heldObjects };
+  return { counts, heldObjects, done };
 }

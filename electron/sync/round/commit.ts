@@ -48,6 +48,8 @@ export interface CommitOutcome {
   /** Notes the server refused: they stay here. */
   localOnly: LocalOnlyNote[];
   limits: SyncLimits | null;
+  /** The journal on disk now (this round's, or the previous round's when nothing was pushed). */
+  journal: Journal | null;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function commitPushes(
     notices: [],
     localOnly: [],
     limits: null,
+    journal,
   };
   if (pushes.length === 0) return out;
   const point = deps.hooks.point;
@@ -86,7 +89,7 @@ export async function commitPushes(
       p.hash !== null && p.content !== null ? [{ hash: p.hash, content: p.content }] : [],
     ),
   );
-  await deps.baselines.saveJournal({
+  out.journal = {
     startedAt: started.at,
     version: started.version,
     // A previous journal's entries stay, first, until this round's state is saved (recovery is
@@ -98,7 +101,9 @@ export async function commitPushes(
         .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash }))
         .filter((p) => !journal?.pushes.some((old) => sameJournalPush(old, p))),
     ],
-  });
+    pulls: journal?.pulls ?? [],
+  };
+  await deps.baselines.saveJournal(out.journal);
   let chunkSize = started.limits.quota.changesPerCommit;
   let queue = [...pushes];
   while (queue.length > 0) {

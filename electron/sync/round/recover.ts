@@ -1,3 +1,5 @@
+import type { HeldNote } from '../../../shared/held-note.js';
+import { noteIdKey } from '../../../shared/note-id.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { BaselineStore, Journal } from '../baseline-store.js';
 import type { SyncEntry } from '../../../shared/sync-protocol.js';
@@ -7,18 +9,30 @@ import { setBase } from './plan.js';
 
 /**
  * Step 3 of a round: finish a previous round's journal — pushes the cloud accepted that this
- * computer may not have written (a crash, or an answer lost after the server committed). A push
- * the cloud does not hold is left to the planner. Updates `locals` and `base` in place.
+ * computer may not have written (a crash, or an answer lost after the server committed), and
+ * pulls written here before the state was saved. A push the cloud does not hold is left to the
+ * planner. Updates `locals` and `base` in place.
  */
 export async function recoverJournal(
   journal: Journal,
   entries: Readonly<Record<string, SyncEntry>>,
   locals: Map<string, StoredNote>,
+  held: ReadonlyMap<string, HeldNote>,
   base: Record<string, string>,
   baselines: BaselineStore,
   writer: LocalWriter,
   now: number,
 ): Promise<void> {
+  // A pulled version was in the cloud, so once written here it is what both sides agreed on as of
+  // that pull, whatever the cloud holds now and whatever the person did to the file since (without
+  // this, a note pulled just before a crash has no base: a delete on another device would upload
+  // it again, a delete here would never reach the cloud). A write not confirmed in the journal
+  // counts when the file still holds exactly that version. Before the pushes: a push the cloud
+  // holds now is the newer word on that note.
+  for (const p of journal.pulls) {
+    const done = p.written || (!held.has(noteIdKey(p.id)) && (locals.get(p.id)?.hash ?? null) === p.pulled);
+    if (done) setBase(base, p.id, p.pulled);
+  }
   for (const p of journal.pushes) {
     const cloudHash = entries[p.id]?.hash ?? null;
     if (cloudHash !== p.pushed) continue; // not committed (or changed again since): plan as usual

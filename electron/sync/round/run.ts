@@ -11,7 +11,7 @@ import { planRound } from './plan.js';
 import { forgetLostHistory } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
-import type { BaselineState } from '../baseline-store.js';
+import type { BaselineState, Journal } from '../baseline-store.js';
 import type { DeleteWindowCount, PendingDeletes, RoundDeps, RoundReport, ScopeError } from './types.js';
 
 /**
@@ -73,7 +73,13 @@ export async function runRound(
     const reset = snapshot.historyReset ? forgetLostHistory(deps.scope, state.base, entries, locals) : null;
     if (reset) state.base = reset.base;
     const writer = new LocalWriter(deps);
-    if (journal) await recoverJournal(journal, entries, locals, state.base, deps.baselines, writer, t);
+    if (journal) {
+      // After a loss of history the journal's pulls count only where the cloud still holds them.
+      const recoverable = reset
+        ? { ...journal, pulls: journal.pulls.filter((p) => (entries[p.id]?.hash ?? null) === p.pulled) }
+        : journal;
+      await recoverJournal(recoverable, entries, locals, held, state.base, deps.baselines, writer, t);
+    }
 
     const plan = planRound({
       scope: deps.scope,
@@ -118,15 +124,44 @@ export async function runRound(
     );
     limits = committed.limits ?? limits;
 
-    const { counts, pulledObjects, heldObjects } = await applyRound(
-      writer,
-      base,
-      committed.localWrites,
-      plan.pulls,
-    );
-    // Baseline copies first, then the state that names them.
-    if (deps.hooks.point) await deps.hooks.point('apply:objects');
-    await storeObjects(deps, [...pulledObjects, ...heldObjects]);
+    // The pulls' copies, then the journal that names them, then the writes, then the journal
+    // confirms them: a process killed before the state is saved leaves a journal from which the
+    // next round knows what it pulled (recover.ts).
+    let pullJournal: Journal | null = null;
+    if (plan.pulls.length > 0) {
+      if (deps.hooks.point) await deps.hooks.point('apply:objects');
+      await storeObjects(
+        deps,
+        plan.pulls.flatMap((p) =>
+          p.note && p.content !== null && p.cloudHash !== null
+            ? [{ hash: p.cloudHash, content: p.content }]
+            : [],
+        ),
+      );
+      const onDisk = committed.journal ?? { startedAt: t, version: snapshot.version, pushes: [], pulls: [] };
+      pullJournal = {
+        ...onDisk,
+        pulls: [
+          ...onDisk.pulls,
+          ...plan.pulls.map((p) => ({
+            id: p.id,
+            pulled: p.note && p.content !== null ? p.cloudHash : null,
+            written: false,
+          })),
+        ],
+      };
+      await deps.baselines.saveJournal(pullJournal);
+    }
+    const { counts, heldObjects, done } = await applyRound(writer, base, committed.localWrites, plan.pulls);
+    if (pullJournal && done.size > 0) {
+      const carried = pullJournal.pulls.length - plan.pulls.length;
+      await deps.baselines.saveJournal({
+        ...pullJournal,
+        pulls: pullJournal.pulls.map((p, i) =>
+          i >= carried && done.has(p.id) ? { ...p, written: true } : p,
+        ),
+      });
+    }
 
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
     const anything = counts.added + counts.changed + counts.deleted > 0;
@@ -160,9 +195,10 @@ export async function runRound(
     if (point) await point('save:conflicts');
     if (changedConflicts) await deps.baselines.saveConflicts(plan.conflicts);
     if (point) await point('save:journal');
-    if (journal || plan.pushes.length > 0) await deps.baselines.clearJournal();
+    const journaled = journal !== null || plan.pushes.length > 0 || plan.pulls.length > 0;
+    if (journaled) await deps.baselines.clearJournal();
     if (point) await point('save:garbage');
-    if (plan.pushes.length > 0 || anything || changedConflicts || journal) {
+    if (journaled || anything || changedConflicts) {
       const keep = new Set<string>([
         ...Object.values(state.base),
         ...heldObjects.map((o) => o.hash),
