@@ -10,17 +10,26 @@ import { useSyncMutation } from './hooks.js';
 /** The engine refuses shorter passphrases (electron/sync/crypto/keyring.ts); said here before asking. */
 const MIN_PASSPHRASE_CHARS = 8;
 
-export function useEncryptionStatus() {
-  return useApiQuery('encryption.status', {}, { staleTime: 10_000, retry: false });
+export function useEncryptionStatus(enabled = true) {
+  return useApiQuery('encryption.status', {}, { staleTime: 10_000, retry: false, enabled });
 }
 
-/** The line at the top of the Sync page: encrypted or not, as the account and this device are. */
-export function EncryptionNotice() {
+/**
+ * The line at the top of the Sync page: encrypted or not, as the account and this device are.
+ * `paused` (signed in, 关闭云同步): the server is not asked — no request while sync is off.
+ */
+export function EncryptionNotice({ paused }: { paused: boolean }) {
   const { t } = useTranslation();
-  const status = useEncryptionStatus();
-  if (status.isPending) return null;
+  const status = useEncryptionStatus(!paused);
+  if (!paused && status.isPending) return null;
   const s = status.data;
-  const key = !s?.accountEncrypted ? 'lineOff' : s.unlocked ? 'lineOn' : 'lineLocked';
+  const key = paused
+    ? 'lineSyncOff'
+    : !s?.accountEncrypted
+      ? 'lineOff'
+      : s.unlocked
+        ? 'lineOn'
+        : 'lineLocked';
   return (
     <p
       className={key === 'lineOn' ? 'sync-e2e sync-e2e-on' : 'sync-e2e'}
@@ -42,7 +51,7 @@ function errorText(err: ApiError, t: TFunction, usedCode = false): string {
   return err.message;
 }
 
-/** Signed in: turn encryption on, unlock this device, or change the passphrase (issue 19). */
+/** Signed in with sync on: turn encryption on, unlock this device, or change the passphrase (issue 19). */
 export function EncryptionSection() {
   const { t } = useTranslation();
   const status = useEncryptionStatus();

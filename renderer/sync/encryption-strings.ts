@@ -7,6 +7,8 @@ export const encryptionUiEn = {
     'Sync is end-to-end encrypted: the sync server stores only sealed notes it cannot read. Only notes sync — never sessions, files or credentials.',
   lineLocked:
     'This account is end-to-end encrypted, and this device is locked: unlock it below to sync. Only notes sync — never sessions, files or credentials.',
+  lineSyncOff:
+    'Cloud sync is off, so the sync server is not asked whether this account is end-to-end encrypted. Only notes sync — never sessions, files or credentials.',
   unknown: 'The sync server did not say whether this account is encrypted; try again later.',
   offHint:
     'Turn it on to seal every note on this device before it is uploaded. Every device then needs the passphrase (or the recovery code) once. Nobody can recover a lost passphrase and recovery code — not even the server.',
@@ -51,6 +53,8 @@ export const encryptionUiZh: typeof encryptionUiEn = {
   lineOn: '同步已端到端加密：同步服务器只保存它无法读取的密封笔记。只同步笔记——从不同步会话、文件或凭据。',
   lineLocked:
     '此账户已端到端加密，但本设备尚未解锁：请在下方解锁后再同步。只同步笔记——从不同步会话、文件或凭据。',
+  lineSyncOff:
+    '云同步已关闭，因此不会询问同步服务器此账户是否端到端加密。只同步笔记——从不同步会话、文件或凭据。',
   unknown: '同步服务器没有说明此账户是否加密；请稍后再试。',
   offHint:
     '开启后，本设备上的每条笔记在上传前都会被密封。之后每台设备都需要输入一次密码（或恢复码）。丢失密码和恢复码后，任何人都无法找回——服务器也不能。',

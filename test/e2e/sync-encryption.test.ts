@@ -163,4 +163,13 @@ describe('End-to-end encryption on the Sync page', { timeout: 240_000 }, () => {
     await screenshot(page, 'enc-05-zh-change-wrong');
     await page.close();
   });
+
+  it('with 关闭云同步 the page does not ask the server and says so', async () => {
+    await A.page.getByTestId('tab-sync').click();
+    await A.page.getByTestId('sync-toggle').click();
+    await expect.poll(() => e2eState(A.page), { timeout: WAIT }).toBe('lineSyncOff');
+    expect(await A.page.getByTestId('sync-enc').count()).toBe(0);
+    await A.page.getByTestId('sync-toggle').click();
+    await expect.poll(() => e2eState(A.page), { timeout: WAIT }).toBe('lineOn');
+  });
 });

@@ -23,7 +23,7 @@ export function SyncPage() {
   return (
     <div className="page sync-page" data-testid="sync-page">
       <h2>{t('syncUi.title')}</h2>
-      <EncryptionNotice />
+      {s ? <EncryptionNotice paused={s.signedIn && !s.enabled} /> : null}
       {status.error ? (
         <p className="error" role="alert">
           {t('errors.generic', { message: status.error.message })}
@@ -32,7 +32,8 @@ export function SyncPage() {
       {s ? (
         <>
           <AccountSection status={s} />
-          {s.signedIn ? <EncryptionSection /> : null}
+          {/* Like the devices list: with sync off, nothing asks the server. */}
+          {s.signedIn && s.enabled ? <EncryptionSection /> : null}
           <ToggleSection status={s} />
           <SummarySection status={s} />
           <ScopesSection status={s} />
