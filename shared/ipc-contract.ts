@@ -25,7 +25,7 @@ export type MainMessage = { kind: 'event'; event: AppEvent } | { kind: 'command'
 
 /** What invoke resolves to: errors travel as data, so their code survives the IPC boundary. */
 export type InvokeReply =
-  { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
+  { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
 
 /** `window.memoryDesk`, exposed by electron/preload.ts. */
 export interface MemoryDeskBridge {

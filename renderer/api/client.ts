@@ -31,7 +31,7 @@ export function createApiClient(transport: Transport): ApiClient {
       }
       if (!reply || typeof reply !== 'object') throw new ApiError('internal', `${method}: empty answer`);
       if (reply.ok) return reply.result as ApiOutput<typeof method>;
-      throw new ApiError(reply.error.code, reply.error.message);
+      throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
     },
     subscribe: (listener) => transport.subscribe(listener),
     onMenuCommand: (listener) => transport.onMenuCommand(listener),

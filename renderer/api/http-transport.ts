@@ -103,7 +103,14 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
       if (res.ok && body && typeof body === 'object' && 'result' in body)
         return { ok: true, result: (body as { result: unknown }).result };
       const err = errorFromUnknownBody(res.status, body, body === null ? text : '');
-      return { ok: false, error: { code: err.code, message: err.message } };
+      return {
+        ok: false,
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.details !== undefined ? { details: err.details } : {}),
+        },
+      };
     },
     subscribe(listener) {
       eventListeners.add(listener);

@@ -12,6 +12,7 @@ const SYNC_QUERIES = [
   'sync.conflicts',
   'sync.conflict',
   'account.devices',
+  'encryption.status',
   'notes.list',
   'notes.get',
   'backups.list',

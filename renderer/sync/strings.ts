@@ -1,7 +1,8 @@
+import { encryptionUiEn, encryptionUiZh } from './encryption-strings.js';
+
 /** The sync panel's and the conflict view's strings (issue 6), spread into en.ts / zh.ts as `syncUi`. */
 export const syncUiEn = {
   title: 'Cloud sync',
-  e2e: 'Sync is not end-to-end encrypted: the sync server can read the contents of your notes. Only notes sync — never sessions, files or credentials.',
   on: 'Cloud sync is on',
   off: 'Cloud sync is off',
   turnOff: '关闭云同步 (turn cloud sync off)',
@@ -115,11 +116,11 @@ export const syncUiEn = {
   noType: '(none)',
   setAside: 'Whatever is set aside is backed up (Backups tab).',
   changedHint: 'Highlighted: lines that differ from the last synced version.',
+  enc: encryptionUiEn,
 };
 
 export const syncUiZh: typeof syncUiEn = {
   title: '云同步',
-  e2e: '同步不是端到端加密的：同步服务器可以读取你的笔记内容。只同步笔记——从不同步会话、文件或凭据。',
   on: '云同步已开启',
   off: '云同步已关闭',
   turnOff: '关闭云同步',
@@ -228,4 +229,5 @@ export const syncUiZh: typeof syncUiEn = {
   noType: '（无）',
   setAside: '被搁置的版本都会备份（见“备份”标签页）。',
   changedHint: '高亮：与上次同步版本不同的行。',
+  enc: encryptionUiZh,
 };

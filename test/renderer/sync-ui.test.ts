@@ -65,7 +65,8 @@ describe('sync strings', () => {
     expect(syncUiZh.syncNow).toBe('立即同步');
     expect(syncUiEn.turnOff).toContain('关闭云同步');
     expect(syncUiEn.rateLimited).toContain('too often and will retry');
-    expect(syncUiEn.e2e).toContain('not end-to-end encrypted');
+    expect(syncUiEn.enc.lineOff).toContain('not end-to-end encrypted');
+    expect(syncUiZh.enc.lineOff).toContain('不是端到端加密');
   });
 
   it('formats plan sizes', () => {

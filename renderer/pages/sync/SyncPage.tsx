@@ -8,12 +8,13 @@ import { formatBytes, formatClock, formatTime } from '../../sync/format.js';
 import { useProjectActivity, useSyncMutation, useSyncRunning, useSyncStatus } from '../../sync/hooks.js';
 import { BrowserSignIn } from '../../sync/BrowserSignIn.js';
 import { DevicesList } from '../../sync/DevicesList.js';
+import { EncryptionNotice, EncryptionSection } from '../../sync/EncryptionSection.js';
 import '../../sync/sync.css';
 
 /**
  * The sync panel (R-SYNC-UI): 关闭云同步, 立即同步, "last synced" (the older of the two scopes),
  * errors naming their scope, the last pull, plan limits on a free plan, the 429 message, sign in /
- * sign out, and the line that sync is not end-to-end encrypted.
+ * sign out, and whether sync is end-to-end encrypted (with turning it on, unlocking and the passphrase).
  */
 export function SyncPage() {
   const { t } = useTranslation();
@@ -22,10 +23,7 @@ export function SyncPage() {
   return (
     <div className="page sync-page" data-testid="sync-page">
       <h2>{t('syncUi.title')}</h2>
-      <p className="sync-e2e" role="note" data-testid="sync-e2e">
-        <span aria-hidden="true">⚠ </span>
-        {t('syncUi.e2e')}
-      </p>
+      {s ? <EncryptionNotice paused={s.signedIn && !s.enabled} /> : null}
       {status.error ? (
         <p className="error" role="alert">
           {t('errors.generic', { message: status.error.message })}
@@ -34,6 +32,8 @@ export function SyncPage() {
       {s ? (
         <>
           <AccountSection status={s} />
+          {/* Like the devices list: with sync off, nothing asks the server. */}
+          {s.signedIn && s.enabled ? <EncryptionSection /> : null}
           <ToggleSection status={s} />
           <SummarySection status={s} />
           <ScopesSection status={s} />
