@@ -2,7 +2,7 @@ import { createLocalJWKSet, createRemoteJWKSet, type JWTVerifyGetKey } from 'jos
 import { type AuthConfig, SYNC_OIDC_SCOPE } from '../../shared/sync-auth.js';
 import type { StorageAdapter } from '../storage/storage.js';
 import { AccountStore } from './accounts.js';
-import { type BuiltInProvider, createBuiltInProvider, MEMORY_DESK_CLIENT_ID } from './built-in-provider.js';
+import type { BuiltInProvider } from './built-in-provider.js';
 import { CallerCheck } from './caller-check.js';
 import { DeviceStore } from './devices.js';
 import { loadProviderKeys, publicJwks } from './provider-keys.js';
@@ -68,6 +68,9 @@ export async function setUpSignIn(
   const accounts = new AccountStore(storage, now);
   const devices = new DeviceStore(storage);
   const keys = await loadProviderKeys(storage);
+  // Loaded only when the built-in provider is on: oidc-provider brings koa and its own stack,
+  // which a server verifying tokens from a secret or an external issuer never needs.
+  const { createBuiltInProvider, MEMORY_DESK_CLIENT_ID } = await import('./built-in-provider.js');
   const provider = createBuiltInProvider({
     issuer: options.publicUrl ?? listenUrl,
     storage,
