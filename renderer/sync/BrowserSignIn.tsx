@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../state/toast-store.js';
 import { useSyncMutation } from './hooks.js';
+import { OriginField } from './OriginField.js';
 import { SignInForm } from './SignInForm.js';
 
 /**
@@ -31,17 +32,7 @@ export function BrowserSignIn() {
           );
         }}
       >
-        <label>
-          <span>{t('syncUi.origin')}</span>
-          <input
-            type="url"
-            required
-            placeholder="https://sync.example.com"
-            value={origin}
-            onChange={(e) => setOrigin(e.target.value)}
-            data-testid="sync-oidc-origin"
-          />
-        </label>
+        <OriginField value={origin} onChange={setOrigin} testId="sync-oidc-origin" />
         <button type="submit" className="primary" disabled={signIn.isPending} data-testid="sync-oidc-signin">
           {t('syncUi.signInBrowser')}
         </button>

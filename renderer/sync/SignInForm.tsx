@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../state/toast-store.js';
 import { useSyncMutation } from './hooks.js';
+import { OriginField } from './OriginField.js';
 
 /** Sign in with the sync server's URL and an access token; the server's identity answer verifies it. */
 export function SignInForm() {
@@ -31,17 +32,7 @@ export function SignInForm() {
         );
       }}
     >
-      <label>
-        <span>{t('syncUi.origin')}</span>
-        <input
-          type="url"
-          required
-          placeholder="https://sync.example.com"
-          value={origin}
-          onChange={(e) => setOrigin(e.target.value)}
-          data-testid="sync-origin"
-        />
-      </label>
+      <OriginField value={origin} onChange={setOrigin} testId="sync-origin" />
       <label>
         <span>{t('syncUi.token')}</span>
         <input
