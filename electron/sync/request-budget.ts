@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 
 /**
- * The process-wide request budget: about 20 requests a minute (seed: När den synkroniserar), which
+ * The process-wide request budget: about 20 automatic requests a minute, which
  * leaves room under the server's per-account limit for the person's other devices. A sliding
  * window of request start times; `delayFor()` says how long an automatic request must wait.
  */
