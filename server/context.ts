@@ -36,7 +36,7 @@ export class KeyedMutex {
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     const result = previous.then(task, task);
-    const tail = result.catch(() => undefined);
+    const tail = result.catch(() => undefined); // the queue only orders: `result` rejects to this caller
     this.tails.set(key, tail);
     try {
       return await result;

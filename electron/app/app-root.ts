@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AppEvent } from '../../shared/events.js';
+import { setUnexpectedErrorLog } from '../memory/unexpected-error.js';
 import { openProject, type OpenProject, type ProcessServices, type ProjectOptions } from './open-project.js';
 import type { ProcessSync, ProcessSyncOptions } from './process-sync.js';
 
@@ -32,6 +33,8 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
   let loading: Promise<ProcessSync> | undefined;
   let loaded: ProcessSync | null = null;
   let stopped = false;
+  // One log per home for errors the process carried on after (memdesk info shows their count).
+  setUnexpectedErrorLog(path.join(path.resolve(options.home), 'logs', 'unexpected-errors.log'));
   const root: AppRoot = {
     home: path.resolve(options.home),
     env: options.env,

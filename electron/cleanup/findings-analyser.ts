@@ -10,6 +10,7 @@ import {
   type ContentRequest,
   type ContentResponse,
 } from './findings-worker.js';
+import { onUnexpectedError } from '../memory/unexpected-error.js';
 
 /**
  * The content analysis of 待整理 (same topic, broken links, relative paths, too long) for one core,
@@ -116,7 +117,8 @@ export class FindingsAnalyser {
       worker.on('exit', failed);
       this.worker = worker;
       return worker;
-    } catch {
+    } catch (err) {
+      onUnexpectedError(err, 'findings worker: start'); // the analysis runs in-thread instead
       this.workerFailed = true;
       return null;
     }

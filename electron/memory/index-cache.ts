@@ -8,6 +8,7 @@ import { analyze } from './search/analyze.js';
 import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
 import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
+import { unlessMissing } from './unexpected-error.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
@@ -111,7 +112,8 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
   let buf: Buffer;
   try {
     buf = readFileSync(file);
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'index cache: read'); // no cache yet: built from the notes
     return null;
   }
   try {

@@ -5,6 +5,7 @@ import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 import { BaselineLocationSchema } from './baseline-location.js';
+import { reportedOr, unlessMissing } from '../memory/unexpected-error.js';
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -169,7 +170,9 @@ export class BaselineStore {
     if (!parsed.success) {
       // A damaged baseline is set aside, never silently trusted: the next round is a full
       // listing, and every note changed on both sides since becomes a conflict instead of a guess.
-      await fs.rename(this.file('state.json'), this.file(`state.damaged-${Date.now()}.json`)).catch(() => {});
+      await fs
+        .rename(this.file('state.json'), this.file(`state.damaged-${Date.now()}.json`))
+        .catch(reportedOr(undefined, 'baseline: set aside'));
       return emptyBaseline(this.scopeKey);
     }
     return parsed.data;
@@ -212,7 +215,7 @@ export class BaselineStore {
       await fs.access(file);
       return;
     } catch {
-      await writeFileAtomic(file, content);
+      await writeFileAtomic(file, content); // not stored yet (any other failure: the write says why)
     }
   }
 
@@ -237,7 +240,8 @@ export class BaselineStore {
     try {
       await fs.access(path.join(this.objectsDir, hash));
       return true;
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: object');
       return false;
     }
   }
@@ -246,7 +250,8 @@ export class BaselineStore {
   async listObjects(): Promise<Set<string>> {
     try {
       return new Set((await fs.readdir(this.objectsDir)).filter((name) => /^[0-9a-f]{64}$/.test(name)));
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: list objects');
       return new Set();
     }
   }
@@ -256,7 +261,8 @@ export class BaselineStore {
     let names: string[];
     try {
       names = await fs.readdir(this.objectsDir);
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: collect garbage');
       return 0;
     }
     let removed = 0;
@@ -274,6 +280,6 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return null;
+    return null; // not JSON: the schema check then refuses it
   }
 }

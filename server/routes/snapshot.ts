@@ -170,7 +170,7 @@ function decodeCursor(text: string): Cursor {
       return { v: data.v, s: data.s, a: data.a };
     }
   } catch {
-    // fall through
+    // not base64url JSON: refused below like any cursor this server did not give out
   }
   throw new SyncError('invalid_request', 'The snapshot cursor is not one this server gave out.');
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { loadMemoryConfig } from '../../memory/config.js';
 import type { MemoryCore } from '../../memory/types.js';
+import { missingOr, onUnexpectedError, unlessMissing } from '../../memory/unexpected-error.js';
 
 /**
  * The last memory prompt built for a project, kept per machine under `$OHARNESS_HOME/memory-cache/`
@@ -48,7 +49,8 @@ const configHash = (config: unknown) => createHash('sha256').update(JSON.stringi
 async function mtimeOf(dir: string): Promise<number | null> {
   try {
     return (await fs.stat(dir)).mtimeMs;
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'prompt snapshot: stat');
     return null;
   }
 }
@@ -89,11 +91,11 @@ export async function savePromptSnapshot(
     const file = snapshotFile(core.home, core.project?.root ?? null);
     const snap: Snapshot = { version: 1, config: configHash(core.config), dirs, prompt };
     const text = JSON.stringify(snap);
-    if ((await fs.readFile(file, 'utf8').catch(() => null)) === text) return;
+    if ((await fs.readFile(file, 'utf8').catch(missingOr(null, 'prompt snapshot: read'))) === text) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomic(file, text);
-  } catch {
-    // the snapshot is an optimisation: without it `memdesk mcp` loads the notes first
+  } catch (err) {
+    onUnexpectedError(err, 'prompt snapshot: save'); // an optimisation: without it `memdesk mcp` loads the notes first
   }
 }
 

@@ -5,6 +5,7 @@ import type { HeldNote, HeldReason } from '../../../shared/held-note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import type { StoredNote } from '../types.js';
 import { linkWarning, readNoteFile, unreadableWarning, type FileEntry, type NoteDir } from './note-file.js';
+import { missingOr } from '../unexpected-error.js';
 
 const READ_CONCURRENCY = 64;
 
@@ -69,7 +70,7 @@ export async function scanNoteDir(
     names = names.filter((n) => stats.has(n));
   } else if (needStat) {
     await forEachLimited(names, READ_CONCURRENCY, async (name) => {
-      const st = await fs.stat(path.join(d.dir, name)).catch(() => null);
+      const st = await fs.stat(path.join(d.dir, name)).catch(missingOr(null, 'note scan: stat')); // removed since listed
       if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
     });
     names = names.filter((n) => stats.has(n));

@@ -10,6 +10,7 @@ import { noteReadError } from '../read-failure.js';
 import type { BackupStore, DeleteNoteOptions, StoredNote, WriteNoteOptions } from '../types.js';
 import { readNoteFile, type FileEntry, type NoteDir } from './note-file.js';
 import { storedNote } from './stored-note.js';
+import { unlessMissing } from '../unexpected-error.js';
 
 /** What writing needs of the store it writes for. */
 export interface WriteTarget extends NoteDir {
@@ -256,7 +257,8 @@ async function mdNames(dir: string): Promise<string[]> {
 export async function isLink(file: string): Promise<boolean> {
   try {
     return (await fs.lstat(file)).isSymbolicLink();
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'note store: lstat'); // not there: not a link
     return false;
   }
 }

@@ -218,7 +218,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    const project = await closing()?.catch(() => null);
+    const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
     await project?.close();
     // Set inside handlersOnce: TypeScript cannot see that assignment from here.
     await (appRoot as AppRoot | null)?.stop();

@@ -12,6 +12,7 @@ import type { InvokeApi } from './invoke.js';
 import { MEMORY_GUIDANCE } from '../../agents/guidance.js';
 import { INDEX_URI, listResources, readResource } from './resources.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
+import { reportedOr } from '../../memory/unexpected-error.js';
 
 export const MCP_SERVER_NAME = 'memory-desk';
 
@@ -19,7 +20,7 @@ export const MCP_SERVER_NAME = 'memory-desk';
  * The MCP server: lists the tools and answers calls through the API table. Errors become tool
  * errors (`isError: true`) with `code: message`, so the model sees why. `instructions` (sent with
  * the initialize result, which clients put in the system prompt) carry the memory prompt: the
- * seed's guidance and the index. Resources: `memory://index` and one per note.
+ * guidance on when to write a note, and the index. Resources: `memory://index` and one per note.
  */
 export function createMcpServer(invoke: InvokeApi, instructions: string, version = '0.1.0'): Server {
   const server = new Server(
@@ -104,7 +105,7 @@ export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise
   if (instructions === null) {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INDEX_WAIT_MS)));
-    instructions = (await Promise.race([load().catch(() => null), waited])) ?? LOADING_INSTRUCTIONS;
+    instructions = (await Promise.race([load().catch(() => null), waited])) ?? LOADING_INSTRUCTIONS; // watchNotes reports a failure
     clearTimeout(timer);
   }
   const server = createMcpServer(invoke, instructions, start.version);
@@ -114,23 +115,27 @@ export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise
   const watchNotes = async () => {
     const first = await load();
     if (closed) return;
-    if (first !== instructions) server.sendResourceListChanged().catch(() => {});
+    if (first !== instructions)
+      server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
     // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
-    setTimeout(() => void prompt().catch(() => {}), SNAPSHOT_RETRY_MS).unref();
+    setTimeout(
+      () => void prompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
+      SNAPSHOT_RETRY_MS,
+    ).unref();
     let last = await notesFingerprint(invoke);
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {
           if (now === last) return;
           last = now;
-          server.sendResourceListChanged().catch(() => {});
-          void prompt().catch(() => {}); // keeps the prompt snapshot current for the next start
+          server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
+          void prompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')); // keeps the prompt snapshot current for the next start
         },
-        () => {},
+        reportedOr(undefined, 'mcp: notes poll'),
       );
     }, CHANGE_POLL_MS);
   };
-  server.oninitialized = () => void watchNotes().catch(() => {});
+  server.oninitialized = () => void watchNotes().catch(reportedOr(undefined, 'mcp: watch notes'));
   try {
     await new Promise<void>((resolve, reject) => {
       transport.onclose = () => resolve();
