@@ -1,11 +1,9 @@
 import { extractFromTranscript } from '../../agents/extract/extract.js';
-import { startDetachedExtraction } from '../../agents/extract/detached.js';
 import { answerHook } from '../../agents/hooks/answer-hook.js';
 import { notesTaggedForProjects } from '../../agents/project-tags.js';
 import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
 import { harnessStatuses, runSetup } from '../../agents/setup/setup.js';
 import type { HandlerContext } from '../context.js';
-import { configuredExtractModel } from './extract-model.js';
 import type { ApiHandlers } from '../dispatch.js';
 import { logRecallError } from '../recall-error.js';
 
@@ -15,8 +13,7 @@ export type AgentsConnectHandlers = Pick<
 >;
 
 export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectHandlers {
-  const { core } = ctx;
-  const setupDeps = { home: core.home, env: ctx.env, now: core.now };
+  const { core, agents } = ctx;
   return {
     'agents.recall': async ({ message, alreadyAttached }) => {
       const result = await recallForAgent(core, { message, alreadyAttached, record: true });
@@ -33,20 +30,20 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
       })),
     }),
     'agents.hook': (call) =>
-      answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
+      answerHook({ core, env: ctx.env, startExtraction: agents.startExtraction }, call),
     'agents.extract': async (input) =>
       extractFromTranscript(
         {
           core,
           notes: ctx.notes,
           cwd: ctx.cwd,
-          model: await configuredExtractModel(core.home, ctx.cleanup?.keyStore),
+          model: await agents.extractModel(),
         },
         input,
       ),
-    'agents.setup': (input) => runSetup(setupDeps, input),
+    'agents.setup': (input) => runSetup(agents.setup, input),
     'agents.connections': async () => ({
-      harnesses: await harnessStatuses(setupDeps),
+      harnesses: await harnessStatuses(agents.setup),
       ...(await notesTaggedForProjects(core)),
     }),
   };
