@@ -6,6 +6,7 @@ import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 import { BaselineLocationSchema } from './baseline-location.js';
 import { reportedOr, unlessMissing } from '../memory/unexpected-error.js';
+import { mapLimit } from '../../shared/map-limit.js';
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -221,14 +222,7 @@ export class BaselineStore {
 
   /** Stores many objects, several at a time (their fsyncs overlap instead of queueing). */
   async putObjects(items: ReadonlyArray<{ hash: string; content: string }>, concurrency = 16): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await this.putObject(item.hash, item.content);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    await mapLimit(items, concurrency, (item) => this.putObject(item.hash, item.content));
   }
 
   async getObject(hash: string): Promise<string | null> {

@@ -1,7 +1,8 @@
 import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
 import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
-import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
+import { mapLimit } from '../../shared/map-limit.js';
+import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
   compareIds,

@@ -6,6 +6,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import type { StoredNote } from '../types.js';
 import { linkWarning, readNoteFile, unreadableWarning, type FileEntry, type NoteDir } from './note-file.js';
 import { missingOr } from '../unexpected-error.js';
+import { mapLimit } from '../../../shared/map-limit.js';
 
 const READ_CONCURRENCY = 64;
 
@@ -69,7 +70,7 @@ export async function scanNoteDir(
     }
     names = names.filter((n) => stats.has(n));
   } else if (needStat) {
-    await forEachLimited(names, READ_CONCURRENCY, async (name) => {
+    await mapLimit(names, READ_CONCURRENCY, async (name) => {
       const st = await fs.stat(path.join(d.dir, name)).catch(missingOr(null, 'note scan: stat')); // removed since listed
       if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
     });
@@ -96,7 +97,7 @@ export async function scanNoteDir(
   }
 
   const files = new Map<string, FileEntry>();
-  await forEachLimited(names, READ_CONCURRENCY, async (name) => {
+  await mapLimit(names, READ_CONCURRENCY, async (name) => {
     const before = known.get(name);
     const st = stats.get(name);
     if (before && st && before.mtimeMs === st.mtimeMs && before.size === st.size) {
@@ -143,19 +144,4 @@ export async function scanNoteDir(
   }
   held.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { outcome: { files, loaded, warnings, held, mdCount } };
-}
-
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  });
-  await Promise.all(workers);
 }
