@@ -68,16 +68,31 @@ describe('memdesk CLI loading', () => {
       fx.root,
     );
     expect(remember.code, remember.stderr).toBe(0);
-    for (const args of [['recall', 'how do we deploy?'], ['list'], ['search', 'deploy']]) {
+    // The per-message hook: recall for the prompt, no extraction or setup code (those load when called).
+    const prompt = JSON.stringify({
+      session_id: 'lazy-load',
+      hook_event_name: 'UserPromptSubmit',
+      cwd: fx.root,
+      prompt: 'how do we deploy?',
+    });
+    for (const [args, stdin] of [
+      [['recall', 'how do we deploy?'], ''],
+      [['list'], ''],
+      [['search', 'deploy']],
+      [['hook', 'claude-code', 'UserPromptSubmit'], prompt],
+    ] as Array<[string[], string?]>) {
       const r = await run(
         ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
         [...g, ...args],
         fx.root,
+        stdin,
       );
       expect(r.code, r.stderr).toBe(0);
       const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
       expect(modules.length).toBeGreaterThan(10);
-      for (const heavy of [...HEAVY, ...WRITE_ONLY])
+      const notForHooks = args[0] === 'hook' ? ['/electron/agents/extract/', '/electron/agents/setup/'] : [];
+      if (args[0] === 'hook') expect(r.stdout).toContain('Deploy with the release checklist');
+      for (const heavy of [...HEAVY, ...WRITE_ONLY, ...notForHooks])
         expect(
           modules.filter((m) => m.includes(heavy)),
           `${args[0]}: ${heavy}`,
