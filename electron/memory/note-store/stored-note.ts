@@ -137,13 +137,6 @@ class CachedNote {
 }
 
 /** A StoredNote for a note the index cache holds: metadata and hash given, the body read by `bodyOf` when first needed. */
-export function cachedNote(
-  meta: Omit<Note, 'body'>,
-  scope: Scope,
-  file: string,
-  mtimeMs: number,
-  hash: string,
-  bodyOf: () => string,
-): StoredNote {
-  return new CachedNote(meta, scope, file, mtimeMs, hash, bodyOf);
+export function cachedNote(...args: ConstructorParameters<typeof CachedNote>): StoredNote {
+  return new CachedNote(...args);
 }
