@@ -101,7 +101,8 @@ describe('memdesk CLI loading', () => {
     expect(remember.stderr.split('\n').filter((l) => HEAVY.some((h) => l.includes(h)))).toEqual([]);
     // The note was checked for credentials: the check itself still loads where it is needed.
     expect(remember.stderr).toContain('@secretlint/core');
-  });
+    // Five processes under the tsx loader: on the shared machine each can take several seconds.
+  }, 120_000);
 
   it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
     const out = await tempDir('bundle');
