@@ -1,8 +1,5 @@
-import { extractFromTranscript } from '../../agents/extract/extract.js';
 import { answerHook } from '../../agents/hooks/answer-hook.js';
-import { notesTaggedForProjects } from '../../agents/project-tags.js';
 import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
-import { harnessStatuses, runSetup } from '../../agents/setup/setup.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
 import { logRecallError } from '../recall-error.js';
@@ -12,6 +9,11 @@ export type AgentsConnectHandlers = Pick<
   'agents.recall' | 'agents.prompt' | 'agents.hook' | 'agents.extract' | 'agents.setup' | 'agents.connections'
 >;
 
+/**
+ * The agents handlers over the services the composition root built (ctx.agents). Extraction and
+ * setup (every harness's config files) are imported when first called: a per-message hook, which
+ * answers from recall or the index, loads neither (docs/performance.md, "cold path").
+ */
 export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectHandlers {
   const { core, agents } = ctx;
   return {
@@ -31,20 +33,21 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
     }),
     'agents.hook': (call) =>
       answerHook({ core, env: ctx.env, startExtraction: agents.startExtraction }, call),
-    'agents.extract': async (input) =>
-      extractFromTranscript(
-        {
-          core,
-          notes: ctx.notes,
-          cwd: ctx.cwd,
-          model: await agents.extractModel(),
-        },
-        input,
-      ),
-    'agents.setup': (input) => runSetup(agents.setup, input),
-    'agents.connections': async () => ({
-      harnesses: await harnessStatuses(agents.setup),
-      ...(await notesTaggedForProjects(core)),
-    }),
+    'agents.extract': async (input) => {
+      const [{ extractFromTranscript }, model] = await Promise.all([
+        import('../../agents/extract/extract.js'),
+        agents.extractModel(),
+      ]);
+      return extractFromTranscript({ core, notes: ctx.notes, cwd: ctx.cwd, model }, input);
+    },
+    'agents.setup': async (input) =>
+      (await import('../../agents/setup/setup.js')).runSetup(agents.setup, input),
+    'agents.connections': async () => {
+      const [{ harnessStatuses }, { notesTaggedForProjects }] = await Promise.all([
+        import('../../agents/setup/setup.js'),
+        import('../../agents/project-tags.js'),
+      ]);
+      return { harnesses: await harnessStatuses(agents.setup), ...(await notesTaggedForProjects(core)) };
+    },
   };
 }
