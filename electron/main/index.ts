@@ -5,6 +5,8 @@ import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bi
 import { pageHandlers } from '../transports/page-methods.js';
 import { createAppRoot } from '../app/app-root.js';
 import { ProjectHost } from '../app/project-host.js';
+import { appCliArgs } from '../agents/setup/app-cli.js';
+import { runAppCli } from './cli-mode.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
@@ -25,7 +27,11 @@ const mainDir = __dirname;
 const isMac = process.platform === 'darwin';
 const isDev = !app.isPackaged;
 
-if (!app.requestSingleInstanceLock()) {
+const cliArgs = appCliArgs(process.argv, app.isPackaged);
+if (cliArgs) {
+  // Started as the `memdesk` CLI (what `setup` writes into agent harnesses from the packaged app).
+  void runAppCli(cliArgs, mainDir);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
