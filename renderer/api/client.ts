@@ -13,7 +13,8 @@ import type { Transport } from './transport.js';
  */
 export interface ApiClient {
   readonly transportKind: Transport['kind'];
-  call<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** `signal`: see Transport.invoke (queries pass react-query's, so a superseded query is cancelled). */
+  call<M extends ApiMethodName>(method: M, input: ApiInput<M>, signal?: AbortSignal): Promise<ApiOutput<M>>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
@@ -22,11 +23,12 @@ export interface ApiClient {
 export function createApiClient(transport: Transport): ApiClient {
   return {
     transportKind: transport.kind,
-    async call(method, input) {
+    async call(method, input, signal) {
       let reply;
       try {
-        reply = await transport.invoke(method, input);
+        reply = await transport.invoke(method, input, signal);
       } catch (err) {
+        if (signal?.aborted) throw signal.reason;
         throw new ApiError('unavailable', `${method} could not be sent: ${(err as Error).message}`);
       }
       if (!reply || typeof reply !== 'object') throw new ApiError('internal', `${method}: empty answer`);

@@ -24,7 +24,8 @@ export function useApiQuery<M extends ApiMethodName>(
   const client = useApiClient();
   return useQuery<ApiOutput<M>, ApiError>({
     queryKey: apiKey(method, input),
-    queryFn: () => client.call(method, input),
+    // The signal lets react-query cancel a query nobody shows any more (the previous search key).
+    queryFn: ({ signal }) => client.call(method, input, signal),
     ...options,
   });
 }

@@ -4,7 +4,11 @@ import type { InvokeReply, MenuCommand } from '../../shared/ipc-contract.js';
 /** How the API client reaches the handler table: the preload bridge (desktop) or HTTP (web demo). */
 export interface Transport {
   readonly kind: 'ipc' | 'http';
-  invoke(method: string, input: unknown): Promise<InvokeReply>;
+  /**
+   * `signal` aborts a call whose answer nobody wants any more (a search overtaken by the next key):
+   * over HTTP the request is cancelled; over IPC the call runs to its end and its answer is dropped.
+   */
+  invoke(method: string, input: unknown, signal?: AbortSignal): Promise<InvokeReply>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
   /** Connection state of the event stream, for the "reconnecting" notice. */
