@@ -2,9 +2,10 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/describe-error.js';
-import { useApiQuery } from '../../api/queries.js';
+import { useApiQuery, useDeferredApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
+import { firstListStore } from '../../state/first-list.js';
 import { editorStore } from '../../state/editor-store.js';
 import { exactIdFirst, filterAndSort, hitRow, rowKey, type ListRow } from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
@@ -55,6 +56,10 @@ export function MemoryPage() {
     { enabled: q.length > 0, placeholderData: keepPreviousData },
   );
   const more = !!q && (search.data?.notes.length ?? 0) > limit;
+  // The first page drawn (or failed): the status bar, badges and sync state may be asked for now.
+  useEffect(() => {
+    if (!list.isPending) firstListStore.getState().markShown();
+  }, [list.isPending]);
 
   const shown: ListRow[] = useMemo(() => {
     if (!q) return list.notes;
@@ -66,7 +71,8 @@ export function MemoryPage() {
   const loadMoreHits = useCallback(() => {
     if (more && !searchingMore) setLimit((l) => l + SEARCH_PAGE);
   }, [more, searchingMore]);
-  const tags = useApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
+  const tags =
+    useDeferredApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
   const conflictList = useConflictList();
