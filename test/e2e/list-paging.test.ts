@@ -12,14 +12,16 @@ import { closeDemoPage, openDemoPage, WAIT, type DemoPage } from './harness.js';
 const GENERATED = 600;
 let demo: DemoPage;
 const listCalls: Array<{ limit?: number; cursor?: string; sort?: string; type?: string }> = [];
-/** Every API call of the reload, in the order sent, and when the list's first page was answered. */
+/** Every API call of the reloaded page, in the order sent, and whether the list's first page was answered by then. */
 const sent: Array<{ method: string; afterFirstPage: boolean }> = [];
+let firstPage: Request | null = null;
 let firstPageAnswered = false;
 
 function recordList(req: Request) {
   if (!req.url().endsWith('/api/invoke')) return;
   const body = req.postDataJSON() as { method: string; input: (typeof listCalls)[number] };
   if (body.method === 'notes.list') listCalls.push(body.input);
+  if (body.method === 'notes.list') firstPage ??= req;
   sent.push({ method: body.method, afterFirstPage: firstPageAnswered });
 }
 
@@ -29,8 +31,15 @@ beforeAll(async () => {
   });
   demo.page.on('request', recordList);
   demo.page.on('requestfinished', (req) => {
-    if (req.url().endsWith('/api/invoke') && req.postDataJSON().method === 'notes.list')
-      firstPageAnswered = true;
+    if (req === firstPage) firstPageAnswered = true;
+  });
+  // Only the reloaded document's calls count (the first load's may still be finishing).
+  demo.page.on('framenavigated', (frame) => {
+    if (frame !== demo.page.mainFrame()) return;
+    sent.length = 0;
+    listCalls.length = 0;
+    firstPage = null;
+    firstPageAnswered = false;
   });
   listCalls.length = 0;
   await demo.page.reload();
