@@ -1,5 +1,6 @@
 import type { AppEvent } from '../../shared/events.js';
 import type { InvokeReply, MenuCommand } from '../../shared/ipc-contract.js';
+import type { ArchiveRequest } from '../../shared/note-archives.js';
 
 /** How the API client reaches the handler table: the preload bridge (desktop) or HTTP (web demo). */
 export interface Transport {
@@ -9,6 +10,8 @@ export interface Transport {
    * over HTTP the request is cancelled; over IPC the call runs to its end and its answer is dropped.
    */
   invoke(method: string, input: unknown, signal?: AbortSignal): Promise<InvokeReply>;
+  /** Export / import a scope as a zip: the system's file dialog (desktop), a download / file input (web). */
+  archive(request: ArchiveRequest): Promise<InvokeReply>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
   /** Connection state of the event stream, for the "reconnecting" notice. */
