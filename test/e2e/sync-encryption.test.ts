@@ -11,8 +11,9 @@ import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot,
  * End-to-end encryption from the Sync page (issue 19), in Chromium over the web bridge, with the
  * real sync server on loopback: device A turns it on (the recovery code is shown once), device B
  * sees its account is encrypted and itself locked, a wrong passphrase is refused and writes nothing
- * in B's home, the right one unlocks B and A's notes arrive. The KDF runs at its real cost (the API
- * has no lower one), so each passphrase check takes seconds.
+ * in B's home, the right one unlocks B and A's notes arrive. The bridges make keyrings at scrypt
+ * cost 2^10 (`kdfCostForTests`, recorded in the keyring); test/sync-crypto/cli.test.ts runs the
+ * production cost.
  */
 const PASSPHRASE = 'correct horse battery staple';
 
@@ -37,7 +38,12 @@ async function startDevice(name: string, seed: boolean): Promise<Device> {
   await fs.mkdir(dirs.userMemoryDir, { recursive: true });
   if (seed) await seedSampleNotes(dirs);
   // Rounds only when asked (sign-in, turning on, unlocking), so the test decides the order.
-  const bridge = await startWebBridge({ home, port: 0, staticDir: RENDERER_DIR, sync: { autoStart: false } });
+  const bridge = await startWebBridge({
+    home,
+    port: 0,
+    staticDir: RENDERER_DIR,
+    sync: { autoStart: false, kdfCostForTests: { logN: 10 } },
+  });
   const page = await newPage(browser);
   await page.goto(bridge.url);
   return { root, home, userDir: dirs.userMemoryDir, bridge, page };

@@ -21,6 +21,7 @@ export function createEncryptionHandlers({ core, sync }: HandlerContext): Encryp
     return {
       accounts: engine.accounts,
       keys: engine.keys,
+      ...(engine.kdfCostForTests ? { logN: engine.kdfCostForTests.logN } : {}),
       async syncAll(): Promise<ScopeRun[]> {
         const services = engine.servicesOf(core);
         const results = await engine.syncNow(services);
