@@ -59,7 +59,8 @@ export class SyncEngine {
   readonly kdfCostForTests: { logN: number } | null;
   private readonly services = new Map<string, { svc: SyncService; holders: Holder[]; release: () => void }>();
   private readonly hooks: SyncHooks;
-  private readonly emit: (event: AppEvent) => void;
+  /** To the page's event stream (sync status, `encryption on` progress). */
+  readonly emit: (event: AppEvent) => void;
 
   constructor(opts: SyncEngineOptions) {
     this.paths = syncPaths(path.resolve(opts.home));

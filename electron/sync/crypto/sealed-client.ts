@@ -40,6 +40,8 @@ export class SealedSyncClient extends SyncHttpClient {
     private readonly keys: AccountKeys,
     private readonly seen: SeenVersions,
     private readonly random: RandomSource = systemRandom,
+    /** Told the number of changes after each commit the server took (progress of `encryption on`). */
+    private readonly onCommitted: (changes: number) => void = () => {},
   ) {
     super(opts);
   }
@@ -155,6 +157,7 @@ export class SealedSyncClient extends SyncHttpClient {
         rejected.push(o.rejected);
       }
       await this.seen.observe(label, answer.version, records);
+      this.onCommitted(part.puts.length + part.deletes.length);
       last = answer;
     }
     // Split in several commits, the version moved more than once: the round then takes the
