@@ -68,6 +68,8 @@ export const EVENT_INVALIDATIONS: Record<string, readonly string[]> = {
   ],
   'warnings.changed': ['app.status', 'notes.list'],
   'sync.status': ['sync.status', 'sync.conflicts', 'sync.conflict', 'backups.list'],
+  // Shown as it comes (renderer/sync/EncryptionSection.tsx); the call's answer refreshes the rest.
+  'encryption.progress': [],
 };
 
 export function invalidateForEvent(qc: QueryClient, event: AppEvent | { type: string }): void {
