@@ -4,7 +4,6 @@ import {
   CommitRequestSchema,
   KeyringUpdateRequestSchema,
   DEFAULT_SYNC_QUOTAS,
-  effectiveLimits,
   EraseRequestSchema,
   SYNC_PROTOCOL_HEADER,
   SYNC_PROTOCOL_MIN_VERSION,
@@ -28,7 +27,7 @@ import { DEFAULT_ENTITLEMENTS, type Entitlements, planFromClaim, planLimits } fr
 import { acceptsGzip, BodyBudget, readJson, sendJson } from './http-body.js';
 import { ManifestCache } from './manifest-cache.js';
 import { type SignIn, type SignInOptions, setUpSignIn } from './oidc/sign-in.js';
-import { NOTE_FRONTMATTER_BYTES } from './routes/commit.js';
+import { commitBodyLimit } from '../shared/commit-body.js';
 import { listDevices, revokeDevice } from './routes/devices.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
 import { commit } from './routes/commit.js';
@@ -98,15 +97,6 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = { requests: 120, windowMs: 60
 
 /** A snapshot request is a scope, a version, a cursor and the hashes the client has. */
 const SNAPSHOT_BODY_LIMIT = 4 * 1024 * 1024;
-
-/**
- * The largest commit body a caller may send, from its announced limits: a full commit of notes
- * whose bodies are at the size limit, with their frontmatter, and room for JSON escaping.
- */
-export function commitBodyLimit(limits: SyncLimits): number {
-  const perNote = effectiveLimits(limits).noteBytes + NOTE_FRONTMATTER_BYTES;
-  return Math.ceil(limits.quota.changesPerCommit * perNote * 1.25) + 64 * 1024;
-}
 
 type Route = {
   method: 'GET' | 'POST';

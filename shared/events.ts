@@ -10,5 +10,17 @@ export const AppEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('warnings.changed') }),
   /** Sync status of a scope changed (a round ended, the toggle, a conflict resolved): refetch sync.*. */
   z.object({ type: z.literal('sync.status'), scope: ScopeSchema }),
+  /**
+   * `encryption on` moving along (issue 19): syncing first, publishing the keyring, uploading the
+   * notes sealed (`done` of `total` notes), removing the unencrypted copy. The Sync page and the
+   * CLI show it.
+   */
+  z.object({
+    type: z.literal('encryption.progress'),
+    phase: z.enum(['syncing', 'publishing', 'uploading', 'removing']),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
 ]);
+export type EncryptionProgress = Omit<Extract<AppEvent, { type: 'encryption.progress' }>, 'type'>;
 export type AppEvent = z.infer<typeof AppEventSchema>;

@@ -219,6 +219,9 @@ export type IdentityResponse = z.infer<typeof IdentityResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 // POST /v1/memory/snapshot
 
+/** Most hashes a snapshot request's `have` may name. */
+export const SNAPSHOT_MAX_HAVE = 20_000;
+
 export const SnapshotRequestSchema = z.object({
   scope: SyncScopeSchema,
   /**
@@ -232,7 +235,7 @@ export const SnapshotRequestSchema = z.object({
    * local hash with a full listing; with `sinceVersion`, send the hashes of notes changed locally
    * since (usually none) — the server only sends bodies of entries changed since anyway.
    */
-  have: z.array(ContentHashSchema).max(20_000).default([]),
+  have: z.array(ContentHashSchema).max(SNAPSHOT_MAX_HAVE).default([]),
   /** From a previous page's `nextCursor`; the other fields must be the same as on the first page. */
   cursor: z.string().max(2000).nullable().default(null),
   /**

@@ -32,6 +32,8 @@ export class AccountSource {
   private cached: { key: string; account: SyncAccount } | null = null;
   /** Requests and bytes of every client this source made (bench/sync). */
   readonly stats: TransferStats = { requests: 0, bytesSent: 0, bytesReceived: 0 };
+  /** Told how many sealed changes each commit of an encrypted account carried (`encryption on`). */
+  readonly sealedCommits = new Set<(changes: number) => void>();
 
   constructor(
     readonly paths: SyncPaths,
@@ -52,7 +54,9 @@ export class AccountSource {
     const clientOptions = { origin: url, token, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}) };
     // An unlocked encrypted account: the same client, sealing and opening at the boundary.
     const client = deviceKey
-      ? sealedClient(clientOptions, deviceKey, this.paths.seenDir)
+      ? sealedClient(clientOptions, deviceKey, this.paths.seenDir, (changes) => {
+          for (const listener of this.sealedCommits) listener(changes);
+        })
       : new SyncHttpClient(clientOptions);
     // Aggregate the stats of every client (one per token) in one place.
     (client as { stats: TransferStats }).stats = this.stats;

@@ -24,6 +24,7 @@ import {
   type KeyringResponse,
   type KeyringUpdateRequest,
   type KeyringUpdateResponse,
+  SNAPSHOT_MAX_HAVE,
   type SnapshotRequest,
   type SnapshotResponse,
   type SyncLimits,
@@ -85,6 +86,15 @@ export interface SyncHttpClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A snapshot as the round asks for it: `held` names the versions this device holds, per note, so
+ * the server can leave their contents out. The plain client sends their hashes as `have`; the
+ * end-to-end encrypted one keys each hash by its note (crypto/account-keys.ts keyedHash).
+ */
+export interface SnapshotCall extends SnapshotRequest {
+  held?: ReadonlyArray<{ id: string; hash: string }>;
+}
+
 export class SyncHttpClient {
   readonly origin: string;
   private readonly token: string;
@@ -107,8 +117,11 @@ export class SyncHttpClient {
     return this.request('GET', SYNC_ROUTES.identity, undefined, IdentityResponseSchema, signal);
   }
 
-  snapshot(req: SnapshotRequest, signal?: AbortSignal): Promise<SnapshotResponse> {
-    return this.request('POST', SYNC_ROUTES.snapshot, req, SnapshotResponseSchema, signal);
+  snapshot(req: SnapshotCall, signal?: AbortSignal): Promise<SnapshotResponse> {
+    const { held, ...rest } = req;
+    const have = [...new Set([...(rest.have ?? []), ...(held ?? []).map((h) => h.hash)])];
+    const body: SnapshotRequest = { ...rest, have: have.slice(0, SNAPSHOT_MAX_HAVE) };
+    return this.request('POST', SYNC_ROUTES.snapshot, body, SnapshotResponseSchema, signal);
   }
 
   commit(req: CommitRequest, signal?: AbortSignal): Promise<CommitResponse> {

@@ -29,6 +29,13 @@ export interface SyncEngineOptions {
   hooks?: SyncHooks;
   emit?: (event: AppEvent) => void;
   scheduling?: Omit<CoordinatorOptions, 'clock' | 'onRound'>;
+  /**
+   * Tests only: the scrypt cost of keyrings this engine's process makes (`encryption on`,
+   * change-passphrase), recorded in the keyring so every device unlocks it at that cost. No
+   * production composition passes it (test/sync-crypto/kdf-cost.test.ts checks they do not);
+   * unset, keyrings get kdf.ts DEFAULT_SCRYPT.
+   */
+  kdfCostForTests?: { logN: number };
 }
 
 /**
@@ -50,13 +57,16 @@ export class SyncEngine {
   readonly keys: TokenStore;
   readonly coordinator: SyncCoordinator;
   readonly clock: Clock;
+  readonly kdfCostForTests: { logN: number } | null;
   private readonly services = new Map<string, { svc: SyncService; holders: Holder[]; release: () => void }>();
   private readonly hooks: SyncHooks;
-  private readonly emit: (event: AppEvent) => void;
+  /** To the page's event stream (sync status, `encryption on` progress). */
+  readonly emit: (event: AppEvent) => void;
 
   constructor(opts: SyncEngineOptions) {
     this.paths = syncPaths(path.resolve(opts.home));
     this.clock = opts.clock ?? systemClock;
+    this.kdfCostForTests = opts.kdfCostForTests ?? null;
     this.targets = new SyncTargetsStore(this.paths.pluginsFile);
     this.keys = opts.keys ?? new FileTokenStore(this.paths.keyFile);
     this.accounts = new AccountSource(this.paths, opts.tokens ?? new FileTokenStore(this.paths.tokenFile), {

@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import { withDirLock } from '../memory/dir-lock.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
 /**
@@ -11,12 +13,25 @@ export interface TokenStore {
   get(origin: string): Promise<string | null>;
   set(origin: string, token: string): Promise<void>;
   clear(origin?: string): Promise<void>;
+  /**
+   * Runs `fn` holding this store against every other process that uses it (renewing a rotating
+   * refresh token: read, refresh, write). Absent where one process owns the store (safeStorage).
+   */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+/** How long a renewal waits for another process's renewal of the same file (a slow provider). */
+const EXCLUSIVE_WAIT_MS = 60_000;
 
 const TokenFileSchema = z.object({ tokens: z.record(z.string(), z.string()) });
 
 export class FileTokenStore implements TokenStore {
   constructor(readonly file: string) {}
+
+  /** A lock file beside the token file (electron/memory/dir-lock.ts: pid-checked, taken over when stale). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return withDirLock(path.dirname(this.file), fn, { timeoutMs: EXCLUSIVE_WAIT_MS });
+  }
 
   private async read(): Promise<Record<string, string>> {
     const text = await readFileOrNull(this.file);

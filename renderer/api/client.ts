@@ -14,7 +14,8 @@ import type { Transport } from './transport.js';
  */
 export interface ApiClient {
   readonly transportKind: Transport['kind'];
-  call<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** `signal`: see Transport.invoke (queries pass react-query's, so a superseded query is cancelled). */
+  call<M extends ApiMethodName>(method: M, input: ApiInput<M>, signal?: AbortSignal): Promise<ApiOutput<M>>;
   /** Export / import a scope as a zip; the person picks the file (shared/note-archives.ts). */
   archive(request: ArchiveRequest): Promise<ArchiveOutcome>;
   subscribe(listener: (event: AppEvent) => void): () => void;
@@ -25,11 +26,12 @@ export interface ApiClient {
 export function createApiClient(transport: Transport): ApiClient {
   return {
     transportKind: transport.kind,
-    async call(method, input) {
+    async call(method, input, signal) {
       let reply;
       try {
-        reply = await transport.invoke(method, input);
+        reply = await transport.invoke(method, input, signal);
       } catch (err) {
+        if (signal?.aborted) throw signal.reason;
         throw new ApiError('unavailable', `${method} could not be sent: ${(err as Error).message}`);
       }
       if (!reply || typeof reply !== 'object') throw new ApiError('internal', `${method}: empty answer`);

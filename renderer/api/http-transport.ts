@@ -82,15 +82,18 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
 
   return {
     kind: 'http',
-    async invoke(method, input): Promise<InvokeReply> {
+    async invoke(method, input, signal): Promise<InvokeReply> {
       let res: Response;
       try {
         res = await doFetch(`${base}/api/invoke`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...opts.headers },
           body: JSON.stringify({ method, input: input ?? {} }),
+          ...(signal ? { signal } : {}),
         });
       } catch (err) {
+        // Cancelled by the caller: not the bridge's fault, and nobody waits for a reply.
+        if (signal?.aborted) throw signal.reason;
         return {
           ok: false,
           error: {

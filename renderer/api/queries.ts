@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query';
 import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
 import type { AppEvent } from '../../shared/events.js';
+import { useFirstListShown } from '../state/first-list.js';
 import type { ApiClient } from './client.js';
 import { useApiClient } from './context.js';
 import type { ApiError } from './errors.js';
@@ -24,9 +25,22 @@ export function useApiQuery<M extends ApiMethodName>(
   const client = useApiClient();
   return useQuery<ApiOutput<M>, ApiError>({
     queryKey: apiKey(method, input),
-    queryFn: () => client.call(method, input),
+    // The signal lets react-query cancel a query nobody shows any more (the previous search key).
+    queryFn: ({ signal }) => client.call(method, input, signal),
     ...options,
   });
+}
+
+/**
+ * A query for what the first screen does not need (status bar, tab badges, sync state): asked once
+ * the note list's first page is drawn (state/first-list.ts).
+ */
+export function useDeferredApiQuery<M extends ApiMethodName>(
+  method: M,
+  input: ApiInput<M>,
+  options: Omit<UseQueryOptions<ApiOutput<M>, ApiError>, 'queryKey' | 'queryFn' | 'enabled'> = {},
+) {
+  return useApiQuery(method, input, { ...options, enabled: useFirstListShown() });
 }
 
 export function useApiMutation<M extends ApiMethodName>(method: M) {
@@ -43,9 +57,19 @@ export function useApiMutation<M extends ApiMethodName>(method: M) {
  * listed invalidates everything (correct, if not the cheapest).
  */
 export const EVENT_INVALIDATIONS: Record<string, readonly string[]> = {
-  'notes.changed': ['notes.list', 'notes.search', 'notes.get', 'notes.index', 'app.status', 'backups.list'],
+  'notes.changed': [
+    'notes.list',
+    'notes.search',
+    'notes.get',
+    'notes.index',
+    'app.status',
+    'backups.list',
+    'cleanup.count',
+  ],
   'warnings.changed': ['app.status', 'notes.list'],
   'sync.status': ['sync.status', 'sync.conflicts', 'sync.conflict', 'backups.list'],
+  // Shown as it comes (renderer/sync/EncryptionSection.tsx); the call's answer refreshes the rest.
+  'encryption.progress': [],
 };
 
 export function invalidateForEvent(qc: QueryClient, event: AppEvent | { type: string }): void {

@@ -5,7 +5,11 @@ import type { ArchiveRequest } from '../../shared/note-archives.js';
 /** How the API client reaches the handler table: the preload bridge (desktop) or HTTP (web demo). */
 export interface Transport {
   readonly kind: 'ipc' | 'http';
-  invoke(method: string, input: unknown): Promise<InvokeReply>;
+  /**
+   * `signal` aborts a call whose answer nobody wants any more (a search overtaken by the next key):
+   * over HTTP the request is cancelled; over IPC the call runs to its end and its answer is dropped.
+   */
+  invoke(method: string, input: unknown, signal?: AbortSignal): Promise<InvokeReply>;
   /** Export / import a scope as a zip: the system's file dialog (desktop), a download / file input (web). */
   archive(request: ArchiveRequest): Promise<InvokeReply>;
   subscribe(listener: (event: AppEvent) => void): () => void;

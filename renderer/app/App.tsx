@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useApiClient } from '../api/context.js';
-import { useApiQuery } from '../api/queries.js';
+import { useDeferredApiQuery } from '../api/queries.js';
 import { mergeWarnings, WarningsBar } from '../components/WarningsBar.js';
 import { Toasts } from '../components/Toasts.js';
 import { switchLocale, type Locale } from '../i18n/index.js';
 import { editorStore } from '../state/editor-store.js';
+import { firstListStore } from '../state/first-list.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
 import { runCommand } from './commands.js';
 import { QuickSwitcher } from './QuickSwitcher.js';
@@ -43,8 +44,12 @@ export function App() {
   const theme = useUi((s) => s.theme);
   const [connected, setConnected] = useState(true);
   // Warnings change without a note changing (a malformed file appears): also refetch now and then.
-  const status = useApiQuery('app.status', {}, { refetchInterval: 60_000 });
+  const status = useDeferredApiQuery('app.status', {}, { refetchInterval: 60_000 });
   useTheme(theme);
+  // Opened on another tab than Memory: there is no list to wait for.
+  useEffect(() => {
+    if (activeTab !== 'memory') firstListStore.getState().markShown();
+  }, [activeTab]);
 
   useEffect(
     () =>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SyncStatus } from '../../shared/api/sync.js';
 import { SyncStatusCodeSchema } from '../../shared/sync-status.js';
-import { useApiQuery } from '../api/queries.js';
+import { useDeferredApiQuery } from '../api/queries.js';
 import { mergeWarnings } from '../components/WarningsBar.js';
 import { formatTime } from '../sync/format.js';
 import { useConflictList, useSyncRunning, useSyncStatus } from '../sync/hooks.js';
@@ -30,7 +30,7 @@ export function StatusBar() {
   const sync = useSyncStatus();
   const running = useSyncRunning();
   const conflicts = useConflictList().data?.conflicts.length ?? 0;
-  const status = useApiQuery('app.status', {});
+  const status = useDeferredApiQuery('app.status', {});
   const warnings = mergeWarnings(status.data?.warnings).length;
   const tabMovesFocus = useUi((s) => s.tabMovesFocus);
   // Only where sync runs: signed out or off, nothing is "to upload".

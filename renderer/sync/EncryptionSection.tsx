@@ -1,7 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { EncryptionStatus } from '../../shared/api/encryption.js';
+import type { EncryptionProgress } from '../../shared/events.js';
+import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
 import type { ApiError } from '../api/errors.js';
 import { showToast } from '../state/toast-store.js';
@@ -27,9 +29,11 @@ export function EncryptionNotice({ paused }: { paused: boolean }) {
     ? 'lineSyncOff'
     : !s?.accountEncrypted
       ? 'lineOff'
-      : s.unlocked
-        ? 'lineOn'
-        : 'lineLocked';
+      : s.reuploadPending
+        ? 'linePending'
+        : s.unlocked
+          ? 'lineOn'
+          : 'lineLocked';
   return (
     <p
       className={key === 'lineOn' ? 'sync-e2e sync-e2e-on' : 'sync-e2e'}
@@ -137,9 +141,36 @@ function newPassphraseProblem(p: string, again: string, t: TFunction): string | 
   return null;
 }
 
+/** The last `encryption.progress` event of the core (reset when a new run starts). */
+function useEncryptionProgress(): [EncryptionProgress | null, () => void] {
+  const client = useApiClient();
+  const [progress, setProgress] = useState<EncryptionProgress | null>(null);
+  useEffect(
+    () =>
+      client.subscribe((event) => {
+        if (event.type === 'encryption.progress')
+          setProgress({ phase: event.phase, done: event.done, total: event.total });
+      }),
+    [client],
+  );
+  return [progress, () => setProgress(null)];
+}
+
+function progressText(p: EncryptionProgress | null, t: TFunction): string {
+  if (!p) return t('syncUi.enc.turningOn');
+  const key = {
+    syncing: 'phaseSyncing',
+    publishing: 'phasePublishing',
+    uploading: 'phaseUploading',
+    removing: 'phaseRemoving',
+  }[p.phase];
+  return t(`syncUi.enc.${key}`, { done: p.done, total: p.total });
+}
+
 function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCode: (code: string) => void }) {
   const { t } = useTranslation();
   const on = useSyncMutation('encryption.on');
+  const [progress, resetProgress] = useEncryptionProgress();
   const [passphrase, setPassphrase] = useState('');
   const [again, setAgain] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -149,6 +180,7 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
     const why = resume ? null : newPassphraseProblem(passphrase, again, t);
     setProblem(why);
     if (why) return;
+    resetProgress();
     on.mutate(
       { passphrase },
       {
@@ -156,7 +188,12 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
           setPassphrase('');
           setAgain('');
           if (r.recoveryCode) onRecoveryCode(r.recoveryCode);
-          showToast({ tone: 'info', message: t('syncUi.enc.onToast') });
+          const unfinished = r.scopes.some((scope) => scope.error);
+          showToast(
+            unfinished
+              ? { tone: 'error', message: t('syncUi.enc.onUnfinishedToast') }
+              : { tone: 'info', message: t('syncUi.enc.onToast') },
+          );
         },
       },
     );
@@ -189,7 +226,11 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
       <button type="submit" className="primary" disabled={on.isPending} data-testid="sync-enc-on">
         {resume ? t('syncUi.enc.resume') : t('syncUi.enc.turnOn')}
       </button>
-      <Working pending={on.isPending} label={t('syncUi.enc.turningOn')} />
+      <Working
+        pending={on.isPending}
+        label={progressText(progress, t)}
+        {...(progress?.phase === 'uploading' ? { value: progress } : {})}
+      />
       <FormError text={problem ?? (on.error ? errorText(on.error, t) : null)} />
     </form>
   );
@@ -350,11 +391,25 @@ function RecoveryCode({ code, onDone }: { code: string; onDone: () => void }) {
   );
 }
 
-function Working({ pending, label }: { pending: boolean; label: string }) {
+function Working({
+  pending,
+  label,
+  value,
+}: {
+  pending: boolean;
+  label: string;
+  /** Known amounts (the re-upload): the bar says how far it is. */
+  value?: { done: number; total: number };
+}) {
   return pending ? (
     <div className="sync-progress" role="status" data-testid="sync-enc-working">
-      <div className="sync-progress-bar" role="progressbar" aria-label={label} />
-      <span>{label}</span>
+      <div
+        className="sync-progress-bar"
+        role="progressbar"
+        aria-label={label}
+        {...(value ? { 'aria-valuemin': 0, 'aria-valuemax': value.total, 'aria-valuenow': value.done } : {})}
+      />
+      <span data-testid="sync-enc-progress">{label}</span>
     </div>
   ) : null;
 }

@@ -7,6 +7,8 @@ export const encryptionUiEn = {
     'Sync is end-to-end encrypted: the sync server stores only sealed notes it cannot read. Only notes sync — never sessions, files or credentials.',
   lineLocked:
     'This account is end-to-end encrypted, and this device is locked: unlock it below to sync. Only notes sync — never sessions, files or credentials.',
+  linePending:
+    'Turning end-to-end encryption on has not finished: until the re-upload is done, the sync server still holds a readable copy of your notes. Only notes sync — never sessions, files or credentials.',
   lineSyncOff:
     'Cloud sync is off, so the sync server is not asked whether this account is end-to-end encrypted. Only notes sync — never sessions, files or credentials.',
   unknown: 'The sync server did not say whether this account is encrypted; try again later.',
@@ -19,6 +21,10 @@ export const encryptionUiEn = {
   mismatch: 'The two passphrases differ.',
   turnOn: 'Turn on encryption',
   turningOn: 'Encrypting and re-uploading your notes…',
+  phaseSyncing: 'Syncing every note first…',
+  phasePublishing: 'Publishing the encrypted key…',
+  phaseUploading: 'Uploading sealed notes: {{done}} of {{total}}',
+  phaseRemoving: 'Removing the unencrypted copy from the server…',
   resumeHint: 'Turning encryption on did not finish re-uploading. Enter the passphrase again to resume.',
   resume: 'Resume',
   codeTitle: 'Your recovery code — write this down now',
@@ -29,6 +35,7 @@ export const encryptionUiEn = {
   copyFailed: 'Could not copy; select the code and copy it by hand.',
   codeDone: 'I have written it down',
   onToast: 'End-to-end encryption is on.',
+  onUnfinishedToast: 'The re-upload did not finish; resume it on the Sync page.',
   lockedHint: 'Another device turned encryption on for this account. Unlock this device to sync its notes.',
   unlockWith: 'Unlock with',
   withPassphrase: 'the passphrase',
@@ -53,6 +60,8 @@ export const encryptionUiZh: typeof encryptionUiEn = {
   lineOn: '同步已端到端加密：同步服务器只保存它无法读取的密封笔记。只同步笔记——从不同步会话、文件或凭据。',
   lineLocked:
     '此账户已端到端加密，但本设备尚未解锁：请在下方解锁后再同步。只同步笔记——从不同步会话、文件或凭据。',
+  linePending:
+    '开启端到端加密尚未完成：重新上传完成之前，同步服务器仍保存着你的笔记的可读副本。只同步笔记——从不同步会话、文件或凭据。',
   lineSyncOff:
     '云同步已关闭，因此不会询问同步服务器此账户是否端到端加密。只同步笔记——从不同步会话、文件或凭据。',
   unknown: '同步服务器没有说明此账户是否加密；请稍后再试。',
@@ -65,6 +74,10 @@ export const encryptionUiZh: typeof encryptionUiEn = {
   mismatch: '两次输入的密码不一致。',
   turnOn: '开启加密',
   turningOn: '正在加密并重新上传你的笔记…',
+  phaseSyncing: '正在先同步全部笔记…',
+  phasePublishing: '正在发布加密后的密钥…',
+  phaseUploading: '正在上传加密笔记：{{done}} / {{total}}',
+  phaseRemoving: '正在从服务器删除未加密的副本…',
   resumeHint: '开启加密时重新上传没有完成。再次输入密码以继续。',
   resume: '继续',
   codeTitle: '你的恢复码——请立即抄下来',
@@ -74,6 +87,7 @@ export const encryptionUiZh: typeof encryptionUiEn = {
   copyFailed: '无法复制；请选中恢复码手动复制。',
   codeDone: '我已抄下',
   onToast: '端到端加密已开启。',
+  onUnfinishedToast: '重新上传没有完成；请在同步页面继续。',
   lockedHint: '另一台设备已为此账户开启加密。解锁本设备后才能同步它的笔记。',
   unlockWith: '解锁方式',
   withPassphrase: '密码',

@@ -3,7 +3,8 @@ import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-quer
 import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
 import { useApiClient } from '../api/context.js';
 import type { ApiError } from '../api/errors.js';
-import { useApiQuery } from '../api/queries.js';
+import { useDeferredApiQuery } from '../api/queries.js';
+import { useFirstListShown } from '../state/first-list.js';
 import { useUi } from '../state/ui-store.js';
 
 /** Sync methods whose results the page shows; every sync write makes them stale. */
@@ -20,11 +21,11 @@ const SYNC_QUERIES = [
 
 export function useSyncStatus() {
   // Events refetch it after every round; the interval only keeps "paused until" and times fresh.
-  return useApiQuery('sync.status', {}, { refetchInterval: 30_000, staleTime: 5_000 });
+  return useDeferredApiQuery('sync.status', {}, { refetchInterval: 30_000, staleTime: 5_000 });
 }
 
 export function useConflictList() {
-  return useApiQuery('sync.conflicts', {}, { staleTime: 5_000 });
+  return useDeferredApiQuery('sync.conflicts', {}, { staleTime: 5_000 });
 }
 
 /** A sync write (sync.now, setEnabled, login, logout, resolve) keyed by its method so progress is shared. */
@@ -52,8 +53,9 @@ export function useSyncRunning(): boolean {
 export function useProjectActivity(): void {
   const client = useApiClient();
   const tab = useUi((s) => s.activeTab);
+  const ready = useFirstListShown();
   useEffect(() => {
-    if (tab !== 'memory') return;
+    if (tab !== 'memory' || !ready) return;
     const touch = () => void client.call('sync.markInUse', {}).catch(() => undefined);
     touch();
     const timer = setInterval(touch, 10 * 60_000);

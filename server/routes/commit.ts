@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { contentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import { sealedContentLength } from '../../shared/sealed-size.js';
+import { NOTE_FRONTMATTER_BYTES } from '../../shared/commit-body.js';
 import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
 import type { CommitRequestSchema } from '../../shared/sync-protocol.js';
 import {
@@ -30,9 +31,6 @@ import { requireProtocolForScope } from './protocol-rules.js';
 type CommitRequest = z.output<typeof CommitRequestSchema>;
 type Put = CommitRequest['puts'][number];
 type Delete = CommitRequest['deletes'][number];
-
-/** UTF-8 bytes a note's frontmatter may take on top of its body limit (`quota.noteBytes`). */
-export const NOTE_FRONTMATTER_BYTES = 16 * 1024;
 
 interface CheckedPut {
   put: Put;

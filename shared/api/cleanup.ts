@@ -88,6 +88,12 @@ export const cleanupApi = {
     }),
     output: z.object({ findings: z.array(FindingSchema) }),
   }),
+  'cleanup.count': defineMethod({
+    summary:
+      "How many findings cleanup.findings would list (the 待整理 tab's badge: a number, not thousands of findings).",
+    input: z.object({ scope: z.enum(['project', 'user', 'both']).default('both') }),
+    output: z.object({ count: z.number().int().nonnegative() }),
+  }),
   'cleanup.dismiss': defineMethod({
     summary: "Dismiss a finding against its notes' current versions: editing one of them brings it back.",
     input: z.object({ findingId: z.string().min(1) }),

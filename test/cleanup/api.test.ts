@@ -39,6 +39,8 @@ describe('cleanup.* through the API table (the path every transport takes)', () 
     expect(await call('cleanup.findings', {})).toMatchObject({
       findings: [expect.objectContaining({ id: 'same_topic:project:a,b' })],
     });
+    // The tab badge's count: the same findings, counted on the core.
+    expect(await call('cleanup.count', {})).toEqual({ count: 1 });
 
     model = await startStandInModel();
     model.respond({ kind: 'hang' });

@@ -56,6 +56,10 @@ describe('待整理 tab in Chromium', { timeout: 120_000 }, () => {
       expect(await page.getByTestId(`findings-${kind}`).count()).toBe(1);
     }
     expect(await page.getByRole('tab', { name: /待整理/ }).textContent()).toContain('5');
+    // The same-topic pair's two summaries, each marked off from the other.
+    expect(await finding(PAIR).locator('.finding-notes').innerText()).toMatch(
+      /^Pricing cards use fills, not borders\s*·\s*Pricing cards: use background fills/,
+    );
     await screenshot(page, 'cleanup-01-findings');
   });
 

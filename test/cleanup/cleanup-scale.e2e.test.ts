@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedNotes, seedGeneratedNotes } from '../../electron/demo/seed.js';
-import { closeDemoPage, openDemoPage, WAIT, type DemoPage } from '../e2e/harness.js';
+import { closeDemoPage, openDemoPage, screenshot, WAIT, type DemoPage } from '../e2e/harness.js';
 
 /**
  * 待整理 at scale, in Chromium against the real web bridge: 1,500 notes whose links all point at
@@ -56,6 +56,51 @@ describe('待整理 with 1,500 findings', { timeout: 180_000 }, () => {
       )
       .toBe(true);
     expect(await findingRows().count()).toBeLessThan(60);
+  });
+
+  it('a toast never covers the findings: the last row in view can be clicked while it shows', async () => {
+    const { page } = demo;
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.getByTestId('cleanup-kind-filter').selectOption('broken_link');
+    const scroll = page.getByTestId('findings-scroll');
+    // Whether the Dismiss button of the last finding in view is what a click there reaches.
+    const lastRowClickable = () =>
+      scroll.evaluate((el) => {
+        const view = el.getBoundingClientRect();
+        const rows = [...el.querySelectorAll('[data-testid="finding"]')].filter(
+          (r) => r.getBoundingClientRect().top < view.bottom - 4,
+        );
+        const button = rows.at(-1)!.querySelector('[data-testid="finding-dismiss"]')!;
+        const b = button.getBoundingClientRect();
+        const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+        return hit === button || button.contains(hit);
+      });
+    await page.getByTestId('finding-dismiss').first().click();
+    await page
+      .getByTestId('toasts')
+      .getByText(/Dismissed/)
+      .waitFor();
+    expect(await lastRowClickable()).toBe(true);
+    await screenshot(page, 'cleanup-toast-last-row-1024');
+    // Scrolled to the very end, a new toast does not push the last finding out of reach either.
+    await page.keyboard.press('Control+z');
+    await expect.poll(brokenCount, { timeout: WAIT }).toBe(String(COUNT + 1));
+    await page.getByTestId('toasts').locator('button.icon').first().click();
+    await scroll.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.waitForTimeout(300);
+    await page.getByTestId('finding-dismiss').last().click();
+    await page
+      .getByTestId('toasts')
+      .getByText(/Dismissed/)
+      .waitFor();
+    await page.waitForTimeout(300);
+    expect(await lastRowClickable()).toBe(true);
+    await screenshot(page, 'cleanup-toast-end-1024');
+    await page.keyboard.press('Control+z');
+    // The group's heading (its count) is the list's first row: back to the top to read it.
+    await scroll.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(brokenCount, { timeout: WAIT }).toBe(String(COUNT + 1));
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('a dismissed group of 1,501 comes back with Ctrl+Z, and stays back after a reload', async () => {

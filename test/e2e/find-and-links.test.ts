@@ -79,11 +79,22 @@ describe('find as you type', { timeout: 120_000 }, () => {
     await search('widget');
     await expect
       .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
-      .toBe('The best 200 notes — more match');
+      .toBe('The best 50 notes — more match');
     await screenshot(page, 'find-02-more');
     await page.getByTestId('show-more').click();
     await expect
       .poll(() => page.getByTestId('list-count').textContent(), { timeout: WAIT })
+      .toBe('The best 100 notes — more match');
+    // Scrolled to the end, the list asks for the next hits until all are there.
+    const list = page.getByTestId('note-list');
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+          return page.getByTestId('list-count').textContent();
+        },
+        { timeout: WAIT },
+      )
       .toBe(`${EXTRA} notes`);
     await search('');
   });

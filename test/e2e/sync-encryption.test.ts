@@ -4,6 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
+import { SYNC_ROUTES } from '../../shared/sync-protocol.js';
+import { startFaultProxy } from '../sync/fault-proxy.js';
 import { startTestServer, tempDir, type TestServer } from '../sync/harness.js';
 import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot, WAIT } from './harness.js';
 
@@ -11,8 +13,9 @@ import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot,
  * End-to-end encryption from the Sync page (issue 19), in Chromium over the web bridge, with the
  * real sync server on loopback: device A turns it on (the recovery code is shown once), device B
  * sees its account is encrypted and itself locked, a wrong passphrase is refused and writes nothing
- * in B's home, the right one unlocks B and A's notes arrive. The KDF runs at its real cost (the API
- * has no lower one), so each passphrase check takes seconds.
+ * in B's home, the right one unlocks B and A's notes arrive. The bridges make keyrings at scrypt
+ * cost 2^10 (`kdfCostForTests`, recorded in the keyring); test/sync-crypto/cli.test.ts runs the
+ * production cost.
  */
 const PASSPHRASE = 'correct horse battery staple';
 
@@ -28,6 +31,7 @@ let server: TestServer;
 let browser: Browser;
 let A: Device;
 let B: Device;
+let C: Device | undefined;
 let token: string;
 
 async function startDevice(name: string, seed: boolean): Promise<Device> {
@@ -37,16 +41,21 @@ async function startDevice(name: string, seed: boolean): Promise<Device> {
   await fs.mkdir(dirs.userMemoryDir, { recursive: true });
   if (seed) await seedSampleNotes(dirs);
   // Rounds only when asked (sign-in, turning on, unlocking), so the test decides the order.
-  const bridge = await startWebBridge({ home, port: 0, staticDir: RENDERER_DIR, sync: { autoStart: false } });
+  const bridge = await startWebBridge({
+    home,
+    port: 0,
+    staticDir: RENDERER_DIR,
+    sync: { autoStart: false, kdfCostForTests: { logN: 10 } },
+  });
   const page = await newPage(browser);
   await page.goto(bridge.url);
   return { root, home, userDir: dirs.userMemoryDir, bridge, page };
 }
 
-async function signIn(d: Device): Promise<void> {
+async function signIn(d: Device, origin = server.url, as = token): Promise<void> {
   await d.page.getByTestId('tab-sync').click();
-  await d.page.getByTestId('sync-origin').fill(server.url);
-  await d.page.getByTestId('sync-token').fill(token);
+  await d.page.getByTestId('sync-origin').fill(origin);
+  await d.page.getByTestId('sync-token').fill(as);
   await d.page.getByTestId('sync-signin').click();
   await d.page.getByTestId('sync-signed-in').waitFor();
 }
@@ -74,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const d of [A, B]) {
+  for (const d of [A, B, C]) {
     if (!d) continue;
     await d.bridge.close();
     await fs.rm(d.root, { recursive: true, force: true });
@@ -171,5 +180,68 @@ describe('End-to-end encryption on the Sync page', { timeout: 240_000 }, () => {
     expect(await A.page.getByTestId('sync-enc').count()).toBe(0);
     await A.page.getByTestId('sync-toggle').click();
     await expect.poll(() => e2eState(A.page), { timeout: WAIT }).toBe('lineOn');
+  });
+
+  it('an interrupted turn-on resumes from the Resume form, with live progress', async () => {
+    // Device C (its own account) reaches the real server through a fault proxy: once the keyring
+    // is published, sealed commits first fail (the re-upload is cut short), then are held so the
+    // page's progress can be read while the re-upload waits on them.
+    let keyringPublished = false;
+    let commits: 'fail' | 'hold' | 'pass' = 'fail';
+    const proxy = await startFaultProxy(server.url, ({ method, url }) => {
+      if (method === 'POST' && url.startsWith(SYNC_ROUTES.keyringUpdate)) keyringPublished = true;
+      if (!keyringPublished || method !== 'POST' || !url.startsWith(SYNC_ROUTES.commit)) return 'pass';
+      return commits === 'fail' ? 'error500' : commits;
+    });
+    try {
+      C = await startDevice('c', true);
+      await signIn(C, proxy.url, await server.token('gwen'));
+      await expect.poll(() => e2eState(C!.page), { timeout: WAIT }).toBe('lineOff');
+      await C.page.getByTestId('sync-enc-passphrase').fill(PASSPHRASE);
+      await C.page.getByTestId('sync-enc-confirm').fill(PASSPHRASE);
+      await C.page.getByTestId('sync-enc-on').click();
+      await C.page.getByTestId('sync-enc-code').waitFor({ timeout: WAIT * 4 });
+      await C.page.getByTestId('sync-enc-code-done').click();
+      // The re-upload did not finish: the form asks to resume, with the passphrase only.
+      await expect
+        .poll(() => C!.page.getByTestId('sync-enc-on').textContent(), { timeout: WAIT })
+        .toBe('Resume');
+      expect(await C.page.getByTestId('sync-enc-confirm').count()).toBe(0);
+      // The top line does not claim encryption while the server still holds the readable copy.
+      expect(await e2eState(C.page)).toBe('linePending');
+      const plainCopy = path.join(server.dataDir, 'users', 'gwen', 'memory');
+      expect((await fs.readdir(plainCopy)).length).toBeGreaterThan(0);
+
+      // A wrong passphrase is refused before anything is uploaded.
+      await C.page.getByTestId('sync-enc-passphrase').fill('not the passphrase');
+      await C.page.getByTestId('sync-enc-on').click();
+      await C.page.getByTestId('sync-enc-error').waitFor({ timeout: WAIT * 4 });
+      expect(await C.page.getByTestId('sync-enc-error').textContent()).toContain('does not unlock');
+
+      commits = 'hold';
+      const held = new Promise<void>((resolve) => {
+        proxy.onHold = () => resolve();
+      });
+      await C.page.getByTestId('sync-enc-passphrase').fill(PASSPHRASE);
+      await C.page.getByTestId('sync-enc-passphrase').press('Enter');
+      await held;
+      const notes = (await fs.readdir(C.userDir)).filter((f) => f.endsWith('.md')).length;
+      await expect
+        .poll(() => C!.page.getByTestId('sync-enc-progress').textContent(), { timeout: WAIT })
+        .toBe(`Uploading sealed notes: 0 of ${notes}`);
+      expect(
+        await C.page.getByTestId('sync-enc-working').getByRole('progressbar').getAttribute('aria-valuemax'),
+      ).toBe(String(notes));
+      await screenshot(C.page, 'enc-06-resume-progress');
+      commits = 'pass';
+      proxy.release();
+
+      await C.page.getByTestId('sync-enc-unlocked').waitFor({ timeout: WAIT * 4 });
+      await expect.poll(() => e2eState(C!.page), { timeout: WAIT }).toBe('lineOn');
+      // Finished: the server removed the unencrypted copy.
+      expect(await fs.readdir(plainCopy).catch(() => [])).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

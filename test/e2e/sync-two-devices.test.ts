@@ -1,14 +1,22 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../electron/api/handlers.js';
-import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
-import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
-import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { serializeNote } from '../../shared/note-format.js';
 import type { Note } from '../../shared/note.js';
-import { startTestServer, tempDir, type TestServer } from '../sync/harness.js';
-import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot, WAIT } from './harness.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
+import { ensureRendererBuilt, launchChromium, screenshot, WAIT } from './harness.js';
+import {
+  openTab,
+  readBody,
+  restartDevice,
+  signIn,
+  startDevice,
+  syncNow,
+  whileCalling,
+  type Device,
+} from './sync-devices.js';
 
 /**
  * Sync in Chromium: two devices (two temp homes, two web bridges) and one real sync server on
@@ -20,17 +28,6 @@ import { ensureRendererBuilt, launchChromium, newPage, RENDERER_DIR, screenshot,
  */
 const PROJECT_ID = 'e2e-shared-project-0001';
 
-interface Device {
-  name: string;
-  root: string;
-  home: string;
-  userDir: string;
-  projectRoot: string | null;
-  autoStart: boolean;
-  bridge: WebBridge;
-  page: Page;
-}
-
 let server: TestServer;
 let limitedServer: TestServer;
 let browser: Browser;
@@ -38,55 +35,6 @@ let A: Device;
 let B: Device;
 let C: Device;
 let token: string;
-
-async function startDevice(
-  name: string,
-  opts: { seed: boolean; project: boolean; autoStart: boolean },
-): Promise<Device> {
-  const root = await tempDir(`e2e-${name}`);
-  const home = path.join(root, 'home');
-  const projectRoot = path.join(root, 'project');
-  const dirs = defaultSeedDirs(home, projectRoot);
-  await fs.mkdir(home, { recursive: true });
-  await fs.mkdir(path.join(projectRoot, '.oharness'), { recursive: true });
-  // Two clones of one project: the same project id, so they share the project's cloud scope.
-  await fs.writeFile(path.join(projectRoot, '.oharness', 'project.json'), JSON.stringify({ id: PROJECT_ID }));
-  if (opts.seed) await seedSampleNotes(dirs);
-  await fs.mkdir(dirs.userMemoryDir, { recursive: true });
-  const bridge = await startWebBridge({
-    home,
-    ...(opts.project ? { projectRoot } : {}),
-    port: 0,
-    staticDir: RENDERER_DIR,
-    sync: { autoStart: opts.autoStart },
-  });
-  if (opts.project) await bridge.context.core.registerProject();
-  const page = await newPage(browser);
-  await page.goto(bridge.url);
-  return {
-    name,
-    root,
-    home,
-    userDir: dirs.userMemoryDir,
-    projectRoot: opts.project ? projectRoot : null,
-    autoStart: opts.autoStart,
-    bridge,
-    page,
-  };
-}
-
-/** Quits the device's process (the bridge and its sync) and starts it again over the same home. */
-async function restartDevice(d: Device): Promise<void> {
-  await d.bridge.close();
-  d.bridge = await startWebBridge({
-    home: d.home,
-    ...(d.projectRoot ? { projectRoot: d.projectRoot } : {}),
-    port: 0,
-    staticDir: RENDERER_DIR,
-    sync: { autoStart: d.autoStart },
-  });
-  await d.page.goto(d.bridge.url);
-}
 
 function note(id: string, body: string): Note {
   return {
@@ -106,48 +54,6 @@ async function writeNote(dir: string, n: Note): Promise<void> {
   await fs.writeFile(path.join(dir, `${n.id}.md`), serializeNote(n));
 }
 
-async function readBody(dir: string, id: string): Promise<string | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(dir, `${id}.md`), 'utf8');
-  } catch {
-    return null;
-  }
-  const parsed = parseNote(text);
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.note.body;
-}
-
-async function openTab(page: Page, tab: string): Promise<void> {
-  await page.getByTestId(`tab-${tab}`).click();
-}
-
-/** Waits for the answer of the next call of `method` the page makes while `action` runs. */
-async function whileCalling(page: Page, method: string, action: () => Promise<void>): Promise<void> {
-  const answered = page.waitForResponse(
-    (r) => r.url().endsWith('/api/invoke') && (r.request().postData() ?? '').includes(`"method":"${method}"`),
-    { timeout: WAIT * 2 },
-  );
-  await action();
-  await answered;
-}
-
-async function signIn(d: Device, origin: string, tok: string): Promise<void> {
-  await openTab(d.page, 'sync');
-  await d.page.getByTestId('sync-origin').fill(origin);
-  await d.page.getByTestId('sync-token').fill(tok);
-  await d.page.getByTestId('sync-signin').click();
-  await d.page.getByTestId('sync-signed-in').waitFor();
-}
-
-/** 立即同步 from the sync panel, waiting for the round's answer. */
-async function syncNow(d: Device): Promise<void> {
-  await openTab(d.page, 'sync');
-  const button = d.page.getByTestId('sync-now');
-  await expect.poll(() => button.isEnabled(), { timeout: WAIT }).toBe(true);
-  await whileCalling(d.page, 'sync.now', () => button.click());
-}
-
 beforeAll(async () => {
   ensureRendererBuilt();
   browser = await launchChromium();
@@ -157,9 +63,9 @@ beforeAll(async () => {
   token = await server.token('alice', 'free');
   // A polls on its own (like the app); B and C sync only when asked, so the test decides the order.
   [A, B, C] = await Promise.all([
-    startDevice('a', { seed: true, project: true, autoStart: true }),
-    startDevice('b', { seed: false, project: true, autoStart: false }),
-    startDevice('c', { seed: false, project: false, autoStart: false }),
+    startDevice(browser, PROJECT_ID, 'a', { seed: true, project: true, autoStart: true }),
+    startDevice(browser, PROJECT_ID, 'b', { seed: false, project: true, autoStart: false }),
+    startDevice(browser, PROJECT_ID, 'c', { seed: false, project: false, autoStart: false }),
   ]);
   for (const id of ['c-both', 'c-cloud', 'c-local', 'c-merge'])
     await writeNote(A.userDir, note(id, BODY('Middle line as synced.')));

@@ -222,8 +222,8 @@ describe('note list', () => {
         tags: ['x', 'y'],
       },
       { id: 'a', scope: 'project' as const, summary: 'Beta', score: 3, why },
-    ].map((h) => hitRow(h, 'w'));
-    expect(rows[1]).toMatchObject({ type: 'user', tags: ['x', 'y'], why: 'w', createdAt: 0 });
+    ].map((h) => hitRow(h));
+    expect(rows[1]).toMatchObject({ type: 'user', tags: ['x', 'y'], why, createdAt: 0 });
     expect(
       filterAndSort(rows, { typeFilter: 'all', tagFilter: '', sort: 'relevance' }).map((r) => r.id),
     ).toEqual(['a', 'c', 'b']);

@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYNC_PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION, SYNC_ROUTES } from '../../shared/sync-protocol.js';
 import type { RunningSyncServer } from '../../server/app.js';
-import { commitBodyLimit } from '../../server/app.js';
+import { commitBodyLimit } from '../../shared/commit-body.js';
 import { killHard, spawnTs } from './child-process.js';
 import {
   makeNote,

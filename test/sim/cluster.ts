@@ -41,7 +41,7 @@ export async function simFsStore(): Promise<{ storage: ClusterStorage; remove: (
 export class SimCluster {
   private readonly instances: (RunningSyncServer | null)[];
   /** The store as a reader of its own sees it (not any instance's cache). */
-  private readonly reader: StorageAdapter;
+  readonly reader: StorageAdapter;
 
   private constructor(
     readonly storage: ClusterStorage,

@@ -5,7 +5,7 @@ import { LOCK_FILE_NAME } from '../../electron/memory/dir-lock.js';
 import type { UserMemory } from '../../electron/memory/types.js';
 import { SyncEngine } from '../../electron/sync/sync-engine.js';
 import type { SyncService } from '../../electron/sync/sync-service.js';
-import { MemoryTokenStore } from '../../electron/sync/token-store.js';
+import { MemoryTokenStore, type TokenStore } from '../../electron/sync/token-store.js';
 import type { FakeClock } from '../sync/fake-clock.js';
 
 /**
@@ -40,6 +40,8 @@ export async function startDevice(
   life: number,
   clock: FakeClock,
   login: { url: string; token: string },
+  /** Where the process finds the end-to-end encryption key (test/sim/encrypted-account.ts). */
+  keys?: TokenStore,
 ): Promise<SimDevice> {
   let opened = home;
   if (life > 0) {
@@ -48,7 +50,12 @@ export async function startDevice(
   }
   // env {}: no OHARNESS_MEMORY_* of the machine running the simulation.
   const user = await createUserMemory({ home: opened, now: () => clock.now(), env: {} });
-  const engine = new SyncEngine({ home: opened, tokens: new MemoryTokenStore(), clock });
+  const engine = new SyncEngine({
+    home: opened,
+    tokens: new MemoryTokenStore(),
+    clock,
+    ...(keys ? { keys } : {}),
+  });
   const svc = engine.attachUser(user)!.service;
   await engine.login(login.url, login.token);
   return { index, home, life, clock, user, engine, svc };

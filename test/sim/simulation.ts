@@ -12,6 +12,7 @@ import { FakeClock } from '../sync/fake-clock.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../sync/fault-proxy.js';
 import { mulberry32 } from '../support/prng.js';
 import { SIM_SECRET, SimCluster, type ClusterStorage } from './cluster.js';
+import type { SimAccountMode } from './encrypted-account.js';
 import { leaveKilledProcessFiles, startDevice, stopDevice, type SimDevice } from './device.js';
 import { FILE_FAULTS, restoreFile, type FileFault } from './file-faults.js';
 import { Ledger, markersOf, type Version } from './ledger.js';
@@ -61,6 +62,8 @@ export interface SimOptions {
   devices?: number;
   faultRate?: number;
   crashRate?: number;
+  /** The account as something other than plain (end-to-end encrypted: test/sim/encrypted-account.ts). */
+  account?: () => SimAccountMode;
 }
 
 export interface SimResult {
@@ -117,6 +120,7 @@ export class Simulation {
   private renames = 0;
   private readonly faultRate: number;
   private readonly crashRate: number;
+  private readonly account: SimAccountMode | null;
   stats = { rounds: 0, faults: 0, crashes: 0, fileFaults: 0, conflicts: 0 };
   /** The crash points processes were killed at, in order, with the lock files each left. */
   readonly kills: Array<{ point: RoundPoint; locks: string[] }> = [];
@@ -130,6 +134,7 @@ export class Simulation {
     this.ledger = new Ledger(seed);
     this.faultRate = opts.faultRate ?? 0.12;
     this.crashRate = opts.crashRate ?? 0.08;
+    this.account = opts.account?.() ?? null;
   }
 
   pick<T>(items: readonly T[]): T {
@@ -156,6 +161,7 @@ export class Simulation {
       plan: 'paid',
       ttlSeconds: 86400,
     });
+    await this.account?.prepare(this.cluster.url(0), this.token);
     this.root = await fs.mkdtemp(path.join(simTmpRoot(), `memdesk-sim-${this.seed}-`));
     for (let i = 0; i < (this.opts.devices ?? 3); i++) {
       this.devices.push(await this.startOn(i, 0, new FakeClock()));
@@ -163,9 +169,10 @@ export class Simulation {
     }
   }
 
-  private startOn(index: number, life: number, clock: FakeClock): Promise<SimDevice> {
+  private async startOn(index: number, life: number, clock: FakeClock): Promise<SimDevice> {
     const home = path.join(this.root, `device-${index}`);
-    return startDevice(index, home, life, clock, { url: this.proxy.url, token: this.token });
+    const login = { url: this.proxy.url, token: this.token };
+    return startDevice(index, home, life, clock, login, await this.account?.deviceKeys(login.url));
   }
 
   private serverFault(url: string): Fault {
@@ -614,7 +621,8 @@ export class Simulation {
 
   /** Convergence with the server's own store, then the ledger's exact check. */
   async check(): Promise<number> {
-    const server = await this.cluster.read(this.user, { kind: 'user' });
+    const server = await (this.account?.read(this.cluster, this.user) ??
+      this.cluster.read(this.user, { kind: 'user' }));
     const cloud = JSON.stringify([...server.notes].map(([id, n]) => [id, n.hash]).sort());
     for (const d of this.devices) {
       const mine = JSON.stringify([...this.snapshotOf(d)].sort());

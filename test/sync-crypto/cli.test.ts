@@ -51,7 +51,14 @@ describe('memdesk encryption', () => {
       expect(remember.code).toBe(0);
       const pass = await secretFile(a.root, 'pass.txt', 'correct horse battery');
       const on = await cli([...a.g, 'encryption', 'on', '--passphrase-file', pass], a.root);
-      expect(on.stderr).toBe('');
+      // Progress on stderr, live as each phase starts and each commit lands; stdout is the answer.
+      expect(on.stderr.split('\n').filter(Boolean)).toEqual([
+        'syncing every scope first…',
+        'publishing the keyring…',
+        'uploading sealed: 0 of 1 notes',
+        'uploading sealed: 1 of 1 notes',
+        'removing the unencrypted copy from the server…',
+      ]);
       expect(on.code).toBe(0);
       expect(on.stdout).toMatch(/RECOVERY CODE[^\n]*\n {2}[0-9A-Z]{4}(-[0-9A-Z]{4}){7}/);
       expect(on.stdout).toMatch(/end-to-end encryption is on/);

@@ -107,7 +107,9 @@ describe('known answers: the primitives under the construction', () => {
     expect(keys.keyId).toBe(hm(master, 'memdesk:key-id:v1').slice(0, 32));
     expect(keyedNoteId(keys, 'project:p1', 'a-note')).toBe(hm(keys.name, 'note\0project:p1\0a-note'));
     expect(keyedProjectId(keys, 'p1')).toBe(hm(keys.name, 'project\0p1'));
-    expect(keyedHash(keys, 'user', 'ab'.repeat(32))).toBe(hm(keys.hash, `hash\0user\0${'ab'.repeat(32)}`));
+    expect(keyedHash(keys, 'user', 'a-note', 'ab'.repeat(32))).toBe(
+      hm(keys.hash, `hash\0user\0a-note\0${'ab'.repeat(32)}`),
+    );
   });
 });
 
@@ -202,11 +204,24 @@ describe('sealed objects and entry records', () => {
   it('keyed names are valid ids, hashes and project ids, and differ by account and scope', () => {
     const id = keyedNoteId(keysA, 'user', n1.id);
     expect(noteIdProblem(id)).toBeNull();
-    expect(ContentHashSchema.safeParse(keyedHash(keysA, 'user', n1.hash)).success).toBe(true);
+    expect(ContentHashSchema.safeParse(keyedHash(keysA, 'user', n1.id, n1.hash)).success).toBe(true);
     expect(ProjectIdSchema.safeParse(keyedProjectId(keysA, 'p1')).success).toBe(true);
     expect(keyedNoteId(keysB, 'user', n1.id)).not.toBe(id);
     expect(keyedNoteId(keysA, 'project:p1', n1.id)).not.toBe(id);
-    expect(keyedHash(keysB, 'user', n1.hash)).not.toBe(keyedHash(keysA, 'user', n1.hash));
+    expect(keyedHash(keysB, 'user', n1.id, n1.hash)).not.toBe(keyedHash(keysA, 'user', n1.id, n1.hash));
+  });
+
+  it('two notes with equal contents show the server no equal name or hash', () => {
+    const one = note('twin-one', 'Same words in both.');
+    const two = note('twin-two', 'Same words in both.');
+    expect(one.hash).toBe(two.hash); // the content hash leaves the id out
+    const a = sealObject(keysA, 'user', one);
+    const b = sealObject(keysA, 'user', two);
+    expect(a.hash).not.toBe(b.hash);
+    expect(a.id).not.toBe(b.id);
+    const ra = sealRecord(keysA, 'user', { id: one.id, hash: one.hash, seen: 1 });
+    const rb = sealRecord(keysA, 'user', { id: two.id, hash: two.hash, seen: 1 });
+    expect(ra.hash).not.toBe(rb.hash);
   });
 
   it('sizes are padded to buckets: 700 and 1000 bytes travel alike', () => {
@@ -239,11 +254,11 @@ describe('sealed objects and entry records', () => {
   });
 
   it('records name the real id and hash; a tombstone record has none; moved or flipped ones fail', () => {
-    const live = sealRecord(keysA, 'user', { id: n1.id, hash: n1.hash });
-    expect(openRecord(keysA, 'user', live)).toEqual({ id: n1.id, hash: n1.hash });
-    const gone = sealRecord(keysA, 'user', { id: 'old-idea-0b2', hash: null });
+    const live = sealRecord(keysA, 'user', { id: n1.id, hash: n1.hash, seen: 7 });
+    expect(openRecord(keysA, 'user', live)).toEqual({ id: n1.id, hash: n1.hash, seen: 7 });
+    const gone = sealRecord(keysA, 'user', { id: 'old-idea-0b2', hash: null, seen: 9 });
     expect(gone.hash).toBeNull();
-    expect(openRecord(keysA, 'user', gone)).toEqual({ id: 'old-idea-0b2', hash: null });
+    expect(openRecord(keysA, 'user', gone)).toEqual({ id: 'old-idea-0b2', hash: null, seen: 9 });
     expect(failure(() => openRecord(keysA, 'user', { ...live, id: gone.id }))).toBe('tampered');
     expect(failure(() => openRecord(keysA, 'user', { ...live, hash: null }))).toBe('tampered');
     expect(failure(() => openRecord(keysA, 'user', { ...live, meta: flipBit(live.meta, 200) }))).toBe(
@@ -284,7 +299,7 @@ const PINNED = {
   recoveryCode: '40GJ-48S4-4MK2-EA19-58NJ-RB9E-5WR3-2CHK',
   object: {
     id: '78984505d0afa4f0185e1da210cce668634d48677876217cd61965362b37d001',
-    hash: 'dd01f9c582bb2018f79383745da8c38ba3be2bd5367e5cea153eddd9eea81f40',
-    contentSha256: '4ac914998a4aa95c45e9ee7028efb73d6d31da8ebce878a1a00bb888933f0449',
+    hash: 'eb34a1c635036cd2a389e3bfc44db2910bfaadcd6bb5a7b9b2e3bf9bd7e6d2f7',
+    contentSha256: 'ebff7e45c0cd9c5270600103e9e71b0177f0a39a75417dc347f5aaef68617322',
   },
 };

@@ -10,10 +10,13 @@ import { createKeyring } from '../../electron/sync/crypto/keyring.js';
 import { SealedSyncClient } from '../../electron/sync/crypto/sealed-client.js';
 import { SeenVersions } from '../../electron/sync/crypto/seen-versions.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
+import type { SyncServerOptions } from '../../server/app.js';
 import type { StorageAdapter } from '../../server/storage/storage.js';
 import { contentHash } from '../../shared/content-hash.js';
-import { serializeNote } from '../../shared/note-format.js';
-import type { CommitPut, SyncScope } from '../../shared/sync-protocol.js';
+import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { commitBodyLimit } from '../../shared/commit-body.js';
+import { sealedContentLength } from '../../shared/sealed-size.js';
+import { effectiveLimits, SYNC_ROUTES, type CommitPut, type SyncScope } from '../../shared/sync-protocol.js';
 import { makeStorage, startTestServer, tempDir, tokenFor, type AdapterKind } from '../server/helpers.js';
 
 /**
@@ -96,9 +99,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(kind: AdapterKind, user = 'alice') {
+async function setup(kind: AdapterKind, user = 'alice', options: Partial<SyncServerOptions> = {}) {
   const store = await makeStorage(kind);
-  const server = await startTestServer({ storage: store.storage, now: () => T });
+  const server = await startTestServer({ storage: store.storage, now: () => T, ...options });
   const seenDir = await tempDir('e2ee-seen-');
   cleanups.push(
     store.cleanup,
@@ -164,6 +167,85 @@ describe.each(['fs', 'rgw'] as const)('end-to-end encryption on the %s adapter',
       );
       expect(page.entries.map((e) => e.id).sort()).toEqual(want.map((p) => p.id).sort());
     }
+  });
+});
+
+describe('two notes with the same contents', () => {
+  it('leave no equal identifier in storage (names, hashes, records, objects)', async () => {
+    const { store, plain, made, device } = await setup('fs');
+    await plain.updateKeyring({ keyring: made.keyring, revision: 0 });
+    const twins = ['twin-one', 'twin-two'].map((id) => {
+      const note = {
+        id,
+        summary: 'Same summary',
+        tags: ['same'],
+        body: 'Same body.',
+        createdAt: T,
+        updatedAt: T,
+      };
+      return { id, baseHash: null, hash: contentHash(note), content: serializeNote(note) };
+    });
+    expect(twins[0]!.hash).toBe(twins[1]!.hash); // equal in the clear
+    const answer = await device().commit({ scope: { kind: 'user' }, puts: twins });
+    expect(answer.rejected).toEqual([]);
+    const manifest = JSON.parse(
+      await fs.readFile(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory', 'manifest.json'), 'utf8'),
+    ) as { entries: { id: string; hash: string; rev: string; meta: string }[] };
+    expect(manifest.entries).toHaveLength(2);
+    const [x, y] = manifest.entries;
+    for (const field of ['id', 'hash', 'rev', 'meta'] as const) expect(x![field]).not.toBe(y![field]);
+    const tokens = (e: object): Set<string> => new Set(JSON.stringify(e).match(/[0-9a-f]{32,}/g) ?? []);
+    const shared = [...tokens(x!)].filter((t) => tokens(y!).has(t));
+    expect(shared).toEqual([]);
+    const objects = await Promise.all(
+      manifest.entries.map((e) =>
+        fs.readFile(
+          path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory', 'objects', e.id, `${e.rev}.md`),
+          'utf8',
+        ),
+      ),
+    );
+    expect(objects[0]).not.toBe(objects[1]);
+  });
+});
+
+describe('a commit near the body limit', () => {
+  it('is split by its sealed size, so it does not exceed the body cap the server set for plain notes', async () => {
+    const commits: string[] = [];
+    const { plain, made, device } = await setup('fs', 'alice', {
+      quotas: { changesPerCommit: 6 },
+      log: (line) => {
+        if (line.includes(SYNC_ROUTES.commit)) commits.push(line);
+      },
+    });
+    await plain.updateKeyring({ keyring: made.keyring, revision: 0 });
+    const a = device();
+    const listed = await a.snapshot({ scope: { kind: 'user' }, sinceVersion: null });
+    const noteBytes = effectiveLimits(listed.limits).noteBytes;
+    // A full commit of notes just under the size limit: as plain text it fits the body cap; sealed
+    // (padded to the next power of two, then base64) it does not.
+    const puts = Array.from({ length: listed.limits.quota.changesPerCommit }, (_, i) => {
+      const note = {
+        id: `big-${i}`,
+        summary: `Big note ${i}`,
+        tags: [],
+        body: `${i} `.padEnd(noteBytes - 16, 'x'),
+        createdAt: T,
+        updatedAt: T,
+      };
+      return { id: note.id, baseHash: null, hash: contentHash(note), content: serializeNote(note) };
+    });
+    const plainBody = JSON.stringify({ scope: { kind: 'user' }, puts }).length;
+    expect(plainBody).toBeLessThan(commitBodyLimit(listed.limits));
+    const sealedBody = puts.reduce((n, p) => n + sealedContentLength(Buffer.byteLength(p.content)), 0);
+    expect(sealedBody).toBeGreaterThan(commitBodyLimit(listed.limits));
+    const answer = await a.commit({ scope: { kind: 'user' }, puts });
+    expect(answer.rejected).toEqual([]);
+    expect(answer.applied.map((x) => x.id).sort()).toEqual(puts.map((p) => p.id).sort());
+    expect(commits.length).toBeGreaterThan(1);
+    const back = await device().snapshot({ scope: { kind: 'user' }, sinceVersion: null });
+    if (back.status === 'unchanged') throw new Error('a full listing was expected');
+    expect(back.objects.map((o) => o.content).sort()).toEqual(puts.map((p) => p.content).sort());
   });
 });
 
@@ -275,6 +357,50 @@ describe('tampering and rollback are detected, never written', () => {
     expect(await failureOf(a.snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe('rollback');
     // A device that never saw the newer version cannot tell; that is the limit of this check.
     expect(await failureOf(device().snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe('none');
+  });
+
+  it('an old entry of a note replayed in a later manifest, and a version turned back below its entries', async () => {
+    const { store, device } = await encryptedWithSample();
+    const dir = path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory');
+    const manifestFile = path.join(dir, 'manifest.json');
+    const a = device();
+    const first = await a.snapshot({ scope: { kind: 'user' }, sinceVersion: null });
+    if (first.status === 'unchanged') throw new Error('a full listing was expected');
+    const victim = first.objects[0]!;
+    const oldManifest = JSON.parse(await fs.readFile(manifestFile, 'utf8'));
+    const oldObjects = new Map(
+      await Promise.all((await objectFiles(dir)).map(async (f) => [f, await fs.readFile(f)] as const)),
+    );
+    // A edits the note: its new entry record carries the version A had seen.
+    const edited = victim.content.replace(/\n$/, '') + ' Edited later.\n';
+    const parsed = parseNote(edited);
+    if (!parsed.ok) throw new Error('the edited note should parse');
+    const put = await a.commit({
+      scope: { kind: 'user' },
+      puts: [{ id: victim.id, baseHash: victim.hash, hash: contentHash(parsed.note), content: edited }],
+    });
+    expect(put.rejected).toEqual([]);
+    // The server puts the note's old entry (and its old sealed object) back into the newer manifest.
+    type Entry = { id: string; seq: number };
+    const now = JSON.parse(await fs.readFile(manifestFile, 'utf8')) as { version: number; entries: Entry[] };
+    const changed = now.entries.find((e) => e.seq === now.version)!;
+    const oldEntry = (oldManifest.entries as Entry[]).find((e) => e.id === changed.id)!;
+    expect(oldEntry).toBeDefined();
+    for (const [file, bytes] of oldObjects) await fs.writeFile(file, bytes);
+    const replayed = {
+      ...now,
+      entries: now.entries.map((e) => (e.id === changed.id ? { ...oldEntry, seq: now.version } : e)),
+    };
+    await fs.writeFile(manifestFile, JSON.stringify(replayed));
+    expect(await failureOf(a.snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe('rollback');
+    // A device that never saw the newer entry cannot tell (docs/security.md says so).
+    expect(await failureOf(device().snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe('none');
+    // A manifest whose version is turned back below what its own entries' writers had seen is
+    // refused even by a device that never saw anything newer.
+    await fs.writeFile(manifestFile, JSON.stringify({ ...now, version: first.version }));
+    expect(await failureOf(device().snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe(
+      'rollback',
+    );
   });
 
   it('a device with another key cannot open the notes', async () => {

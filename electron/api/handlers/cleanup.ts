@@ -6,6 +6,7 @@ import type { ApiHandlers } from '../dispatch.js';
 export type CleanupHandlers = Pick<
   ApiHandlers,
   | 'cleanup.findings'
+  | 'cleanup.count'
   | 'cleanup.dismiss'
   | 'cleanup.dismissMany'
   | 'cleanup.undismiss'
@@ -31,6 +32,7 @@ export function createCleanupHandlers(ctx: HandlerContext): CleanupHandlers {
     'cleanup.findings': async ({ scope, includeDismissed }) => ({
       findings: await service.findings({ scope, includeDismissed }),
     }),
+    'cleanup.count': async ({ scope }) => ({ count: (await service.findings({ scope })).length }),
     'cleanup.dismiss': async ({ findingId }) => service.dismiss(findingId),
     'cleanup.dismissMany': async ({ findingIds }) => ({
       findingIds: (await service.dismissMany(findingIds)).map((d) => d.findingId),

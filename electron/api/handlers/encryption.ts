@@ -21,6 +21,9 @@ export function createEncryptionHandlers({ core, sync }: HandlerContext): Encryp
     return {
       accounts: engine.accounts,
       keys: engine.keys,
+      ...(engine.kdfCostForTests ? { logN: engine.kdfCostForTests.logN } : {}),
+      noteCount: () => engine.servicesOf(core).reduce((n, svc) => n + svc.store.list().length, 0),
+      progress: (p) => engine.emit({ type: 'encryption.progress', ...p }),
       async syncAll(): Promise<ScopeRun[]> {
         const services = engine.servicesOf(core);
         const results = await engine.syncNow(services);

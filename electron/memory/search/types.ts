@@ -131,8 +131,8 @@ export interface RankOptions {
   requireSummaryOrTags?: boolean;
   /** Only notes whose text score (without usage) reaches this. */
   minTextScore?: number;
-  /** Leave these notes out (by internal number). */
-  skip?: (scope: Scope, id: string) => boolean;
+  /** Leave these notes out. `doc` is the indexed note (given by the ranking loop, so no lookup by key per candidate). */
+  skip?: (scope: Scope, id: string, doc?: SearchDocument) => boolean;
   /**
    * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
    * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by

@@ -8,7 +8,9 @@ import { describe, refreshCredential } from './oidc-sign-in.js';
  * The access token to sync with: a pasted token as it is; a signed-in one renewed silently with
  * its refresh token a minute before it expires (by `now`, so tests move the clock). Refresh tokens
  * rotate, and using one twice makes the provider revoke the device, so renewals for one origin
- * run one at a time, and each first re-reads the store (another process may have renewed it).
+ * run one at a time — in this process, and across processes through the store's lock
+ * (`TokenStore.exclusive`: the CLI's token file) — and each first re-reads the store once it holds
+ * the lock (another process may have renewed it meanwhile).
  */
 export const REFRESH_BEFORE_MS = 60_000;
 
@@ -29,7 +31,9 @@ export async function accessTokenFor(
   if (now() < credential.expiresAt - REFRESH_BEFORE_MS) return credential.accessToken;
   const running = inFlight.get(origin);
   if (running) return running;
-  const renewal = renew(tokens, origin, now, refresh).finally(() => inFlight.delete(origin));
+  const once = (): Promise<string> => renew(tokens, origin, now, refresh);
+  // One at a time in this process (inFlight) and across processes sharing the store (exclusive).
+  const renewal = (tokens.exclusive ? tokens.exclusive(once) : once()).finally(() => inFlight.delete(origin));
   inFlight.set(origin, renewal);
   return renewal;
 }

@@ -58,10 +58,10 @@ export function keyedNoteId(keys: AccountKeys, scope: ScopeLabel, noteId: string
 }
 
 /**
- * The content hash the server sees (64 hex, so it passes ContentHashSchema). It keys only scope and
- * content, not the id, so `have` can be sent without knowing ids; equal notes in one scope of one
- * account therefore show equal keyed hashes to the server (across accounts nothing is shared).
+ * The content hash the server sees (64 hex, so it passes ContentHashSchema). It keys scope, note id
+ * and content, so two notes with equal contents show the server unrelated hashes (and across
+ * accounts nothing is shared). `have` in a snapshot therefore names (note, version) pairs.
  */
-export function keyedHash(keys: AccountKeys, scope: ScopeLabel, contentHash: string): string {
-  return keyed(keys.hash, 'hash', scope, contentHash);
+export function keyedHash(keys: AccountKeys, scope: ScopeLabel, noteId: string, contentHash: string): string {
+  return keyed(keys.hash, 'hash', scope, noteId, contentHash);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SyncHttpClientOptions } from '../http-client.js';
 import type { TokenStore } from '../token-store.js';
 import { deriveAccountKeys, masterKeyId } from './account-keys.js';
-import { fromBase64Url, toBase64Url } from './bytes.js';
+import { fromBase64Url, systemRandom, toBase64Url } from './bytes.js';
 import { SealedSyncClient } from './sealed-client.js';
 import { SeenVersions } from './seen-versions.js';
 
@@ -49,11 +49,18 @@ export function masterOf(key: DeviceKey): Uint8Array {
   return fromBase64Url(key.master)!;
 }
 
-export function sealedClient(opts: SyncHttpClientOptions, key: DeviceKey, seenDir: string): SealedSyncClient {
+export function sealedClient(
+  opts: SyncHttpClientOptions,
+  key: DeviceKey,
+  seenDir: string,
+  onCommitted: (changes: number) => void,
+): SealedSyncClient {
   const keys = deriveAccountKeys(masterOf(key));
   return new SealedSyncClient(
     opts,
     keys,
     new SeenVersions(path.join(seenDir, `${key.keyId}.json`), key.keyId),
+    systemRandom,
+    onCommitted,
   );
 }

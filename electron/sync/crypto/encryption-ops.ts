@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/errors.js';
+import type { EncryptionProgress } from '../../../shared/events.js';
 import type { Scope } from '../../../shared/note.js';
 import { SEALED_PROTOCOL_VERSION } from '../../../shared/sync-protocol.js';
 import type { AccountSource, SyncAccount } from '../account.js';
@@ -31,6 +32,10 @@ export interface EncryptionDeps {
   syncAll(): Promise<ScopeRun[]>;
   /** log2 of scrypt's N for new wraps (tests; default kdf.ts DEFAULT_SCRYPT). */
   logN?: number;
+  /** The notes the scopes of syncAll hold: what the re-upload of `encryption on` counts up to. */
+  noteCount?(): number;
+  /** `encryption on` moving along (the API turns it into an event; the CLI prints it). */
+  progress?(progress: EncryptionProgress): void;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -95,6 +100,9 @@ export async function encryptionStatus(deps: EncryptionDeps) {
 export async function turnEncryptionOn(deps: EncryptionDeps, passphrase: string) {
   let account = await signedIn(deps);
   const origin = account.origin;
+  const total = deps.noteCount?.() ?? 0;
+  const progress = (phase: EncryptionProgress['phase'], done = 0): void =>
+    deps.progress?.({ phase, done, total: Math.max(total, done) });
   let device = await readDeviceKey(deps.keys, origin);
   const current = await serverKeyring(account);
   let recoveryCode: string | null = null;
@@ -107,12 +115,14 @@ export async function turnEncryptionOn(deps: EncryptionDeps, passphrase: string)
         'this account is already end-to-end encrypted: unlock this device with `memdesk encryption unlock`',
       );
     assertPassphrase(passphrase);
+    progress('syncing');
     const before = failed(await deps.syncAll());
     if (before)
       throw new AppError(
         'refused',
         `sync every scope before turning encryption on; nothing was changed (${before})`,
       );
+    progress('publishing');
     const made = await createKeyring(passphrase, deps.logN === undefined ? {} : { logN: deps.logN });
     await account.client.updateKeyring(
       { keyring: made.keyring, revision: current.revision },
@@ -127,9 +137,22 @@ export async function turnEncryptionOn(deps: EncryptionDeps, passphrase: string)
     await unlockWithPassphrase(current.keyring, passphrase);
   }
   deps.accounts.reset();
-  const scopes = await deps.syncAll();
+  let uploaded = 0;
+  const counted = (changes: number): void => {
+    uploaded += changes;
+    progress('uploading', uploaded);
+  };
+  progress('uploading');
+  deps.accounts.sealedCommits.add(counted);
+  let scopes: ScopeRun[];
+  try {
+    scopes = await deps.syncAll();
+  } finally {
+    deps.accounts.sealedCommits.delete(counted);
+  }
   let purgedObjects = 0;
   if (!failed(scopes)) {
+    progress('removing', uploaded);
     account = await signedIn(deps);
     const now = await serverKeyring(account);
     const done = await account.client.updateKeyring(

@@ -14,8 +14,9 @@ import { pad, unpad } from './padding.js';
  * Object (a revision's content): base64url of XChaCha20-Poly1305 under `keys.object` of the note
  * file padded to a power of two (≥ 512 bytes), associated data
  *   "memdesk:object:v1\0<scope>\0<keyed id>\0<keyed hash>".
- * Record (`meta` on a manifest entry): the same under `keys.meta` of the JSON `{id, hash, typed?}`
- * (hash null for a deletion) padded to ≥ 256 bytes, associated data
+ * Record (`meta` on a manifest entry): the same under `keys.meta` of the JSON
+ * `{id, hash, typed?, seen}` (hash null for a deletion; `seen` below) padded to ≥ 256 bytes,
+ * associated data
  *   "memdesk:record:v1\0<scope>\0<keyed id>\0<keyed hash or "deleted">".
  * Opening checks the tag, then that the plaintext names the same id and hash that the server files
  * it under; an object or record moved to another note, scope or hash therefore fails as `tampered`.
@@ -57,7 +58,7 @@ export function sealObject(
   random: RandomSource = systemRandom,
 ): SealedObject {
   const id = keyedNoteId(keys, scope, plain.id);
-  const hash = keyedHash(keys, scope, plain.hash);
+  const hash = keyedHash(keys, scope, plain.id, plain.hash);
   const sealed = seal(
     keys.object,
     pad(utf8(plain.content), SEALED_OBJECT_MIN_BYTES),
@@ -82,7 +83,10 @@ export function openObject(keys: AccountKeys, scope: ScopeLabel, sealed: SealedO
   const parsed = parseNote(content);
   if (!parsed.ok) throw tampered('a note');
   const hash = contentHash(parsed.note);
-  if (keyedNoteId(keys, scope, parsed.note.id) !== sealed.id || keyedHash(keys, scope, hash) !== sealed.hash)
+  if (
+    keyedNoteId(keys, scope, parsed.note.id) !== sealed.id ||
+    keyedHash(keys, scope, parsed.note.id, hash) !== sealed.hash
+  )
     throw tampered(`note ${parsed.note.id}`);
   return { id: parsed.note.id, hash, content };
 }
@@ -94,6 +98,12 @@ const RecordSchema = z.object({
     .regex(/^[0-9a-f]{64}$/)
     .nullable(),
   typed: z.boolean().optional(),
+  /**
+   * The highest manifest version of the scope the writer had seen when it sealed this record: per
+   * note it only grows in an honest history, and it is below the version of any manifest holding
+   * the record (seen-versions.ts checks both).
+   */
+  seen: z.number().int().nonnegative(),
 });
 export type EntryRecord = z.infer<typeof RecordSchema>;
 
@@ -110,7 +120,7 @@ export function sealRecord(
   random: RandomSource = systemRandom,
 ): SealedName {
   const id = keyedNoteId(keys, scope, record.id);
-  const hash = record.hash === null ? null : keyedHash(keys, scope, record.hash);
+  const hash = record.hash === null ? null : keyedHash(keys, scope, record.id, record.hash);
   const sealed = seal(
     keys.meta,
     pad(utf8(JSON.stringify(record)), RECORD_MIN_BYTES),
@@ -132,7 +142,9 @@ export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedN
     throw tampered('a manifest entry');
   }
   const hashMatches =
-    record.hash === null ? sealed.hash === null : sealed.hash === keyedHash(keys, scope, record.hash);
+    record.hash === null
+      ? sealed.hash === null
+      : sealed.hash === keyedHash(keys, scope, record.id, record.hash);
   if (keyedNoteId(keys, scope, record.id) !== sealed.id || !hashMatches)
     throw tampered(`the manifest entry of note ${record.id}`);
   return record;

@@ -40,17 +40,18 @@ export async function fetchSnapshot(
   journal: Journal | null,
 ): Promise<Snapshot> {
   const sinceVersion = state.manifest.version;
-  const have = new Set<string>();
+  // The versions held here, per note (the server leaves out contents this device has).
+  const held: Array<{ id: string; hash: string }> = [];
   if (sinceVersion === null) {
-    for (const n of locals.values()) have.add(n.hash);
-    for (const h of Object.values(state.base)) have.add(h);
+    for (const n of locals.values()) held.push({ id: n.id, hash: n.hash });
+    for (const [id, hash] of Object.entries(state.base)) held.push({ id, hash });
   } else {
-    for (const n of locals.values()) if (state.base[n.id] !== n.hash) have.add(n.hash);
-    for (const p of journal?.pushes ?? []) if (p.pushed) have.add(p.pushed);
+    for (const n of locals.values()) if (state.base[n.id] !== n.hash) held.push({ id: n.id, hash: n.hash });
+    for (const p of journal?.pushes ?? []) if (p.pushed) held.push({ id: p.id, hash: p.pushed });
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      return await listPages(deps, account, ctx, state, [...have].slice(0, 20_000));
+      return await listPages(deps, account, ctx, state, held);
     } catch (err) {
       if (err instanceof SyncRequestError && err.failure === 'cursor_expired' && attempt < 3) continue;
       throw err;
@@ -64,7 +65,7 @@ async function listPages(
   account: SyncAccount,
   ctx: RoundContext,
   state: BaselineState,
-  have: string[],
+  held: Array<{ id: string; hash: string }>,
 ): Promise<Snapshot> {
   const sinceVersion = state.manifest.version;
   const sinceHead = sinceVersion === null ? null : (state.manifest.head ?? null);
@@ -75,7 +76,7 @@ async function listPages(
   for (;;) {
     await ctx.beforeRequest();
     const page = await account.client.snapshot(
-      { scope: deps.protocolScope, sinceVersion, sinceHead, have, cursor },
+      { scope: deps.protocolScope, sinceVersion, sinceHead, held, cursor },
       ctx.signal,
     );
     if (deps.hooks.point) await deps.hooks.point('snapshot:page');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { AppError, toErrorBody } from '../../../shared/errors.js';
+import type { AppEvent } from '../../../shared/events.js';
 import type { ApiHandlers } from '../../api/dispatch.js';
 import type { AppRoot } from '../../app/app-root.js';
 import type { OpenProject } from '../../app/open-project.js';
@@ -124,6 +125,7 @@ export async function runCli(env: CliEnv): Promise<number> {
     // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
     // initialize first (docs/performance.md).
     let opened: Promise<OpenProject> | null = null;
+    const listeners = new Set<(event: AppEvent) => void>();
     const handlersOnce = async (): Promise<ApiHandlers> =>
       (
         await (opened ??= (async () => {
@@ -131,6 +133,7 @@ export async function runCli(env: CliEnv): Promise<number> {
           appRoot = createAppRoot({
             home,
             env: env.env,
+            emit: (event) => listeners.forEach((l) => l(event)),
             // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
             openExternal: (url) => {
               stderr.write(
@@ -157,6 +160,11 @@ export async function runCli(env: CliEnv): Promise<number> {
       stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
       readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),
       out: (text) => stdout.write(text),
+      note: (line) => stderr.write(line + '\n'),
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
       ...(env.mcpFront ? { mcpFront: env.mcpFront } : {}),
     };
     const result = await command.run(io, args);

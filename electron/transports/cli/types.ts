@@ -1,4 +1,5 @@
 import type { ApiMethodName, ApiInput, ApiOutput } from '../../../shared/api.js';
+import type { AppEvent } from '../../../shared/events.js';
 import type { McpFront } from '../mcp/front.js';
 
 /** Flags a command accepts: `string` takes a value (`--tags "a, b"` or `--tags=a,b`), `boolean` does not. */
@@ -19,6 +20,10 @@ export interface CliIo {
   readFile(path: string): Promise<string>;
   /** Writes to stdout right away (streaming commands). */
   out(text: string): void;
+  /** One line on stderr right away (progress; stdout stays the command's answer). */
+  note(line: string): void;
+  /** The events the core emits while a command runs (`encryption on` progress). */
+  subscribe(listener: (event: AppEvent) => void): () => void;
   json: boolean;
   /** Where this run's notes live, known before any is loaded (the notes load on the first invoke). */
   place: { home: string; projectRoot: string; env: Record<string, string | undefined> };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../../shared/events.js';
 import type { HandlerContext } from '../../api/context.js';
 import { createAppRoot } from '../../app/app-root.js';
-import type { ProcessSync } from '../../app/process-sync.js';
+import type { ProcessSync, ProcessSyncOptions } from '../../app/process-sync.js';
 import type { ProjectCleanup, ProjectCleanupOptions } from '../../cleanup/background.js';
 import { pageHandlers } from '../page-methods.js';
 import { archiveExchange } from './archive-routes.js';
@@ -35,7 +35,9 @@ export interface WebBridgeOptions {
   now?: () => number;
   env?: Record<string, string | undefined>;
   /** Cloud sync like the app's (one coordinator, polling, stop on close); `false` turns it off. */
-  sync?: false | { autoStart?: boolean; fetch?: typeof fetch };
+  sync?:
+    | false
+    | { autoStart?: boolean; fetch?: typeof fetch; kdfCostForTests?: ProcessSyncOptions['kdfCostForTests'] };
   /** Background consolidation (tests inject timers); `false` does not start it. */
   consolidation?: false | Pick<ProjectCleanupOptions, 'timers' | 'now' | 'onRound'>;
 }
@@ -72,6 +74,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
           sync: {
             autoStart: opts.sync?.autoStart ?? true,
             ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
+            ...(opts.sync?.kdfCostForTests ? { kdfCostForTests: opts.sync.kdfCostForTests } : {}),
           },
           syncOnOpen: true,
         }),

@@ -4,7 +4,7 @@ import type { Finding, FindingKind, MergeResult } from '../../../shared/api/clea
 import { FINDING_KINDS } from '../../../shared/api/cleanup.js';
 import type { Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
-import { useApiQuery } from '../../api/queries.js';
+import { useApiQuery, useDeferredApiQuery } from '../../api/queries.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { FindingsList } from './FindingsList.js';
@@ -153,7 +153,7 @@ export function CleanupPage() {
 
 /** The tab's count: how many findings are waiting. */
 export function useCleanupBadge(): number | null {
-  const findings = useFindings();
-  const n = findings.data?.findings.length ?? 0;
+  // A count, not the findings: at 10,000 notes the list is over a megabyte (docs/performance.md).
+  const n = useDeferredApiQuery('cleanup.count', {}).data?.count ?? 0;
   return n > 0 ? n : null;
 }

@@ -108,8 +108,10 @@ export function FindingsList(props: {
             >
               <div className="finding-text">
                 <span className="finding-notes">
-                  {x.noteIds.map((id) => (
+                  {/* Two summaries side by side read as one title without a mark between them. */}
+                  {x.noteIds.map((id, i) => (
                     <span key={id} className="finding-note" title={id} translate="no">
+                      {i > 0 ? <span className="finding-sep">·</span> : null}
                       {props.label(x.scope, id)}
                     </span>
                   ))}

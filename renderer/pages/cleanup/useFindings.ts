@@ -23,6 +23,7 @@ export function useFindings() {
 
 export function invalidateCleanup(qc: ReturnType<typeof useQueryClient>): void {
   void qc.invalidateQueries({ queryKey: ['cleanup.findings'] });
+  void qc.invalidateQueries({ queryKey: ['cleanup.count'] });
   void qc.invalidateQueries({ queryKey: ['notes.list'] });
   void qc.invalidateQueries({ queryKey: ['notes.get'] });
   void qc.invalidateQueries({ queryKey: ['backups.list'] });

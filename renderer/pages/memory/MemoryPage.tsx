@@ -1,25 +1,26 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/describe-error.js';
-import { useApiQuery } from '../../api/queries.js';
+import { useApiQuery, useDeferredApiQuery } from '../../api/queries.js';
 import { registerCommand } from '../../app/commands.js';
 import { useDrafts } from '../../state/draft-store.js';
+import { firstListStore } from '../../state/first-list.js';
 import { editorStore } from '../../state/editor-store.js';
 import { exactIdFirst, filterAndSort, hitRow, rowKey, type ListRow } from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
 import { uiStore, useUi } from '../../state/ui-store.js';
-import { explainHit } from './format.js';
 import { NewNoteForm } from './NewNoteForm.js';
 import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
 import { Welcome } from './Welcome.js';
-import { useDebounced } from './useDebounced.js';
 import { useNotePages } from './useNotePages.js';
 
-/** Search hits shown at first; "show more" adds as many again. */
-const SEARCH_PAGE = 200;
-const SEARCH_DEBOUNCE_MS = 40;
+/**
+ * Search hits asked for at first: a few screens of rows (each hit costs the bridge, the wire and
+ * the page); scrolling near the end or "show more" asks for as many again.
+ */
+const SEARCH_PAGE = 50;
 
 // The editor brings CodeMirror: loaded on first use so the list shows before it is parsed.
 const NoteEditor = lazy(() => import('./NoteEditor.js').then((m) => ({ default: m.NoteEditor })));
@@ -41,10 +42,11 @@ export function MemoryPage() {
     type: typeFilter,
     tag: tagFilter,
   });
-  // The raw query (trailing space included: it tells the core the last word is finished).
-  // Short: a pause between keys is enough; the search settles within 100 ms of the last key
-  // (bench/ui/search-as-you-type.ts).
-  const q = useDebounced(query.trim() ? query : '', SEARCH_DEBOUNCE_MS);
+  // The raw query (trailing space included: it tells the core the last word is finished). Asked
+  // at every key, not after a pause: the previous key's search, if still running, is cancelled
+  // (the query's AbortSignal), so the answer shown is always the last key's
+  // (bench/ui/search-as-you-type.ts, docs/performance.md).
+  const q = query.trim() ? query : '';
   const [limit, setLimit] = useState(SEARCH_PAGE);
   useEffect(() => setLimit(SEARCH_PAGE), [q, scope]);
   // One more than shown: whether more notes match is known without counting them all.
@@ -54,14 +56,23 @@ export function MemoryPage() {
     { enabled: q.length > 0, placeholderData: keepPreviousData },
   );
   const more = !!q && (search.data?.notes.length ?? 0) > limit;
+  // The first page drawn (or failed): the status bar, badges and sync state may be asked for now.
+  useEffect(() => {
+    if (!list.isPending) firstListStore.getState().markShown();
+  }, [list.isPending]);
 
   const shown: ListRow[] = useMemo(() => {
     if (!q) return list.notes;
     if (!search.data) return [];
-    const hits = search.data.notes.slice(0, limit).map((h) => hitRow(h, explainHit(h.why, t)));
+    const hits = search.data.notes.slice(0, limit).map(hitRow);
     return exactIdFirst(filterAndSort(hits, { typeFilter, tagFilter, sort }), q);
-  }, [q, search.data, list.notes, limit, t, typeFilter, tagFilter, sort]);
-  const tags = useApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
+  }, [q, search.data, list.notes, limit, typeFilter, tagFilter, sort]);
+  const searchingMore = search.isFetching;
+  const loadMoreHits = useCallback(() => {
+    if (more && !searchingMore) setLimit((l) => l + SEARCH_PAGE);
+  }, [more, searchingMore]);
+  const tags =
+    useDeferredApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
   const conflictList = useConflictList();
@@ -168,7 +179,7 @@ export function MemoryPage() {
             label={t('list.notes')}
             drafts={draftKeys}
             conflicts={conflictKeys}
-            onNearEnd={q ? undefined : list.loadMore}
+            onNearEnd={q ? loadMoreHits : list.loadMore}
             onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
           />
         )}

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { rowKey, type ListRow } from '../../state/note-list.js';
 import { uiStore, type Selection } from '../../state/ui-store.js';
-import { formatDay, formatTime } from './format.js';
+import { explainHit, formatDay, formatTime } from './format.js';
 
 const ROW_HEIGHT = 58;
 const estimateSize = () => ROW_HEIGHT;
@@ -101,7 +101,7 @@ export function NoteList(props: {
                 transform: `translateY(${item.start}px)`,
               }}
               onClick={() => props.onSelect(row)}
-              title={row.why ? `${t('list.whyTitle')}: ${row.why}` : undefined}
+              title={row.why ? `${t('list.whyTitle')}: ${explainHit(row.why, t)}` : undefined}
               data-note-id={row.id}
               translate="no"
               data-scope={row.scope}

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/queries.js';
+import { useDeferredApiQuery } from '../../api/queries.js';
 import { uiStore } from '../../state/ui-store.js';
 
 /**
@@ -8,7 +8,7 @@ import { uiStore } from '../../state/ui-store.js';
  */
 export function Welcome(props: { noteCount: number; onNew: () => void }) {
   const { t } = useTranslation();
-  const status = useApiQuery('app.status', {});
+  const status = useDeferredApiQuery('app.status', {});
   const s = status.data;
   // Whether the section is registered (app/tabs.tsx imports this page, so it is not imported back):
   // its tab button is drawn before any panel.

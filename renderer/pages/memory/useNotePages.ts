@@ -25,12 +25,12 @@ export function useNotePages(input: ListInput) {
     string | undefined
   >({
     queryKey: apiKey('notes.list', { ...input, limit: LIST_PAGE }),
-    queryFn: ({ pageParam }) =>
-      client.call('notes.list', {
-        ...input,
-        limit: LIST_PAGE,
-        ...(pageParam !== undefined ? { cursor: pageParam } : {}),
-      }),
+    queryFn: ({ pageParam, signal }) =>
+      client.call(
+        'notes.list',
+        { ...input, limit: LIST_PAGE, ...(pageParam !== undefined ? { cursor: pageParam } : {}) },
+        signal,
+      ),
     initialPageParam: undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,

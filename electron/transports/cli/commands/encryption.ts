@@ -1,3 +1,4 @@
+import type { EncryptionProgress } from '../../../../shared/events.js';
 import { stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIo } from '../types.js';
 
@@ -23,6 +24,19 @@ function scopeLines(scopes: ScopeLine[]): string[] {
       ? `${s.scope} notes: not synced (${s.error.code}): ${s.error.message}`
       : `${s.scope} notes: ${s.pushed} uploaded sealed, ${s.pulled} pulled`,
   );
+}
+
+function progressLine(p: EncryptionProgress): string {
+  switch (p.phase) {
+    case 'syncing':
+      return 'syncing every scope first…';
+    case 'publishing':
+      return 'publishing the keyring…';
+    case 'uploading':
+      return `uploading sealed: ${p.done} of ${p.total} notes`;
+    case 'removing':
+      return 'removing the unencrypted copy from the server…';
+  }
 }
 
 export const encryptionCommands: CliCommand[] = [
@@ -58,7 +72,15 @@ export const encryptionCommands: CliCommand[] = [
     positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       const passphrase = await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file');
-      const out = await io.invoke('encryption.on', { passphrase });
+      const stop = io.subscribe((event) => {
+        if (event.type === 'encryption.progress') io.note(progressLine(event));
+      });
+      let out;
+      try {
+        out = await io.invoke('encryption.on', { passphrase });
+      } finally {
+        stop();
+      }
       const lines = scopeLines(out.scopes);
       const unfinished = out.scopes.some((s) => s.error);
       lines.push(

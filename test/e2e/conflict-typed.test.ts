@@ -1,0 +1,134 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeNote } from '../../shared/note-format.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
+import { ensureRendererBuilt, launchChromium, openNoteIn, screenshot, WAIT } from './harness.js';
+import {
+  openTab,
+  readBody,
+  signIn,
+  startDevice,
+  syncNow,
+  whileCalling,
+  type Device,
+} from './sync-devices.js';
+
+/**
+ * A sync conflict made and resolved the way a person does it, in Chromium: two devices (two web
+ * bridges over two temp homes) and the real sync server on loopback. The same line of one note is
+ * edited by typing in each device's editor and saved with Ctrl+S; both sync; the device that syncs
+ * second gets the conflict, opens 手动合并 in the three-pane view, types the merged text in its
+ * editor (CodeMirror) and saves; after syncing, both devices hold exactly the typed text.
+ */
+const PROJECT_ID = 'e2e-typed-conflict-0001';
+const ID = 'typed-conflict';
+const BODY = (middle: string) => `First line stays.\n${middle}\nLast line stays.\n`;
+const TYPED = 'First line stays.\nMiddle line: both edits, merged by hand.\nLast line stays.\n';
+
+let server: TestServer;
+let browser: Browser;
+let A: Device;
+let B: Device;
+let token: string;
+
+/** Replaces the middle line of the open note by typing in its editor, then saves with Ctrl+S. */
+async function typeMiddleLine(page: Page, text: string): Promise<void> {
+  const editor = page.locator('.cm-content');
+  await editor.locator('.cm-line').nth(1).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Control+s');
+  await expect.poll(() => page.getByTestId('unsaved').count(), { timeout: WAIT }).toBe(0);
+}
+
+beforeAll(async () => {
+  ensureRendererBuilt();
+  browser = await launchChromium();
+  server = await startTestServer();
+  token = await server.token('alice', 'free');
+  [A, B] = await Promise.all([
+    startDevice(browser, PROJECT_ID, 'a', { seed: false, project: true, autoStart: false }),
+    startDevice(browser, PROJECT_ID, 'b', { seed: false, project: true, autoStart: false }),
+  ]);
+  // The note both devices start from (written before A's page lists it, then synced to B).
+  await fs.writeFile(
+    path.join(A.userDir, `${ID}.md`),
+    serializeNote({
+      id: ID,
+      summary: 'A note edited on two computers',
+      type: 'reference',
+      tags: ['e2e'],
+      createdAt: 1,
+      updatedAt: 1,
+      body: BODY('Middle line as synced.'),
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const d of [A, B]) {
+    if (!d) continue;
+    await d.bridge.close();
+    await fs.rm(d.root, { recursive: true, force: true });
+  }
+  await server?.close();
+});
+
+describe('a conflict resolved by typing', { timeout: 180_000 }, () => {
+  it('typed on both devices, merged by typing in the three-pane editor; both devices end with the typed text', async () => {
+    await signIn(A, server.url, token);
+    await signIn(B, server.url, token);
+    await syncNow(A);
+    await syncNow(B);
+    await expect.poll(() => readBody(B.userDir, ID), { timeout: WAIT }).toBe(BODY('Middle line as synced.'));
+    for (const [d, text] of [
+      [A, 'Middle line typed on A.'],
+      [B, 'Middle line typed on B.'],
+    ] as const) {
+      await openTab(d.page, 'memory');
+      await openNoteIn(d.page, ID);
+      await typeMiddleLine(d.page, text);
+      await expect.poll(() => readBody(d.userDir, ID), { timeout: WAIT }).toBe(BODY(text));
+    }
+    await syncNow(A);
+    await syncNow(B);
+
+    await expect
+      .poll(() => B.page.getByTestId('tab-conflicts').textContent(), { timeout: WAIT })
+      .toContain('1');
+    await openTab(B.page, 'conflicts');
+    await expect
+      .poll(() => B.page.getByTestId('conflict-detail').getAttribute('data-conflict-id'), { timeout: WAIT })
+      .toBe(ID);
+    await B.page.getByTestId('resolve-merge').click();
+    await B.page.getByTestId('hand-merge').waitFor();
+    const editor = B.page.locator('[data-testid="hand-merge"] .cm-content');
+    // Seeded with both sides between conflict markers; saving waits until they are gone.
+    await expect.poll(() => editor.textContent(), { timeout: WAIT }).toContain('typed on A');
+    expect(await editor.textContent()).toContain('typed on B');
+    expect(await B.page.getByTestId('merge-save').isDisabled()).toBe(true);
+    await editor.click();
+    await B.page.keyboard.press('Control+a');
+    await B.page.keyboard.type(TYPED);
+    await expect.poll(() => B.page.getByTestId('merge-save').isEnabled()).toBe(true);
+    await screenshot(B.page, 'conflict-typed-merge');
+    await whileCalling(B.page, 'sync.resolve', () => B.page.getByTestId('merge-save').click());
+    await B.page.getByTestId('conflicts-empty').waitFor();
+
+    await syncNow(B);
+    await syncNow(A);
+    expect(await readBody(B.userDir, ID)).toBe(TYPED);
+    await expect.poll(() => readBody(A.userDir, ID), { timeout: WAIT }).toBe(TYPED);
+    // And A's page shows it: the note's editor holds the typed text.
+    await openTab(A.page, 'memory');
+    await openNoteIn(A.page, ID);
+    await expect
+      .poll(() => A.page.locator('.cm-content').textContent(), { timeout: WAIT })
+      .toContain('both edits, merged by hand');
+    await screenshot(A.page, 'conflict-typed-converged-a');
+  });
+});
