@@ -298,6 +298,7 @@ function planCommit(
         seq: version,
         size: 0,
         deletedAt: now,
+        replaced: current.hash,
         ...(del.meta !== undefined ? { meta: del.meta } : {}),
       };
       entries.set(del.id, tombstone);
@@ -378,6 +379,7 @@ function planCommit(
       rev: checked.rev,
       seq: version,
       size,
+      ...(current?.hash ? { replaced: current.hash } : {}),
       ...(checked.typed ? { typed: true } : {}),
       ...(put.meta !== undefined ? { meta: put.meta } : {}),
     };

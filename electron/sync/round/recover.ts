@@ -34,12 +34,18 @@ export async function recoverJournal(
     if (done) setBase(base, p.id, p.pulled);
   }
   for (const p of journal.pushes) {
-    const cloudHash = entries[p.id]?.hash ?? null;
-    if (cloudHash !== p.pushed) continue; // not committed (or changed again since): plan as usual
+    const entry = entries[p.id];
+    const cloudHash = entry?.hash ?? null;
+    // Committed: the cloud holds the push, or its entry's last change replaced exactly that version
+    // (another device changed or deleted it since: without this the note would count as never
+    // synced here, and a delete made there would be undone by uploading it again). Otherwise not
+    // committed, or changed more than once since: plan from the old baseline as usual.
+    const stillThere = cloudHash === p.pushed;
+    if (!stillThere && (p.pushed === null || entry?.replaced !== p.pushed)) continue;
     const localHash = locals.get(p.id)?.hash ?? null;
     if (localHash === p.pushed) {
       setBase(base, p.id, p.pushed);
-    } else if (localHash === p.localBefore && p.pushed !== null) {
+    } else if (stillThere && localHash === p.localBefore && p.pushed !== null) {
       const text = await baselines.getObject(p.pushed);
       const note = text === null ? null : noteFromContent(text, now);
       if (!note) continue;
