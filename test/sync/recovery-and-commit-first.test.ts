@@ -189,6 +189,36 @@ describe('crash safety', () => {
     expect(await b2.svc.conflicts()).toEqual([]);
   });
 
+  it('killed partway through writing the pulls, then a note already written is edited here: an edit over the pulled version, no conflict', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await b.sync();
+    await a.write('p1', 'first\n');
+    await a.write('p2', 'second\n');
+    await a.write('p3', 'third\n');
+    await a.sync();
+    let writes = 0;
+    b.svc.hooks.point = async (name) => {
+      // Killed at the third write: two pulls are on disk, not yet confirmed in the journal.
+      if (name === 'apply:write' && ++writes === 3) throw new SimulatedCrash('killed mid-pull');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.ids()).toEqual(['p1', 'p2']);
+    await b.close();
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    await b2.write('p1', 'first\nedited on b\n');
+    await b2.remove('p2');
+    await b2.sync();
+    await a.sync();
+    expect(await b2.svc.conflicts()).toEqual([]);
+    expect(b2.ids()).toEqual(['p1', 'p3']);
+    expect(a.ids()).toEqual(['p1', 'p3']);
+    expect(a.get('p1')?.body).toBe('first\nedited on b\n');
+  });
+
   it('a journal written before pulls were journaled (pushes only) still loads and recovers', async () => {
     const token = await server.token(`user-${++n}`);
     const a = await startDevice('a', server, { token });
