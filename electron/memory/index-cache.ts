@@ -23,7 +23,8 @@ import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.
  * with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-const VERSION = 3;
+// 4: content hashes cover foreign frontmatter keys (shared/content-hash.ts).
+const VERSION = 4;
 const RACY_MS = 2000;
 
 /** A loaded note plus its analysis, as the cache holds it. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { contentHash } from '../../shared/content-hash.js';
+import { contentHash, legacyContentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import { sealedContentLength } from '../../shared/sealed-size.js';
 import { noteIdKey, noteIdProblem } from '../../shared/note-id.js';
@@ -132,7 +132,8 @@ export async function commit(
       continue;
     }
     const actual = contentHash(parsed.note);
-    if (actual !== put.hash) {
+    // The hash from before foreign frontmatter keys were hashed is accepted too (older clients).
+    if (actual !== put.hash && legacyContentHash(parsed.note) !== put.hash) {
       reject(
         put.id,
         'put',

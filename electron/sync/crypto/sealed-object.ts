@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEALED_OBJECT_MIN_BYTES } from '../../../shared/sealed-size.js';
-import { contentHash } from '../../../shared/content-hash.js';
+import { contentHash, legacyContentHash } from '../../../shared/content-hash.js';
 import { parseNote } from '../../../shared/note-format.js';
 import { keyedHash, keyedNoteId, type AccountKeys, type ScopeLabel } from './account-keys.js';
 import { open, seal } from './aead.js';
@@ -81,8 +81,11 @@ export function openObject(keys: AccountKeys, scope: ScopeLabel, sealed: SealedO
   }
   const parsed = parseNote(content);
   if (!parsed.ok) throw tampered('a note');
-  const hash = contentHash(parsed.note);
-  if (keyedNoteId(keys, scope, parsed.note.id) !== sealed.id || keyedHash(keys, scope, hash) !== sealed.hash)
+  // Filed by a client from before foreign frontmatter keys were hashed: the old hash names it.
+  const hash = [contentHash(parsed.note), legacyContentHash(parsed.note)].find(
+    (h) => keyedHash(keys, scope, h) === sealed.hash,
+  );
+  if (keyedNoteId(keys, scope, parsed.note.id) !== sealed.id || hash === undefined)
     throw tampered(`note ${parsed.note.id}`);
   return { id: parsed.note.id, hash, content };
 }
