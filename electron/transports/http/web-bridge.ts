@@ -70,6 +70,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       : {
           sync: {
             autoStart: opts.sync?.autoStart ?? true,
+            owner: { role: 'bridge' },
             ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
           },
           syncOnOpen: true,
