@@ -2,6 +2,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { cli } from '../sync/cli-runner.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { tempDir } from '../support/temp-dir.js';
 import { eventually } from './children.js';
@@ -97,6 +98,9 @@ describe('one sync owner per home, real processes', { timeout: 600_000 }, () => 
     await mcpQ.remember('from the standby', 'marker-standby-q');
     await arrives(b, 'proj-q', 'marker-standby-q');
     expect(a.ownerPid()).toBe(mcpP.pid);
+    // `memdesk status` in another process names the owner.
+    const status = await cli([...a.args('proj-q'), '--json', 'status'], a.roots['proj-q']!);
+    expect(JSON.parse(status.stdout).owner).toMatchObject({ pid: mcpP.pid, role: 'mcp', thisProcess: false });
 
     // Only the owner ran rounds so far: the standby nudged, it did not sync.
     expect([...(await roundPids())]).toEqual([mcpP.pid]);
@@ -126,6 +130,8 @@ describe('one sync owner per home, real processes', { timeout: 600_000 }, () => 
     expect(alone.code, alone.stderr).toBe(0);
     expect(existsSync(lockFile)).toBe(false);
     await arrives(b, 'proj-p', 'marker-cli-alone');
+    const none = await cli([...a.args('proj-p'), 'status'], a.roots['proj-p']!);
+    expect(none.stdout).toMatch(/sync owner on this computer: none running/);
     expect(await roundPids()).toContain(alone.pid);
     expect(await roundPids()).not.toContain(handed.pid);
 
