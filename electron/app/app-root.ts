@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppEvent } from '../../shared/events.js';
 import type { MemoryCore } from '../memory/types.js';
-import { systemClock } from '../sync/clock.js';
+import type { Clock } from '../sync/clock.js';
 import { openProject, type OpenProject, type ProcessServices, type ProjectOptions } from './open-project.js';
 import type { ProcessSync, ProcessSyncOptions } from './process-sync.js';
 import type { OwnershipOptions, SyncOwnership } from './sync-ownership.js';
-import { syncWrittenBeforeExit, type ExitSync, type WrittenDirectory } from './exit-sync.js';
+import type { ExitSync, WrittenDirectory } from './exit-sync.js';
 
 export interface AppRootOptions extends Pick<
   ProcessServices,
@@ -47,7 +48,9 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
   let loaded: ProcessSync | null = null;
   let ownership: SyncOwnership | null = null;
   let stopped = false;
-  const clock = options.sync?.clock ?? systemClock;
+  // Sync modules load only when a command syncs (`memdesk recall` loads none of them).
+  const clock = async (): Promise<Clock> =>
+    options.sync?.clock ?? (await import('../sync/clock.js')).systemClock;
   /** Note directories this process wrote to (notes.changed), for syncBeforeExit. */
   const written = new Map<string, WrittenDirectory>();
   const noteWrite = (core: MemoryCore, event: AppEvent): void => {
@@ -85,7 +88,7 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
             role: 'app',
             ...owner,
             home: options.home,
-            clock,
+            clock: await clock(),
             sync: loaded,
             // A project another process wrote in, opened here to sync it: its events go to sync
             // only, never to this process's page.
@@ -111,15 +114,20 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
       }
     },
     release: (core) => loaded?.release(core),
-    syncBeforeExit: () =>
-      syncWrittenBeforeExit({
+    async syncBeforeExit() {
+      // A command that ran its own rounds (memdesk sync) has synced what it wrote.
+      if (written.size === 0 || loaded !== null) return { outcome: 'none' };
+      // Never signed in on this home (no cloud.json, syncPaths().cloudFile): no sync module is
+      // loaded at all, so a note command stays as light as before (test/cli/lazy-load.test.ts).
+      if (!existsSync(path.join(root.home, 'cloud.json'))) return { outcome: 'none' };
+      const { syncWrittenBeforeExit } = await import('./exit-sync.js');
+      return syncWrittenBeforeExit({
         home: root.home,
-        clock,
+        clock: await clock(),
         written: [...written.values()],
-        // A command that ran its own rounds (memdesk sync) has synced what it wrote.
-        syncedAlready: loaded !== null,
         sync: () => root.sync(),
-      }),
+      });
+    },
     async stop() {
       stopped = true;
       await loading;

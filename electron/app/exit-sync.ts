@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import type { Scope } from '../../shared/note.js';
 import type { MemoryCore } from '../memory/types.js';
 import type { Clock } from '../sync/clock.js';
 import { OwnerLock, type OwnerRecord } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
 import { writeRequest } from '../sync/owner/requests.js';
-import { syncPaths } from '../sync/sync-paths.js';
 import { EXIT_ROUND_BOUND_MS, runBounded } from './exit-round.js';
 import type { ProcessSync } from './process-sync.js';
 
@@ -27,14 +25,13 @@ export interface ExitSyncDeps {
   home: string;
   clock: Clock;
   written: WrittenDirectory[];
-  syncedAlready: boolean;
   sync(): Promise<ProcessSync>;
   boundMs?: number;
 }
 
 /**
  * A one-shot process (memdesk remember, a hook that writes) after it wrote notes, before it exits:
- *   - never signed in on this home, or nothing written: nothing to do (the sync engine not loaded);
+ *   - nothing written: nothing to do (and the root does not call this when never signed in here);
  *   - another process owns sync: a nudge per directory, and the process exits at once;
  *   - nobody does: it owns sync for one bounded round per directory written (EXIT_ROUND_BOUND_MS,
  *     skipped while a 429 pause or the device's budget would make it wait), then lets go; what
@@ -42,8 +39,7 @@ export interface ExitSyncDeps {
  */
 export async function syncWrittenBeforeExit(deps: ExitSyncDeps): Promise<ExitSync> {
   const { home, clock, written } = deps;
-  if (written.length === 0 || deps.syncedAlready || !existsSync(syncPaths(home).cloudFile))
-    return { outcome: 'none' };
+  if (written.length === 0) return { outcome: 'none' };
   const paths = ownerPaths(home);
   const nudge = (dirs: WrittenDirectory[]): void => {
     for (const { key, scope, projectRoot } of dirs)

@@ -1,5 +1,6 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import type { Clock } from '../sync/clock.js';
+import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
 import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
 import { takeRequests, type SyncRequest } from '../sync/owner/requests.js';
@@ -26,7 +27,7 @@ export interface SyncOwnershipDeps extends OwnershipOptions {
 }
 
 /**
- * One long-running process's part in "one sync owner per home" (docs/sync-protocol.md): every
+ * One long-running process's part in "one sync owner per home" (docs/architecture.md): every
  * heartbeat it either renews the owner lock it holds or tries to take it (free, or stale: its
  * owner exited or was killed). While it owns sync, its coordinator schedules rounds and it serves
  * the nudges other processes leave (watching the requests directory, and reading it every
@@ -67,17 +68,45 @@ export class SyncOwnership {
     this.timer = null;
     if (this.stopped) return;
     this.ticks++;
-    const owns = this.lock.tryAcquire();
-    if (owns !== this.deps.sync.owner) {
-      this.deps.sync.setOwner(owns);
-      if (owns) this.watchRequests();
-      else this.unwatch();
-    }
+    const owns = this.heartbeat();
+    if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
+    if (owns && !this.watcher) this.watchRequests();
+    if (!owns) this.unwatch();
     if (owns) {
       this.serveRequests();
       this.closeIdleGuests();
     }
     this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
+  }
+
+  /**
+   * Renews or tries the lock, with the desktop app's priority (handover.ts): the app asks a
+   * running owner to hand over; an owner asked hands over; nobody else takes the lock while a
+   * live app waits for it.
+   */
+  private heartbeat(): boolean {
+    const { handoverFile } = this.paths;
+    if (this.deps.role === 'app') {
+      const current = this.lock.held ? null : this.lock.owner();
+      if (current && current.role !== 'app') askHandover(handoverFile);
+      const owns = this.lock.tryAcquire();
+      if (owns) clearHandover(handoverFile);
+      return owns;
+    }
+    if (handoverWaiting(handoverFile) !== null) {
+      if (this.lock.held) this.handOver();
+      return false;
+    }
+    return this.lock.tryAcquire();
+  }
+
+  /** Stops scheduling, passes writes still in their debounce on as nudges, lets go of the lock. */
+  private handOver(): void {
+    const { sync } = this.deps;
+    const pending = sync.engine.coordinator.pendingWrites();
+    sync.setOwner(false);
+    this.lock.release();
+    for (const key of pending) sync.nudgeOwner(key);
   }
 
   private watchRequests(): void {
@@ -152,6 +181,7 @@ export class SyncOwnership {
       sync.setOwner(false);
     }
     this.lock.release();
+    clearHandover(this.paths.handoverFile);
     const guests = [...this.guests.values()];
     this.guests.clear();
     await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(() => undefined)));

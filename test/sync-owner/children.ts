@@ -68,7 +68,10 @@ export function killHard(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Waits until `check` holds, looking again after each of `tries` short pauses (no timing asserted). */
+/**
+ * Waits until `check` holds, looking again after each of `tries` short pauses — generous, for a
+ * loaded machine; nothing is asserted about how long it took.
+ */
 export async function eventually<T>(
   check: () => Promise<T | null> | T | null,
   what: string,

@@ -20,7 +20,7 @@ let a: TestDevice;
 beforeAll(async () => {
   server = await startTestServer({ rateLimit: { requests: 12, windowMs: 3_600_000 } });
   a = await device('limits', ['proj-p'], server.url, await server.token('limits-user'));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.close();
@@ -34,11 +34,13 @@ describe('device-wide request budget and 429 pause', { timeout: 600_000 }, () =>
     while (limits.read().pausedUntil === null) {
       expect(runs, 'the server never answered 429').toBeLessThan(10);
       const requestsBefore = server.requests.length;
-      const startsBefore = limits.read().starts.length;
+      const latest = Math.max(0, ...limits.read().starts);
       const run = await rememberOnce(a, 'proj-p', `note ${runs}`, `marker-limits-${runs}`, env);
       expect(run.code, run.stderr).toBe(0);
-      // Each process's requests joined the same window as the ones before it.
-      expect(limits.read().starts.length - startsBefore).toBe(server.requests.length - requestsBefore);
+      // Each process's requests joined the same window as the ones before it (on a slow machine
+      // the oldest may have left the 60 s window meanwhile: counted are the ones added).
+      const added = limits.read().starts.filter((t) => t > latest).length;
+      expect(added).toBe(server.requests.length - requestsBefore);
       runs++;
     }
     expect(runs).toBeGreaterThan(1);

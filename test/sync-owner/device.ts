@@ -46,10 +46,19 @@ export async function device(
   };
 }
 
-/** Syncs the device's project (this test process) until a note file holds `marker`. */
-export async function arrives(on: TestDevice, project: string, marker: string): Promise<void> {
+/**
+ * Syncs the device's project (this test process) until a note file holds `marker`; `between`
+ * runs before each look (a test on an injected clock moves it there).
+ */
+export async function arrives(
+  on: TestDevice,
+  project: string,
+  marker: string,
+  between?: () => Promise<void>,
+): Promise<void> {
   const root = on.roots[project]!;
   await eventually(async () => {
+    await between?.();
     const run = await cli([...on.args(project), 'sync'], root);
     if (run.code !== 0) throw new Error(`sync failed: ${run.stderr}`);
     const dir = path.join(root, 'MEMORY');

@@ -27,7 +27,7 @@ beforeAll(async () => {
   a = await device('a', ['proj-p', 'proj-q'], server.url, token);
   b = await device('b', ['proj-p', 'proj-q'], server.url, token);
   trace = path.join(await tempDir('owner-trace'), 'rounds.jsonl');
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const m of running) await m.close().catch(() => undefined);
