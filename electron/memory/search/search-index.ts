@@ -10,6 +10,7 @@ import { hiddenInProject } from './project-tag.js';
 import {
   bm25Idf,
   DEFAULT_RANKING,
+  sumParts,
   DUPLICATE_THRESHOLD,
   FIELD_WEIGHTS,
   usageBonus,
@@ -17,6 +18,9 @@ import {
 } from './scoring.js';
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
+import { proximityScore } from './proximity.js';
+import { fuseRanks, unmatchedHit } from './fusion.js';
+import type { ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
   NoteLike,
@@ -96,6 +100,10 @@ const FEEDBACK_MAX_QUERY_TERMS = 32;
 const FEEDBACK_RERANK_POOL = 50;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
+/** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
+const FUSION_LEXICAL_POOL = 100;
+/** Proximity compares every pair of typed terms: a pasted log or long message is not worth it. */
+const PROXIMITY_MAX_QUERY_TERMS = 12;
 
 function docKey(scope: Scope, id: string): string {
   return `${scope}\u0000${id}`;
@@ -446,13 +454,24 @@ export class SearchIndex {
     const exact = this.widenCjk(this.queryOf(query));
     const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
     const label = options.projectLabel;
-    return this.rank(q, {
-      limit,
-      scope: options.scope ?? 'both',
+    const scope = options.scope ?? 'both';
+    const skip = label !== undefined ? this.hiddenIn(label) : undefined;
+    const semantic = options.semantic;
+    const hits = this.rank(q, {
+      limit: semantic ? Math.max(limit, FUSION_LEXICAL_POOL) : limit,
+      scope,
       usage: options.usage,
       feedback: true,
-      ...(label !== undefined ? { skip: this.hiddenIn(label) } : {}),
+      proximityTerms: exact.terms,
+      ...(skip ? { skip } : {}),
     });
+    if (!semantic || limit === 0) return hits;
+    const fused = fuseRanks(hits, semantic, (s, id) => {
+      const doc = this.get(s, id);
+      if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
+      return unmatchedHit(doc);
+    });
+    return fused.slice(0, limit);
   }
 
   /** `skip` for notes tagged only for other projects than `label` (project-tag.ts). */
@@ -572,6 +591,19 @@ export class SearchIndex {
    */
   rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
     if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
+    const prox = this.proximityQuery(o);
+    if (!prox) return this.rankLexical(q, o);
+    // The best `pool` notes are re-ranked by how close the typed terms stand in their text.
+    const pool = this.rankLexical(q, { ...o, limit: Math.max(o.limit, prox.config.pool) });
+    return pool
+      .map((hit, i) => ({ hit: this.withProximity(hit, prox), i }))
+      .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
+      .slice(0, o.limit)
+      .map((x) => x.hit);
+  }
+
+  /** BM25F (with feedback when asked) without proximity: the ranking proximity re-ranks. */
+  private rankLexical(q: WeightedQuery, o: RankOptions): SearchHit[] {
     const fb = o.feedback && q.terms.length <= FEEDBACK_MAX_QUERY_TERMS ? this.ranking.feedback : null;
     const explainAll = (slots: number[], query: WeightedQuery) =>
       slots.map((d) => this.explain(d, query, o.usage));
@@ -592,6 +624,25 @@ export class SearchIndex {
       .sort((a, b) => b.hit.score - a.hit.score || this.tieBreak(a.d, b.d))
       .slice(0, o.limit)
       .map((x) => x.hit);
+  }
+
+  /** The typed terms proximity compares, with their idf; null when proximity does not apply. */
+  private proximityQuery(o: RankOptions): { query: ProximityQuery; config: ProximityConfig } | null {
+    const config = this.ranking.proximity;
+    const typed = o.proximityTerms;
+    if (!config || !typed || typed.length < 2 || typed.length > PROXIMITY_MAX_QUERY_TERMS) return null;
+    const terms = typed.filter((t) => this.df(t) > 0);
+    if (terms.length < 2) return null;
+    return { query: { terms, idfs: terms.map((t) => bm25Idf(this.df(t), this.count)) }, config };
+  }
+
+  /** The hit with its proximity part added (the text score grows by it; usage is not re-nudged). */
+  private withProximity(hit: SearchHit, prox: { query: ProximityQuery; config: ProximityConfig }): SearchHit {
+    const doc = this.get(hit.scope, hit.id)!;
+    const p = proximityScore([doc.summary, doc.body], prox.query, prox.config);
+    if (p === 0) return hit;
+    const parts = { ...hit.why.parts, proximity: p };
+    return { ...hit, score: sumParts(parts), why: { ...hit.why, parts } };
   }
 
   /**
@@ -884,7 +935,6 @@ export class SearchIndex {
     this.scopeCode = grow(this.scopeCode, (c) => new Uint8Array(c));
   }
 }
-
 
 export function analyseDocument(doc: Pick<SearchDocument, 'summary' | 'tags' | 'body'>): DocumentAnalysis {
   const s = analyze(doc.summary);
