@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { proximityScore } from '../../electron/memory/search/proximity.js';
+import { analyze } from '../../electron/memory/search/analyze.js';
+import { proximityScore as scoreOf } from '../../electron/memory/search/proximity.js';
+import type { ProximityConfig, ProximityQuery } from '../../electron/memory/search/proximity.js';
 import { SearchIndex } from '../../electron/memory/search/index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
 import { fuseRanks, unmatchedHit } from '../../electron/memory/search/fusion.js';
 import { sumParts } from './helpers.js';
 
 const config = { pool: 20, window: 5, weight: 1 };
+const proximityScore = (texts: string[], query: ProximityQuery, c: ProximityConfig) =>
+  scoreOf(texts.map(analyze), query, c);
 const q = { terms: ['databas', 'migrat'], idfs: [2, 3] };
 
 describe('proximity of query terms', () => {

@@ -1,5 +1,3 @@
-import { analyze } from './analyze.js';
-
 /**
  * Proximity of query terms, as a re-rank of the best candidates (docs/search.md, "Proximity").
  * The index keeps no term positions (its stored format is shared with the index cache), so the
@@ -51,16 +49,21 @@ function pairAccumulation(a: readonly number[], b: readonly number[], window: nu
 }
 
 /**
- * The proximity score of one note: its fields' texts (summary, body; tags are a list, not prose)
- * against the query's terms. 0 with fewer than two query terms or no two of them near each other.
+ * The proximity score of one note: its fields' term sequences (`analyze` of the summary and the
+ * body; tags are a list, not prose) against the query's terms. 0 with fewer than two query terms
+ * or no two of them near each other.
  */
-export function proximityScore(fields: readonly string[], q: ProximityQuery, c: ProximityConfig): number {
+export function proximityScore(
+  fields: readonly (readonly string[])[],
+  q: ProximityQuery,
+  c: ProximityConfig,
+): number {
   if (q.terms.length < 2 || c.weight <= 0) return 0;
   const index = new Map(q.terms.map((t, i) => [t, i] as const));
   const acc = new Float64Array(q.terms.length * q.terms.length);
-  for (const text of fields) {
-    if (!text) continue;
-    const pos = positionsIn(analyze(text), index);
+  for (const terms of fields) {
+    if (terms.length < 2) continue;
+    const pos = positionsIn(terms, index);
     for (let i = 0; i < pos.length; i++) {
       if (pos[i]!.length === 0) continue;
       for (let j = i + 1; j < pos.length; j++) {

@@ -102,6 +102,8 @@ const FEEDBACK_RERANK_POOL = 50;
 const CJK_EXPANSION_MAX = 64;
 /** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
 const FUSION_LEXICAL_POOL = 100;
+/** Notes whose term sequences proximity keeps (a few MB at most). */
+const PROXIMITY_CACHE_NOTES = 2000;
 /** Proximity compares every pair of typed terms: a pasted log or long message is not worth it. */
 const PROXIMITY_MAX_QUERY_TERMS = 12;
 
@@ -157,6 +159,8 @@ export class SearchIndex {
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
   private ranking: RankingConfig = DEFAULT_RANKING;
+  /** slot → the note's summary and body term sequences (proximity), least recently used first. */
+  private sequences = new Map<number, string[][]>();
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
@@ -205,6 +209,7 @@ export class SearchIndex {
     this.merged.clear();
     this.headsMerged.clear();
     this.segmentDf.clear();
+    this.sequences.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -293,6 +298,7 @@ export class SearchIndex {
     [lenS, lenT, lenB]: readonly [number, number, number],
   ): void {
     this.entries[slot] = { doc, key, analysis, tfByTerm: null };
+    this.sequences.delete(slot);
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
@@ -412,6 +418,7 @@ export class SearchIndex {
     this.sumT -= this.lenT[slot]!;
     this.sumB -= this.lenB[slot]!;
     this.entries[slot] = undefined;
+    this.sequences.delete(slot);
     this.scopeCode[slot] = 0;
     this.free.push(slot);
     this.count--;
@@ -626,6 +633,25 @@ export class SearchIndex {
       .map((x) => x.hit);
   }
 
+  /**
+   * A note's summary and body as term sequences, for proximity: analysed on first use and kept for
+   * the PROXIMITY_CACHE_NOTES notes used most recently (search as you type asks for the same best
+   * notes keystroke after keystroke; the index itself keeps no positions).
+   */
+  private sequencesOf(slot: number): readonly string[][] {
+    let seq = this.sequences.get(slot);
+    if (seq) {
+      this.sequences.delete(slot); // re-inserted: most recently used last
+    } else {
+      const doc = this.entries[slot]!.doc;
+      seq = [analyze(doc.summary), analyze(doc.body)];
+      if (this.sequences.size >= PROXIMITY_CACHE_NOTES)
+        this.sequences.delete(this.sequences.keys().next().value!);
+    }
+    this.sequences.set(slot, seq);
+    return seq;
+  }
+
   /** The typed terms proximity compares, with their idf; null when proximity does not apply. */
   private proximityQuery(o: RankOptions): { query: ProximityQuery; config: ProximityConfig } | null {
     const config = this.ranking.proximity;
@@ -638,8 +664,13 @@ export class SearchIndex {
 
   /** The hit with its proximity part added (the text score grows by it; usage is not re-nudged). */
   private withProximity(hit: SearchHit, prox: { query: ProximityQuery; config: ProximityConfig }): SearchHit {
-    const doc = this.get(hit.scope, hit.id)!;
-    const p = proximityScore([doc.summary, doc.body], prox.query, prox.config);
+    const slot = this.byKey.get(docKey(hit.scope, hit.id))!;
+    // Most hits hold one of the query's terms only: no pair to score, no text to read.
+    const terms = termsOf(this.entries[slot]!);
+    let present = 0;
+    for (const t of prox.query.terms) if (terms.has(t) && ++present === 2) break;
+    if (present < 2) return hit;
+    const p = proximityScore(this.sequencesOf(slot), prox.query, prox.config);
     if (p === 0) return hit;
     const parts = { ...hit.why.parts, proximity: p };
     return { ...hit, score: sumParts(parts), why: { ...hit.why, parts } };
