@@ -63,14 +63,13 @@ function recallUnsafe(index: RecallIndex, message: string, options: RecallOption
   const empty: RecallResult = { notes: [], linked: [], text: '' };
   if (perTurn === 0 || budget === 0 || !message.trim()) return empty;
 
-  const query = index.queryOf(message);
-  const lexical = index.rank(query, {
+  // No proximity re-rank here: measured, it attached evidence less often (docs/search.md).
+  const lexical = index.rank(index.queryOf(message), {
     limit: perTurn * CANDIDATE_FACTOR,
     scope: 'both',
     usage: options.usage,
     requireSummaryOrTags: true,
     feedback: true,
-    proximityTerms: query.terms,
     minTextScore: minScore,
     ...(attached.size > 0 || hidden ? { skip } : {}),
   });
