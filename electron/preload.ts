@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { AppEvent } from '../shared/events.js';
+import { ARCHIVE_CHANNEL } from '../shared/note-archives.js';
 import {
   EVENT_CHANNEL,
   INVOKE_CHANNEL,
@@ -30,6 +31,8 @@ const bridge: MemoryDeskBridge = {
     listen((m) => {
       if (m.kind === 'command') listener(m.command);
     }),
+  // The request is checked in main (strict schema: a scope, never a path).
+  archive: (request) => ipcRenderer.invoke(ARCHIVE_CHANNEL, request),
   platform: process.platform,
 };
 

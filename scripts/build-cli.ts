@@ -1,18 +1,46 @@
-import { rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * Bundles the `memdesk` CLI (the package's `bin`) into dist/cli/: one entry file plus chunks that
  * are imported only by the commands that need them (code splitting keeps every `import()` lazy).
  * One file instead of ~300 modules is most of the CLI's cold start (docs/performance.md).
  *
- *   npx tsx scripts/build-cli.ts [outdir]     (npm run build runs it)
+ * With `--app` (the copy the desktop app ships in app.asar, `npm run build:electron`) sql.js is
+ * copied in too: the packaged app has no node_modules, and electron-builder drops any folder named
+ * node_modules from the app's files, so it goes to `vendor/sql.js/` and the bundle imports it there.
+ *
+ *   npx tsx scripts/build-cli.ts [outdir] [--app]     (npm run build runs it without --app)
  */
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function buildCliBundle(outdir = path.join(repo, 'dist', 'cli')): Promise<string> {
+/** Where the app's copy keeps sql.js, and the files of it that run (its package.json says CommonJS). */
+export const VENDORED_SQL_JS = 'vendor/sql.js';
+const SQL_JS_FILES = ['package.json', 'dist/sql-wasm.js', 'dist/sql-wasm.wasm'];
+
+/** `import('sql.js')` → the vendored copy, relative to the chunk that imports it (chunks/). */
+const vendoredSqlJs: Plugin = {
+  name: 'vendored-sql.js',
+  setup(b) {
+    b.onResolve({ filter: /^sql\.js$/ }, () => ({
+      path: `../${VENDORED_SQL_JS}/dist/sql-wasm.js`,
+      external: true,
+    }));
+  },
+};
+
+export interface CliBundleOptions {
+  /** The desktop app's copy: sql.js vendored beside the bundle instead of found in node_modules. */
+  app?: boolean;
+}
+
+export async function buildCliBundle(
+  outdir = path.join(repo, 'dist', 'cli'),
+  options: CliBundleOptions = {},
+): Promise<string> {
   await rm(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
   await build({
     // The findings worker thread's entry is its own file (electron/cleanup/findings-worker-path.ts).
@@ -27,8 +55,9 @@ export async function buildCliBundle(outdir = path.join(repo, 'dist', 'cli')): P
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    // sql.js finds its .wasm file next to its own module: keep it in node_modules.
+    // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
+    plugins: options.app ? [vendoredSqlJs] : [],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",
@@ -37,10 +66,20 @@ export async function buildCliBundle(outdir = path.join(repo, 'dist', 'cli')): P
     legalComments: 'none',
     minify: true,
   });
+  if (options.app) {
+    // The package's root (its exports hide package.json): two levels above dist/sql-wasm.js.
+    const sqlJs = path.resolve(path.dirname(createRequire(import.meta.url).resolve('sql.js')), '..');
+    for (const file of SQL_JS_FILES) {
+      await mkdir(path.dirname(path.join(outdir, VENDORED_SQL_JS, file)), { recursive: true });
+      await copyFile(path.join(sqlJs, file), path.join(outdir, VENDORED_SQL_JS, file));
+    }
+  }
   return path.join(outdir, 'memdesk.js');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const out = await buildCliBundle(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
+  const args = process.argv.slice(2);
+  const dir = args.find((a) => !a.startsWith('--'));
+  const out = await buildCliBundle(dir ? path.resolve(dir) : undefined, { app: args.includes('--app') });
   process.stdout.write(`memdesk CLI bundled into ${path.relative(process.cwd(), out)}\n`);
 }

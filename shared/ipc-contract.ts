@@ -1,5 +1,6 @@
 import type { ApiInput, ApiMethodName, ApiOutput } from './api.js';
 import type { AppEvent } from './events.js';
+import type { ArchiveRequest } from './note-archives.js';
 
 /**
  * The contract between the main process, the preload script and the renderer. One generic invoke
@@ -32,6 +33,11 @@ export interface MemoryDeskBridge {
   invoke<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<InvokeReply>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /**
+   * Export / import a scope as a zip through the system's file dialog (shared/note-archives.ts):
+   * resolves to an ArchiveOutcome, or an error, as invoke does.
+   */
+  archive(request: ArchiveRequest): Promise<InvokeReply>;
   /** 'darwin' | 'win32' | 'linux' — for showing ⌘ or Ctrl. */
   platform: string;
 }

@@ -16,7 +16,7 @@
  *   npx tsx bench/hooks/run.ts [--notes 5000] [--runs 3]     (notes per scope)
  */
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -59,12 +59,15 @@ function once(argv: string[], input: string, cwd: string, env: Record<string, st
         return reject(new Error(`${argv.join(' ')}: exit ${code} ${stderr}`));
       resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, stdout });
     });
+    child.stdin.on('error', () => {}); // a process that never reads stdin (node -e 0, cat) may exit first
     child.stdin.end(input);
   });
 }
 
 interface Mcp {
   initialize: number;
+  /** CPU (user + sys) the server had used when its initialize answer arrived, from /proc (10 ms ticks). */
+  initializeCpu: number;
   tools: number;
   recall: number;
   indexInInstructions: boolean;
@@ -92,6 +95,7 @@ function mcpSession(argv: string[], env: Record<string, string>, cwd: string): P
         const t = performance.now() - t0;
         if (msg.id === 1) {
           out.initialize = t;
+          out.initializeCpu = cpuSoFar(child.pid!);
           out.indexInInstructions = (msg.result?.instructions ?? '').includes('Memory index (newest first)');
           send({ method: 'notifications/initialized' });
           send({ id: 2, method: 'tools/list' });
@@ -115,6 +119,13 @@ function mcpSession(argv: string[], env: Record<string, string>, cwd: string): P
       },
     });
   });
+}
+
+/** user + sys CPU ms a running process has used so far (Linux /proc; clock ticks of 10 ms). */
+function cpuSoFar(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15 of stat)
 }
 
 const ms = (x: number) => `${Math.round(x)} ms`;
@@ -228,11 +239,15 @@ async function main(): Promise<void> {
     }
     const show = (label: string, xs: Mcp[]) =>
       console.log(
-        `| ${label} | ${ms(median(xs.map((x) => x.initialize)))} (${ratio(median(xs.map((x) => x.initialize)), node.wall)}) | ${ms(median(xs.map((x) => x.tools)))} | ${ms(median(xs.map((x) => x.recall)))} (${ratio(median(xs.map((x) => x.recall)), node.wall)}) | ${xs.map((x) => (x.indexInInstructions ? 'yes' : 'no')).join(', ')} |`,
+        `| ${label} | ${ms(median(xs.map((x) => x.initialize)))} (${ratio(median(xs.map((x) => x.initialize)), node.wall)}) | ${ms(median(xs.map((x) => x.initializeCpu)))} (${ratio(median(xs.map((x) => x.initializeCpu)), node.cpu)}) | ${ms(median(xs.map((x) => x.tools)))} | ${ms(median(xs.map((x) => x.recall)))} (${ratio(median(xs.map((x) => x.recall)), node.wall)}) | ${xs.map((x) => (x.indexInInstructions ? 'yes' : 'no')).join(', ')} |`,
       );
-    console.log(`\nmemdesk mcp at ${2 * NOTES} notes (wall; ratios vs node -e 0 = ${ms(node.wall)})`);
-    console.log('| start | initialize answered | tools/list | first recall | index in instructions |');
-    console.log('|---|---|---|---|---|');
+    console.log(
+      `\nmemdesk mcp at ${2 * NOTES} notes (ratios vs node -e 0 = ${ms(node.wall)} wall, ${ms(node.cpu)} CPU)`,
+    );
+    console.log(
+      '| start | initialize answered (wall) | CPU used by then | tools/list (wall) | first recall (wall) | index in instructions |',
+    );
+    console.log('|---|---|---|---|---|---|');
     show('prompt snapshot valid', warm);
     show('no valid snapshot', cold);
     console.log(

@@ -1,10 +1,15 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
 import { defaultHome } from '../memory/core.js';
+import { ARCHIVE_CHANNEL } from '../../shared/note-archives.js';
+import { handleArchiveRequest } from '../transports/ipc/archive-dialogs.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
 import { pageHandlers } from '../transports/page-methods.js';
 import { createAppRoot } from '../app/app-root.js';
 import { ProjectHost } from '../app/project-host.js';
+import { appCliArgs } from '../agents/setup/app-cli.js';
+import { archiveDialogs } from './archive-dialogs.js';
+import { runAppCli } from './cli-mode.js';
 import { buildMenu } from './menu.js';
 import { secretKeyStore } from './model-key-store.js';
 import { loadRecentProjects, pushRecent, saveRecentProjects } from './recent-projects.js';
@@ -25,7 +30,11 @@ const mainDir = __dirname;
 const isMac = process.platform === 'darwin';
 const isDev = !app.isPackaged;
 
-if (!app.requestSingleInstanceLock()) {
+const cliArgs = appCliArgs(process.argv, app.isPackaged);
+if (cliArgs) {
+  // Started as the `memdesk` CLI (what `setup` writes into agent harnesses from the packaged app).
+  void runAppCli(cliArgs, mainDir);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
@@ -150,10 +159,16 @@ async function run(): Promise<void> {
 
   // Open the most recent project, or user notes only on a first start.
   await host.open(recent[0]);
-  bindIpc(ipcMain, {
-    handlers: () => pageHandlers(host.handlers()),
-    isTrustedSender: makeSenderCheck(renderer.isRendererUrl),
-  });
+  const isTrustedSender = makeSenderCheck(renderer.isRendererUrl);
+  bindIpc(ipcMain, { handlers: () => pageHandlers(host.handlers()), isTrustedSender });
+  // Export / import: the person picks the file in the system dialog; the page only names the scope.
+  ipcMain.handle(ARCHIVE_CHANNEL, (event, request) =>
+    handleArchiveRequest(
+      { dialogs: archiveDialogs(() => win), handlers: () => host.handlers(), isTrustedSender, now: Date.now },
+      event,
+      request,
+    ),
+  );
   refreshMenu();
   sync.coreOpened();
 

@@ -1,6 +1,5 @@
 import { AppError } from '../../shared/errors.js';
 import { localCredentialFindings, type RawFinding } from './credential-rules.js';
-import { secretlintFindings } from './credential-secretlint.js';
 
 /**
  * Credential detection for every path that writes notes (remember, edit, retain, cleanup drafts,
@@ -28,6 +27,9 @@ const WINDOW = 256 * 1024;
 const OVERLAP = 4096;
 
 export async function findCredentials(text: string): Promise<CredentialFinding[]> {
+  // secretlint (~200 KB of code) loads on the first check: commands that write nothing
+  // (recall, list, the per-message hooks) never pay for it (docs/performance.md).
+  const { secretlintFindings } = await import('./credential-secretlint.js');
   const raw: RawFinding[] = [];
   for (let start = 0; start < text.length; start += WINDOW - OVERLAP) {
     const part = text.slice(start, start + WINDOW);

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Note, Scope } from '../../shared/note.js';
-import { storedNote } from './note-store/stored-note.js';
+import { fastParseNote } from './fast-parse.js';
+import { cachedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
 import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
@@ -17,18 +18,28 @@ import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.
  * taken from the cache, the others are read; the search index adopts the persisted postings and
  * patches only the notes that changed (docs/performance.md, "CLI cold start").
  *
- * Never a wrong answer: the file carries a CRC of its body and the analyzer's fingerprint, and is
- * ignored when either does not match, when it was written for another directory or size limit, or
- * when it cannot be parsed; a file modified within RACY_MS of the save is not saved (a later change
- * with the same mtime and size could not be told apart).
+ * Opening reads the header, the note rows and the index segment (one read); the bodies come last
+ * in the file and are read one by one, by offset, when a note's body is first asked for (a recall
+ * shows three, a `list` none): 10,000 notes' bodies are neither read nor checked at open.
+ *
+ * Never a wrong answer: the file carries the analyzer's fingerprint, CRCs of its rows and index,
+ * and one CRC per body; it is ignored when the fingerprint or a section CRC does not match, when it
+ * was written for another directory or size limit, or when it cannot be parsed. A body whose CRC
+ * does not match when it is read (the file was damaged, or replaced by another process's save) is
+ * read from the note's own file instead. A file modified within RACY_MS of the save is not saved
+ * (a later change with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-const VERSION = 3;
+const VERSION = 4;
 const RACY_MS = 2000;
+/** The header line is far shorter (a path and a few numbers); a file without a newline in this many bytes is not a cache. */
+const HEADER_MAX = 64 * 1024;
 
 /** A loaded note plus its analysis, as the cache holds it. */
 export interface CachedFile extends LoadedFile {
   analysis: DocumentAnalysis | null;
+  /** The body's UTF-8 bytes when already at hand (copied from the cache read), else taken from the note. */
+  bodyBytes?: Buffer | null;
 }
 
 export function indexCacheDir(home: string): string {
@@ -64,18 +75,19 @@ interface Header {
   scope: Scope;
   dir: string;
   maxNoteBytes: number;
-  /** Byte length and CRC-32 of each of the three sections that follow the header line. */
+  /** Byte length and CRC-32 of the sections that follow the header line, in this order. */
   notes: { length: number; crc: number };
-  bodies: { length: number; crc: number };
   /** The index segment (search/index-segment.ts) of the notes that have an analysis. */
   index: { length: number; crc: number };
+  /** The bodies, one after the other in row order (each with its own CRC in its row). */
+  bodies: { length: number };
 }
 
 /**
  * [name, mtimeMs, size, hash, the note without its body, the body's length in the bodies section
- * (bytes), its note number in the index segment or -1 when it was never analysed]
+ * (bytes), its note number in the index segment or -1 when it was never analysed, the body's CRC-32]
  */
-type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number, number];
+type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number, number, number];
 
 export interface CacheKey {
   scope: Scope;
@@ -91,6 +103,8 @@ export interface CacheKey {
 export interface CacheContents {
   files: LoadedFile[];
   segmentDocs: readonly number[];
+  /** A row's body bytes, from one read of the whole bodies section (a save copies them); null when damaged. */
+  bodyBytes(row: number): Buffer | null;
   /** Null when the section is damaged: the notes are analysed again. */
   segment(): IndexSegment | null;
 }
@@ -106,24 +120,54 @@ const noteMeta = (n: Omit<Note, 'body'>): Omit<Note, 'body'> => ({
   extra: n.extra,
 });
 
+/** `length` bytes of the open file `fd` from `position` (fewer only when the file is shorter). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/**
+ * A body from the cache file by offset, checked against its CRC; else (the file was damaged or
+ * replaced since it was opened) from the note's own file, which matched the row's mtime and size.
+ */
+function cachedBody(cacheFile: string, at: number, bytes: number, crc: number, noteFile: string): string {
+  if (bytes === 0 && crc === 0) return '';
+  try {
+    const fd = openSync(cacheFile, 'r');
+    try {
+      const buf = readAt(fd, at, bytes);
+      if (buf.length === bytes && crc32(buf) === crc) return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The cache file is gone: read the note itself.
+  }
+  const parsed = fastParseNote(readFileSync(noteFile, 'utf8'));
+  if (!parsed.ok) throw new Error(`${noteFile} cannot be read again: ${parsed.reason}`);
+  return parsed.note.body;
+}
+
 /** The cached files of a directory, or null when there is no usable cache. Synchronous: one read at open. */
 export function readIndexCache(file: string, key: CacheKey): CacheContents | null {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch {
     return null;
   }
   try {
-    const nl = buf.indexOf(0x0a);
+    const size = fstatSync(fd).size;
+    const head = readAt(fd, 0, Math.min(size, HEADER_MAX));
+    const nl = head.indexOf(0x0a);
     if (nl < 0) return null;
-    const header = JSON.parse(buf.toString('utf8', 0, nl)) as Header;
-    const notesAt = nl + 1;
-    const bodiesAt = notesAt + header.notes.length;
-    const indexAt = bodiesAt + header.bodies.length;
-    const notes = buf.subarray(notesAt, bodiesAt);
-    const bodies = buf.subarray(bodiesAt, indexAt);
-    const index = buf.subarray(indexAt);
+    const header = JSON.parse(head.toString('utf8', 0, nl)) as Header;
     if (
       header.format !== FORMAT ||
       header.version !== VERSION ||
@@ -131,32 +175,31 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       header.scope !== key.scope ||
       header.dir !== path.resolve(key.dir) ||
       header.maxNoteBytes !== key.maxNoteBytes ||
-      notes.length !== header.notes.length ||
-      bodies.length !== header.bodies.length ||
-      index.length !== header.index.length ||
-      crc32(notes) !== header.notes.crc ||
-      crc32(bodies) !== header.bodies.crc
+      size !== nl + 1 + header.notes.length + header.index.length + header.bodies.length
     )
       return null;
+    // Rows and index in one read; the bodies stay on disk.
+    const sections = readAt(fd, nl + 1, header.notes.length + header.index.length);
+    const notes = sections.subarray(0, header.notes.length);
+    const index = sections.subarray(header.notes.length);
+    if (index.length !== header.index.length || crc32(notes) !== header.notes.crc) return null;
+    const bodiesAt = nl + 1 + header.notes.length + header.index.length;
     const rows = JSON.parse(notes.toString('utf8')) as NoteRow[];
+    // path.join(key.dir, name) for a plain file name, without normalising 10,000 times.
+    const dirPrefix = path.join(key.dir, '_').slice(0, -1);
     let at = 0;
     const segmentDocs = rows.map((r) => r[6]);
-    const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes]): LoadedFile => {
-      const start = at;
+    const bodyStarts: number[] = [];
+    const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes, , bodyCrc]): LoadedFile => {
+      const start = bodiesAt + at;
+      bodyStarts.push(at);
       at += bodyBytes;
-      // Bodies are decoded one by one, when read (most never are in a one-shot command).
-      const bodyOf = () => bodies.toString('utf8', start, start + bodyBytes);
-      const stored = storedNote(
-        { ...noteMeta(n), body: '' },
-        key.scope,
-        path.join(key.dir, name),
-        mtimeMs,
-        bodyOf,
-      );
-      stored.hash = hash;
-      return { name, mtimeMs, size, note: stored };
+      const noteFile = dirPrefix + name;
+      // Bodies are read one by one, when asked for (most never are in a one-shot command).
+      const bodyOf = () => cachedBody(file, start, bodyBytes, bodyCrc, noteFile);
+      return { name, mtimeMs, size, note: cachedNote(n, key.scope, noteFile, mtimeMs, hash, bodyOf) };
     });
-    if (at !== bodies.length) return null;
+    if (at !== header.bodies.length) return null;
     let opened: IndexSegment | null | undefined;
     const open = (): IndexSegment | null => {
       if (crc32(index) !== header.index.crc) return null;
@@ -168,9 +211,29 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       for (const d of segmentDocs) if (d >= 0 && d !== next++) return null;
       return segment;
     };
-    return { files, segmentDocs, segment: () => (opened === undefined ? (opened = open()) : opened) };
+    let bodies: Buffer | null | undefined;
+    const bodyBytes = (row: number): Buffer | null => {
+      if (bodies === undefined) {
+        try {
+          bodies = readFileSync(file).subarray(bodiesAt);
+        } catch {
+          bodies = null;
+        }
+      }
+      const [, , , , , length, , crc] = rows[row]!;
+      const body = bodies?.subarray(bodyStarts[row]!, bodyStarts[row]! + length);
+      return body && body.length === length && crc32(body) === crc ? body : null;
+    };
+    return {
+      files,
+      segmentDocs,
+      bodyBytes,
+      segment: () => (opened === undefined ? (opened = open()) : opened),
+    };
   } catch {
     return null; // unparseable: rebuilt from the notes
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -186,10 +249,19 @@ export async function writeIndexCache(
   const analyses: DocumentAnalysis[] = [];
   for (const f of files) {
     if (!(f.mtimeMs < newest)) continue;
-    const body = Buffer.from(f.note.body, 'utf8');
+    const body = f.bodyBytes ?? Buffer.from(f.note.body, 'utf8');
     bodyParts.push(body);
     const segmentDoc = f.analysis ? analyses.push(f.analysis) - 1 : -1;
-    noteRows.push([f.name, f.mtimeMs, f.size, f.note.hash, noteMeta(f.note), body.length, segmentDoc]);
+    noteRows.push([
+      f.name,
+      f.mtimeMs,
+      f.size,
+      f.note.hash,
+      noteMeta(f.note),
+      body.length,
+      segmentDoc,
+      crc32(body),
+    ]);
   }
   const notes = Buffer.from(JSON.stringify(noteRows), 'utf8');
   const bodies = Buffer.concat(bodyParts);
@@ -202,15 +274,15 @@ export async function writeIndexCache(
     dir: path.resolve(key.dir),
     maxNoteBytes: key.maxNoteBytes,
     notes: { length: notes.length, crc: crc32(notes) },
-    bodies: { length: bodies.length, crc: crc32(bodies) },
     index: { length: index.length, crc: crc32(index) },
+    bodies: { length: bodies.length },
   };
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await fs.writeFile(
       tmp,
-      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, bodies, index]),
+      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, index, bodies]),
     );
     await fs.rename(tmp, file);
   } catch (err) {
@@ -313,7 +385,9 @@ export class StoreIndexCache implements NoteIndexCache {
         this.analyses.get(f.note) ??
         (cached?.note === f.note && cached.inFile ? this.fileAnalysis(cached.row) : null);
       if (analysis) this.analyses.set(f.note, analysis);
-      return { ...f, analysis };
+      // Bodies never read are copied from the file as read (one read) rather than one by one.
+      const bodyBytes = cached?.note === f.note ? this.contents?.bodyBytes(cached.row) : null;
+      return { ...f, analysis, bodyBytes };
     });
     await writeIndexCache(this.file, this.key, rows);
     this.contents = null;

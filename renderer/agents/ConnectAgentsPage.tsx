@@ -3,6 +3,7 @@ import type { ApiOutput } from '../../shared/api.js';
 import type { Harness } from '../../shared/api/agents-connect.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
+import { NoteArchivesSection } from './NoteArchivesSection.js';
 import { useAgentsStrings } from './strings.js';
 
 type SetupResult = ApiOutput<'agents.setup'>;
@@ -60,6 +61,7 @@ export function ConnectAgentsPage() {
           ) : null}
         </section>
       ) : null}
+      {data ? <NoteArchivesSection projectOpen={data.projectLabel !== null} /> : null}
       <ul className="harnesses">
         {(data?.harnesses ?? []).map((h) => (
           <HarnessRow

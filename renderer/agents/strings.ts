@@ -51,7 +51,7 @@ const zh: typeof en = {
 
 export type AgentsStrings = typeof en;
 
-function fill(template: string, vars: Record<string, string | number>): string {
+export function fill(template: string, vars: Record<string, string | number>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
 }
 

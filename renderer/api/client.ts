@@ -1,6 +1,7 @@
 import type { ApiInput, ApiMethodName, ApiOutput } from '../../shared/api.js';
 import type { AppEvent } from '../../shared/events.js';
 import type { MemoryDeskBridge, MenuCommand } from '../../shared/ipc-contract.js';
+import type { ArchiveOutcome, ArchiveRequest } from '../../shared/note-archives.js';
 import { ApiError } from './errors.js';
 import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
 import { takeBridgeSecret } from './bridge-secret.js';
@@ -14,6 +15,8 @@ import type { Transport } from './transport.js';
 export interface ApiClient {
   readonly transportKind: Transport['kind'];
   call<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** Export / import a scope as a zip; the person picks the file (shared/note-archives.ts). */
+  archive(request: ArchiveRequest): Promise<ArchiveOutcome>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
@@ -33,6 +36,16 @@ export function createApiClient(transport: Transport): ApiClient {
       if (reply.ok) return reply.result as ApiOutput<typeof method>;
       throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
     },
+    async archive(request) {
+      let reply;
+      try {
+        reply = await transport.archive(request);
+      } catch (err) {
+        throw new ApiError('unavailable', `${request.op} could not be sent: ${(err as Error).message}`);
+      }
+      if (reply.ok) return reply.result as ArchiveOutcome;
+      throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
+    },
     subscribe: (listener) => transport.subscribe(listener),
     onMenuCommand: (listener) => transport.onMenuCommand(listener),
     onConnectionChange: (listener) => transport.onConnectionChange?.(listener) ?? (() => undefined),
@@ -43,6 +56,7 @@ export function ipcTransport(bridge: MemoryDeskBridge): Transport {
   return {
     kind: 'ipc',
     invoke: (method, input) => bridge.invoke(method as ApiMethodName, input as never),
+    archive: (request) => bridge.archive(request),
     subscribe: (l) => bridge.subscribe(l),
     onMenuCommand: (l) => bridge.onMenuCommand(l),
   };

@@ -1,6 +1,7 @@
 import { AppEventSchema, type AppEvent } from '../../shared/events.js';
 import type { InvokeReply } from '../../shared/ipc-contract.js';
 import { errorFromUnknownBody } from './errors.js';
+import { httpArchive } from './http-archive.js';
 import type { Transport } from './transport.js';
 
 export interface HttpTransportOptions {
@@ -117,6 +118,7 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
       ensureStream();
       return () => eventListeners.delete(listener);
     },
+    archive: (request) => httpArchive({ base, headers: { ...opts.headers }, fetch: doFetch }, request),
     onMenuCommand() {
       // A browser tab has no native menu; the page's own shortcuts and buttons cover these.
       return () => undefined;

@@ -56,6 +56,41 @@ describe('bank scope', () => {
     expect(await projectLabel(plain)).toBe('plain-dir');
   });
 
+  it('label: the same answer as asking git itself (found from the files, without running git)', async () => {
+    const root = path.join(tmp, 'Cross Check');
+    const sub = path.join(tmp, 'Sub Lib');
+    for (const r of [root, sub]) {
+      await fs.mkdir(path.join(r, 'src'), { recursive: true });
+      git(r, 'init', '-q');
+      await fs.writeFile(path.join(r, 'src', 'a.txt'), r);
+      git(r, 'add', '.');
+      git(r, 'commit', '-q', '-m', 'init');
+    }
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub-lib');
+    const linked = path.join(tmp, 'cross-linked');
+    git(root, 'worktree', 'add', '-q', linked);
+    const fromGit = (dir: string): string => {
+      const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+        cwd: dir,
+        encoding: 'utf8',
+      }).trim();
+      const name = path.basename(common);
+      return (name === '.git' ? path.basename(path.dirname(common)) : name.replace(/\.git$/i, ''))
+        .toLowerCase()
+        .replace(/[\s,]+/g, '-');
+    };
+    const dirs = [
+      path.join(root, 'src'),
+      path.join(root, '.git'),
+      path.join(root, 'vendor', 'sub-lib', 'src'),
+      linked,
+      path.join(tmp, 'Shared.git'),
+      path.join(tmp, 'wt-from-bare'),
+    ];
+    for (const dir of dirs) expect(await projectLabel(dir), dir).toBe(fromGit(dir));
+    expect(await projectLabel(path.join(root, 'vendor', 'sub-lib'))).toBe('sub-lib');
+  });
+
   it('targets: global → user; per-project → project; per-project-tagged → user + tag', async () => {
     const plain = path.join(tmp, 'Proj');
     await fs.mkdir(plain);

@@ -43,6 +43,8 @@ const HEAVY = [
   '/electron/transports/mcp/',
   '/electron/cleanup/',
 ];
+/** What a command that writes no note never loads: the credential check runs only on writes. */
+const WRITE_ONLY = ['@secretlint/'];
 
 describe('memdesk CLI loading', () => {
   it('lists every command of every command file exactly once, with the file that defines it', async () => {
@@ -66,23 +68,41 @@ describe('memdesk CLI loading', () => {
       fx.root,
     );
     expect(remember.code, remember.stderr).toBe(0);
-    for (const args of [['recall', 'how do we deploy?'], ['list'], ['search', 'deploy']]) {
+    // The per-message hook: recall for the prompt, no extraction or setup code (those load when called).
+    const prompt = JSON.stringify({
+      session_id: 'lazy-load',
+      hook_event_name: 'UserPromptSubmit',
+      cwd: fx.root,
+      prompt: 'how do we deploy?',
+    });
+    for (const [args, stdin] of [
+      [['recall', 'how do we deploy?'], ''],
+      [['list'], ''],
+      [['search', 'deploy']],
+      [['hook', 'claude-code', 'UserPromptSubmit'], prompt],
+    ] as Array<[string[], string?]>) {
       const r = await run(
         ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
         [...g, ...args],
         fx.root,
+        stdin,
       );
       expect(r.code, r.stderr).toBe(0);
       const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
       expect(modules.length).toBeGreaterThan(10);
-      for (const heavy of HEAVY)
+      const notForHooks = args[0] === 'hook' ? ['/electron/agents/extract/', '/electron/agents/setup/'] : [];
+      if (args[0] === 'hook') expect(r.stdout).toContain('Deploy with the release checklist');
+      for (const heavy of [...HEAVY, ...WRITE_ONLY, ...notForHooks])
         expect(
           modules.filter((m) => m.includes(heavy)),
           `${args[0]}: ${heavy}`,
         ).toEqual([]);
     }
     expect(remember.stderr.split('\n').filter((l) => HEAVY.some((h) => l.includes(h)))).toEqual([]);
-  });
+    // The note was checked for credentials: the check itself still loads where it is needed.
+    expect(remember.stderr).toContain('@secretlint/core');
+    // Five processes under the tsx loader: on the shared machine each can take several seconds.
+  }, 120_000);
 
   it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
     const out = await tempDir('bundle');

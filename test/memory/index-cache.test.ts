@@ -45,7 +45,8 @@ const opArb = fc.oneof(
   fc
     .record({ id: fc.constantFrom(...IDS), scope: fc.constantFrom<Scope>('project', 'user') })
     .map((r) => ({ kind: 'delete' as const, ...r })),
-  fc.constant({ kind: 'corrupt' as const }),
+  // A flipped byte anywhere: header, rows, index or one of the bodies (those are checked only when read).
+  fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }).map((at) => ({ kind: 'corrupt' as const, at })),
 );
 
 interface Env {
@@ -148,7 +149,7 @@ describe('the index cache (memory-cache/)', () => {
                 const file = indexCacheFile(env.home, 'project', env.dirs.project);
                 const bytes = await fs.readFile(file).catch(() => null);
                 if (bytes && bytes.length > 0) {
-                  const at = Math.floor(bytes.length / 2);
+                  const at = Math.floor(bytes.length * op.at);
                   bytes[at] = bytes[at]! ^ 0x20;
                   await fs.writeFile(file, bytes);
                 }
@@ -161,7 +162,7 @@ describe('the index cache (memory-cache/)', () => {
           await fs.rm(path.dirname(env.home), { recursive: true, force: true });
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
   });
 
@@ -201,6 +202,36 @@ describe('the index cache (memory-cache/)', () => {
     expect(core.store('user')!.get('b')).toBeUndefined();
     expect(core.store('user')!.get('z')?.summary).toBe('merge z');
     await expectSameAsFresh(env, core);
+    await core.close();
+  });
+
+  it('bodies are read when asked for; a cache file replaced or damaged since the open gives the notes\' own bodies', async () => {
+    const env = await setup();
+    const ids = ['a', 'b', 'c', 'd'];
+    for (const [i, id] of ids.entries())
+      await writeNote(env, { id, scope: 'project', summary: `merge ${id}`, tags: [], body: `body ${i} 数据`, updatedAt: i + 1 });
+    let core = await open(env);
+    core.search();
+    await core.close();
+    const file = indexCacheFile(env.home, 'project', env.dirs.project);
+    const bodies = async (c: MemoryCore) => ids.map((id) => c.store('project')!.get(id)!.body);
+    const expected = ids.map((_, i) => `body ${i} 数据`);
+
+    core = await open(env); // primed from the cache: no body read yet
+    expect((await bodies(core))[0]).toBe(expected[0]);
+    // Another process rewrites the cache (every byte of the bodies moved) before b, c, d are read.
+    const other = await fs.readFile(file);
+    await fs.writeFile(file, Buffer.concat([Buffer.from('x'.repeat(7)), other]));
+    expect(await bodies(core)).toEqual(expected);
+    await core.close();
+
+    await fs.writeFile(file, other);
+    core = await open(env);
+    // A damaged byte in the last body: caught by that body's CRC when read, the note's file read instead.
+    const damaged = Buffer.from(other);
+    damaged[damaged.length - 3] = damaged[damaged.length - 3]! ^ 0x01;
+    await fs.writeFile(file, damaged);
+    expect(await bodies(core)).toEqual(expected);
     await core.close();
   });
 

@@ -76,6 +76,7 @@ describe('API client over HTTP', () => {
 describe('API client over the preload bridge', () => {
   const bridge = (invoke: MemoryDeskBridge['invoke']): MemoryDeskBridge => ({
     invoke,
+    archive: async () => ({ ok: true, result: { op: 'cancelled' } }),
     subscribe: () => () => undefined,
     onMenuCommand: () => () => undefined,
     platform: 'linux',

@@ -10,7 +10,7 @@ export interface DetachedExtraction {
 }
 
 /** Starts extraction in a process of its own. */
-export type StartExtraction = (job: DetachedExtraction) => void;
+export type StartExtraction = (job: DetachedExtraction) => void | Promise<void>;
 
 /**
  * Runs `memdesk extract` for a hook as a detached process that outlives the hook, so the model call

@@ -200,7 +200,7 @@ async function replyFor(
     );
     return {};
   }
-  deps.startExtraction({
+  await deps.startExtraction({
     home: core.home,
     projectRoot: core.project?.root ?? null,
     harness: contract.harness,

@@ -9,7 +9,7 @@ import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import { semanticFor } from '../../memory/semantic/for-core.js';
 import { MEMORY_GUIDANCE } from '../guidance.js';
 import { projectFilterLabel } from '../project-filter.js';
-import { savePromptSnapshot, takeDirStamps } from './prompt-snapshot.js';
+import { savePromptSnapshot, takeDirStamps } from './prompt-snapshot-save.js';
 
 export interface AgentRecallRequest {
   message: string;
@@ -79,7 +79,7 @@ export async function memoryPrompt(core: MemoryCore): Promise<IndexText & { prom
   const prompt = empty
     ? `# Memory\n${index.text}`
     : `# Memory\n${MEMORY_GUIDANCE}\n\nMemory index (newest first):\n${index.text}`;
-  // What `memdesk mcp` answers initialize with next time, before loading any note (prompt-snapshot.ts).
+  // What `memdesk mcp` answers initialize with next time, before loading any note (prompt-snapshot-save.ts).
   await savePromptSnapshot(core, stamps, prompt);
   return { ...index, prompt };
 }

@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { writeFileAtomic } from '../../memory/atomic-write.js';
-import { loadMemoryConfig } from '../../memory/config.js';
-import type { MemoryCore } from '../../memory/types.js';
 
 /**
  * The last memory prompt built for a project, kept per machine under `$OHARNESS_HOME/memory-cache/`
@@ -13,20 +9,24 @@ import type { MemoryCore } from '../../memory/types.js';
  *
  * Valid only while nothing it was built from changed: the notes directories' mtimes (every write
  * through Memory Desk, or an editor that saves by renaming, creates, renames or deletes a file in
- * the directory, which moves its mtime) and the effective config (files and environment). A
- * snapshot whose directory changed within RACY_MS of being taken is not saved: a later change in
- * the same clock tick could not be told apart. Anything unreadable → no snapshot, never a wrong one.
+ * the directory, which moves its mtime) and the config's sources (the user and project config
+ * files, byte for byte, and the `OHARNESS_MEMORY_*` environment). A snapshot whose directory
+ * changed within RACY_MS of being taken is not saved: a later change in the same clock tick could
+ * not be told apart. Anything unreadable → no snapshot, never a wrong one.
+ *
+ * This module is what `memdesk mcp` reads before it answers initialize, so it loads nothing but
+ * Node's own modules (no zod, no config schema); the saver is prompt-snapshot-save.ts.
  */
 export const RACY_MS = 2000;
 
-const SnapshotSchema = z.object({
-  version: z.literal(1),
-  config: z.string(),
+export interface Snapshot {
+  version: 2;
+  /** configStamp() of the config's sources the prompt was built under. */
+  config: string;
   /** Each notes directory the prompt was built from, with its mtime (null: it did not exist). */
-  dirs: z.array(z.tuple([z.string(), z.number().nullable()])),
-  prompt: z.string(),
-});
-type Snapshot = z.infer<typeof SnapshotSchema>;
+  dirs: Array<[string, number | null]>;
+  prompt: string;
+}
 
 export interface SnapshotPlace {
   home: string;
@@ -34,7 +34,7 @@ export interface SnapshotPlace {
   env: Record<string, string | undefined>;
 }
 
-function snapshotFile(home: string, projectRoot: string | null): string {
+export function snapshotFile(home: string, projectRoot: string | null): string {
   const key = createHash('sha256')
     .update(projectRoot === null ? '' : path.resolve(projectRoot))
     .digest('hex')
@@ -43,9 +43,33 @@ function snapshotFile(home: string, projectRoot: string | null): string {
   return path.join(home, 'memory-cache', `prompt-${key}.json`);
 }
 
-const configHash = (config: unknown) => createHash('sha256').update(JSON.stringify(config)).digest('hex');
+async function textOrNull(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+}
 
-async function mtimeOf(dir: string): Promise<number | null> {
+/**
+ * A hash of everything the layered config is read from (memory/config.ts): the user config file,
+ * the project's, and the `OHARNESS_MEMORY_*` variables. Equal stamps mean an equal config; an
+ * unreadable file throws (no snapshot then).
+ */
+export async function configStamp(place: SnapshotPlace): Promise<string> {
+  // The same paths as memory/config.ts's userConfigPath / projectConfigPath (test/mcp/prompt-snapshot.test.ts).
+  const user = await textOrNull(path.join(place.home, 'config.json'));
+  const project =
+    place.projectRoot === null ? null : await textOrNull(path.join(place.projectRoot, '.oharness', 'config.json'));
+  const env = Object.entries(place.env)
+    .filter(([name, value]) => name.startsWith('OHARNESS_MEMORY_') && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify([user, project, env])).digest('hex');
+}
+
+export async function mtimeOf(dir: string): Promise<number | null> {
   try {
     return (await fs.stat(dir)).mtimeMs;
   } catch {
@@ -53,54 +77,33 @@ async function mtimeOf(dir: string): Promise<number | null> {
   }
 }
 
+function isSnapshot(x: unknown): x is Snapshot {
+  if (!x || typeof x !== 'object') return false;
+  const s = x as Record<string, unknown>;
+  return (
+    s.version === 2 &&
+    typeof s.config === 'string' &&
+    typeof s.prompt === 'string' &&
+    Array.isArray(s.dirs) &&
+    s.dirs.every(
+      (d) =>
+        Array.isArray(d) &&
+        d.length === 2 &&
+        typeof d[0] === 'string' &&
+        (d[1] === null || typeof d[1] === 'number'),
+    )
+  );
+}
+
 /** The prompt saved for this project when nothing it was built from changed since; else null. */
 export async function readPromptSnapshot(place: SnapshotPlace): Promise<string | null> {
   try {
-    const text = await fs.readFile(snapshotFile(place.home, place.projectRoot), 'utf8');
-    const snap = SnapshotSchema.parse(JSON.parse(text));
-    const { config } = await loadMemoryConfig({
-      home: place.home,
-      env: place.env,
-      ...(place.projectRoot !== null ? { projectRoot: place.projectRoot } : {}),
-    });
-    if (configHash(config) !== snap.config) return null;
+    const snap: unknown = JSON.parse(await fs.readFile(snapshotFile(place.home, place.projectRoot), 'utf8'));
+    if (!isSnapshot(snap)) return null;
+    if ((await configStamp(place)) !== snap.config) return null;
     for (const [dir, mtime] of snap.dirs) if ((await mtimeOf(dir)) !== mtime) return null;
     return snap.prompt;
   } catch {
     return null; // no snapshot yet, or one that cannot be trusted
   }
-}
-
-/**
- * Saves the prompt just built from `core`'s notes. The directories are stat'ed by the caller before
- * the prompt was built (`takeDirStamps`), so a change made meanwhile leaves a stamp that no longer
- * matches. Best effort: a home that cannot be written just has no snapshot.
- */
-export async function savePromptSnapshot(
-  core: MemoryCore,
-  dirs: Snapshot['dirs'],
-  prompt: string,
-): Promise<void> {
-  try {
-    if (!core.user.homeUsable) return;
-    // Compared with file mtimes, which are the real clock's (core.now may be a test's clock).
-    const now = Date.now();
-    if (dirs.some(([, mtime]) => mtime !== null && Math.abs(now - mtime) < RACY_MS)) return;
-    const file = snapshotFile(core.home, core.project?.root ?? null);
-    const snap: Snapshot = { version: 1, config: configHash(core.config), dirs, prompt };
-    const text = JSON.stringify(snap);
-    if ((await fs.readFile(file, 'utf8').catch(() => null)) === text) return;
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, text);
-  } catch {
-    // the snapshot is an optimisation: without it `memdesk mcp` loads the notes first
-  }
-}
-
-/** The notes directories of `core` with their mtimes now: stat'ed before the prompt is built from them. */
-export async function takeDirStamps(core: MemoryCore): Promise<Snapshot['dirs']> {
-  const dirs = [core.project?.memoryDir ?? null, core.store('user')?.dir ?? null].filter(
-    (d): d is string => d !== null,
-  );
-  return Promise.all(dirs.map(async (d): Promise<[string, number | null]> => [d, await mtimeOf(d)]));
 }

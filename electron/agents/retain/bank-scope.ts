@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BankScope } from '../../../shared/api/agents.js';
 import type { Warning } from '../../../shared/api/notes.js';
@@ -7,26 +7,61 @@ import type { Scope } from '../../../shared/note.js';
 /** The config key that sets the default bank scope of retain (docs/agents.md). */
 export const RETAIN_SCOPING_KEY = 'memory.retain.scoping';
 
-function git(args: string[], cwd: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, timeout: 5000, windowsHide: true }, (err, stdout) => {
-      resolve(err ? null : stdout.trim() || null);
-    });
-  });
+/**
+ * The git common directory of the repository `dir` is in, found the way git discovers it but
+ * without running git (a process per hook call cost more than the rest of a label): up from `dir`,
+ * the first `.git` directory, `.git` file (`gitdir: …`, linked worktrees and submodules) or bare
+ * repository; then that git dir's `commondir` file, if any. Null outside a repository.
+ */
+function gitCommonDir(dir: string): string | null {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const gitDir = gitDirAt(at);
+    if (gitDir) {
+      const common = readText(path.join(gitDir, 'commondir'));
+      return common ? path.resolve(gitDir, common) : gitDir;
+    }
+    if (path.dirname(at) === at) return null;
+  }
+}
+
+/** The git dir that `at` (a checkout root or a bare repository) stands for, or null. */
+function gitDirAt(at: string): string | null {
+  const dotGit = path.join(at, '.git');
+  const st = statSync(dotGit, { throwIfNoEntry: false });
+  if (st?.isDirectory() && isGitDir(dotGit)) return dotGit;
+  if (st?.isFile()) {
+    const target = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? '')?.[1]?.trim();
+    if (target) return path.resolve(at, target);
+  }
+  return isGitDir(at) ? at : null;
+}
+
+/** What git itself requires of a git dir: HEAD, and objects/ and refs/ directories. */
+function isGitDir(d: string): boolean {
+  return (
+    statSync(path.join(d, 'HEAD'), { throwIfNoEntry: false })?.isFile() === true &&
+    statSync(path.join(d, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true &&
+    statSync(path.join(d, 'refs'), { throwIfNoEntry: false })?.isDirectory() === true
+  );
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The lower-cased label of the project a directory belongs to: the basename of the git checkout
- * root — of the MAIN worktree for linked worktrees (the parent of `--git-common-dir`; for a bare
+ * root — of the MAIN worktree for linked worktrees (the parent of the git common dir; for a bare
  * repository the common dir itself, without `.git`) — else the directory's own basename. Lower-cased
  * because tags match literally (`…/General` and `…/general` must meet); whitespace and commas become
  * `-` because tags are split at them.
  */
 export async function projectLabel(dir: string): Promise<string> {
-  // --path-format needs git ≥ 2.31; older versions print the common dir relative to `dir`.
-  const commonDir =
-    (await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], dir)) ??
-    (await git(['rev-parse', '--git-common-dir'], dir).then((p) => (p ? path.resolve(dir, p) : null)));
+  const commonDir = gitCommonDir(dir);
   let base: string;
   if (commonDir) {
     const name = path.basename(commonDir);

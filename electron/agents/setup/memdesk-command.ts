@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors.js';
+import { appCliCommand, type AppLayout } from './app-cli.js';
 
 /**
  * The command an agent harness runs to reach Memory Desk, as argv. Setup writes it into the
@@ -10,8 +11,10 @@ import { AppError } from '../../../shared/errors.js';
  * 1. `MEMDESK_COMMAND`, when set (split like a shell would: quotes keep spaces);
  * 2. the CLI this process runs: the Node binary, a TypeScript loader when run from sources, and
  *    the script's real path (`…/dist/cli/memdesk.js`, the package's bin, symlinks resolved);
- * 3. `memdesk` found on PATH (the desktop app), as the Node binary + its script when it is one;
- * 4. otherwise an error saying how to make it findable.
+ * 3. in the packaged desktop app: the CLI it ships, run by the app's own executable (app-cli.ts);
+ * 4. `memdesk` found on PATH (the app in development, other processes), as the Node binary + its
+ *    script when it is one;
+ * 5. otherwise an error saying how to make it findable.
  */
 export interface MemdeskRuntime {
   platform: NodeJS.Platform;
@@ -21,6 +24,8 @@ export interface MemdeskRuntime {
   script: string | null;
   /** Node flags the script needs to load (the TypeScript loader when it runs from sources). */
   nodeFlags: string[];
+  /** Set inside the packaged desktop app: how it is installed (its executable runs its own CLI). */
+  app?: AppLayout;
 }
 
 const CLI_SCRIPT = /^memdesk\.(?:[cm]?js|ts)$/;
@@ -39,11 +44,14 @@ export function currentRuntime(): MemdeskRuntime {
       // argv[1] is not a file (node -e, a REPL): not the CLI
     }
   }
+  // `electron .` (development) sets process.defaultApp; the packaged app does not.
+  const packaged = electron && !(process as { defaultApp?: boolean }).defaultApp;
   return {
     platform: process.platform,
     nodePath: electron ? null : process.execPath,
     script,
     nodeFlags: loaderFlags(process.execArgv),
+    ...(packaged ? { app: { platform: process.platform, execPath: process.execPath, env: process.env } } : {}),
   };
 }
 
@@ -67,6 +75,7 @@ export function memdeskCommand(
   const configured = env.MEMDESK_COMMAND?.trim();
   if (configured) return splitCommandLine(configured);
   if (runtime.script && runtime.nodePath) return [runtime.nodePath, ...runtime.nodeFlags, runtime.script];
+  if (runtime.app) return appCliCommand(runtime.app);
   const found = installedCli(env, runtime.platform, exists);
   if (found) return found;
   throw new AppError(

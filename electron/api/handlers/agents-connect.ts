@@ -1,11 +1,7 @@
-import { extractFromTranscript } from '../../agents/extract/extract.js';
-import { startDetachedExtraction } from '../../agents/extract/detached.js';
+import type { StartExtraction } from '../../agents/extract/detached.js';
 import { answerHook } from '../../agents/hooks/answer-hook.js';
-import { notesTaggedForProjects } from '../../agents/project-tags.js';
 import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
-import { harnessStatuses, runSetup } from '../../agents/setup/setup.js';
 import type { HandlerContext } from '../context.js';
-import { configuredExtractModel } from './extract-model.js';
 import type { ApiHandlers } from '../dispatch.js';
 import { logRecallError } from '../recall-error.js';
 
@@ -13,6 +9,14 @@ export type AgentsConnectHandlers = Pick<
   ApiHandlers,
   'agents.recall' | 'agents.prompt' | 'agents.hook' | 'agents.extract' | 'agents.setup' | 'agents.connections'
 >;
+
+/**
+ * Extraction (with the model client and the cleanup key store) and setup (every harness's config
+ * files) are imported when first called: a per-message hook, which answers from recall or the
+ * index, loads neither (docs/performance.md, "cold path").
+ */
+const startDetachedExtraction: StartExtraction = async (job) =>
+  (await import('../../agents/extract/detached.js')).startDetachedExtraction(job);
 
 export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectHandlers {
   const { core } = ctx;
@@ -39,8 +43,12 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
     }),
     'agents.hook': (call) =>
       answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
-    'agents.extract': async (input) =>
-      extractFromTranscript(
+    'agents.extract': async (input) => {
+      const [{ extractFromTranscript }, { configuredExtractModel }] = await Promise.all([
+        import('../../agents/extract/extract.js'),
+        import('./extract-model.js'),
+      ]);
+      return extractFromTranscript(
         {
           core,
           notes: ctx.notes,
@@ -48,11 +56,15 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
           model: await configuredExtractModel(core.home, ctx.cleanup?.keyStore),
         },
         input,
-      ),
-    'agents.setup': (input) => runSetup(setupDeps, input),
-    'agents.connections': async () => ({
-      harnesses: await harnessStatuses(setupDeps),
-      ...(await notesTaggedForProjects(core)),
-    }),
+      );
+    },
+    'agents.setup': async (input) => (await import('../../agents/setup/setup.js')).runSetup(setupDeps, input),
+    'agents.connections': async () => {
+      const [{ harnessStatuses }, { notesTaggedForProjects }] = await Promise.all([
+        import('../../agents/setup/setup.js'),
+        import('../../agents/project-tags.js'),
+      ]);
+      return { harnesses: await harnessStatuses(setupDeps), ...(await notesTaggedForProjects(core)) };
+    },
   };
 }

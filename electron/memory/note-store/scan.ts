@@ -61,9 +61,11 @@ export async function scanNoteDir(
   // Known files need a stat to tell whether they changed; on a first load the read itself stats.
   const stats = new Map<string, { mtimeMs: number; size: number }>();
   const needStat = known.size > 0 || names.length > d.maxNotes;
+  // path.join(d.dir, name) for a plain file name, without normalising once per file.
+  const dirPrefix = path.join(d.dir, '_').slice(0, -1);
   if (needStat && d.syncStat) {
     for (const name of names) {
-      const st = statSync(path.join(d.dir, name), { throwIfNoEntry: false });
+      const st = statSync(dirPrefix + name, { throwIfNoEntry: false });
       if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
     }
     names = names.filter((n) => stats.has(n));
@@ -95,13 +97,16 @@ export async function scanNoteDir(
   }
 
   const files = new Map<string, FileEntry>();
-  await forEachLimited(names, READ_CONCURRENCY, async (name) => {
+  // Unchanged files are taken as known first (no promise per file); only the others are read.
+  const changed: string[] = [];
+  for (const name of names) {
     const before = known.get(name);
     const st = stats.get(name);
-    if (before && st && before.mtimeMs === st.mtimeMs && before.size === st.size) {
-      files.set(name, before);
-      return;
-    }
+    if (before && st && before.mtimeMs === st.mtimeMs && before.size === st.size) files.set(name, before);
+    else changed.push(name);
+  }
+  await forEachLimited(changed, READ_CONCURRENCY, async (name) => {
+    const before = known.get(name);
     const result = await readNoteFile(d, name);
     if ('entry' in result) files.set(name, result.entry);
     else if ('error' in result) {

@@ -56,3 +56,87 @@ export function storedNote(
   if (!whole) Object.defineProperty(stored, 'body', { enumerable: true, get: () => full().body });
   return stored;
 }
+
+/**
+ * A note from the index cache (../index-cache.ts): its hash came with it, its body is read when
+ * first asked for, its links derived then. `body` and `links` are own enumerable accessors like
+ * storedNote's (spread, rest and JSON see them as fields), but their functions are shared by every
+ * cached note, so 10,000 of them share one object shape; a getter literal per note gives each its
+ * own closures and shape, which made opening a 10,000-note cache several times slower
+ * (docs/performance.md, "cold path").
+ */
+class CachedNote {
+  declare id: string;
+  declare summary: string;
+  declare type: Note['type'];
+  declare tags: string[];
+  declare createdAt: number;
+  declare updatedAt: number;
+  declare body: string;
+  declare extra: Note['extra'];
+  declare scope: Scope;
+  declare path: string;
+  declare mtimeMs: number;
+  declare hash: string;
+  declare links: string[];
+  #bodyOf: (() => string) | null;
+  #body = '';
+  #links: string[] | undefined;
+
+  static readonly #bodyAccessor: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: CachedNote): string {
+      if (this.#bodyOf) {
+        this.#body = this.#bodyOf();
+        this.#bodyOf = null;
+      }
+      return this.#body;
+    },
+    set(this: CachedNote, value: string) {
+      this.#body = value;
+      this.#bodyOf = null;
+    },
+  };
+
+  static readonly #linksAccessor: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: CachedNote): string[] {
+      return (this.#links ??= extractLinks(this.body));
+    },
+    set(this: CachedNote, value: string[]) {
+      this.#links = value;
+    },
+  };
+
+  constructor(
+    meta: Omit<Note, 'body'>,
+    scope: Scope,
+    file: string,
+    mtimeMs: number,
+    hash: string,
+    bodyOf: () => string,
+  ) {
+    this.#bodyOf = bodyOf;
+    // The same property order as storedNote's (JSON output keeps its key order).
+    this.id = meta.id;
+    this.summary = meta.summary;
+    this.type = meta.type;
+    this.tags = meta.tags;
+    this.createdAt = meta.createdAt;
+    this.updatedAt = meta.updatedAt;
+    Object.defineProperty(this, 'body', CachedNote.#bodyAccessor);
+    this.extra = meta.extra;
+    this.scope = scope;
+    this.path = file;
+    this.mtimeMs = mtimeMs;
+    this.hash = hash;
+    Object.defineProperty(this, 'links', CachedNote.#linksAccessor);
+  }
+}
+
+/** A StoredNote for a note the index cache holds: metadata and hash given, the body read by `bodyOf` when first needed. */
+export function cachedNote(...args: ConstructorParameters<typeof CachedNote>): StoredNote {
+  return new CachedNote(...args);
+}

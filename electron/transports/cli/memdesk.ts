@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { runCli } from './run.js';
 
 /** The `memdesk` bin: see run.ts and docs/cli.md. */
-const code = await runCli({
+const env = {
   argv: process.argv.slice(2),
   stdin: process.stdin,
   stdout: process.stdout,
@@ -13,5 +12,10 @@ const code = await runCli({
     process.env.npm_lifecycle_event === 'memdesk' && process.env.INIT_CWD
       ? process.env.INIT_CWD
       : process.cwd(),
-});
-process.exitCode = code;
+};
+// `memdesk mcp` answers initialize before the rest of the CLI is loaded (mcp-first.ts).
+const mcpFront = env.argv.includes('mcp')
+  ? ((await (await import('./mcp-first.js')).startMcpFirst(env.argv, env)) ?? undefined)
+  : undefined;
+const { runCli } = await import('./run.js');
+process.exitCode = await runCli({ ...env, ...(mcpFront ? { mcpFront } : {}) });

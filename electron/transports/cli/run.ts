@@ -1,4 +1,4 @@
-import { promises as fs, existsSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -6,7 +6,9 @@ import { AppError, toErrorBody } from '../../../shared/errors.js';
 import type { ApiHandlers } from '../../api/dispatch.js';
 import type { AppRoot } from '../../app/app-root.js';
 import type { OpenProject } from '../../app/open-project.js';
+import type { McpFront } from '../mcp/front.js';
 import { parseArgs } from './args.js';
+import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { UsageError, type CliCommand, type CliIo } from './types.js';
 
@@ -23,40 +25,11 @@ export interface CliEnv {
   stderr: Writable;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** `memdesk mcp`'s first steps, taken by the bin before this module loaded (mcp-first.ts). */
+  mcpFront?: McpFront;
 }
 
 const GLOBAL_USAGE = 'memdesk [--home DIR] [--project DIR] [--json] <command> [options]';
-
-interface Globals {
-  home?: string;
-  project?: string;
-  json: boolean;
-  help: boolean;
-  version: boolean;
-  rest: string[];
-}
-
-function parseGlobals(argv: string[]): Globals {
-  const g: Globals = { json: false, help: false, version: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      g.rest.push(...argv.slice(i));
-      break;
-    }
-    const m = /^--(home|project)(?:=(.*))?$/.exec(arg);
-    if (m) {
-      const value = m[2] ?? argv[++i];
-      if (value === undefined || value === '') throw new UsageError(`--${m[1]} needs a directory`);
-      if (m[1] === 'home') g.home = value;
-      else g.project = value;
-    } else if (arg === '--json') g.json = true;
-    else if (arg === '--help' || arg === '-h') g.help = true;
-    else if (arg === '--version' || arg === '-v') g.version = true;
-    else g.rest.push(arg);
-  }
-  return g;
-}
 
 /** The command the first one or two words name; only that command's file is loaded. */
 async function findCommand(words: string[]): Promise<{ command: CliCommand; rest: string[] } | null> {
@@ -95,15 +68,6 @@ export async function helpText(): Promise<string> {
 
 function commandHelp(c: CliCommand): string {
   return `usage: memdesk [global options] ${c.usage}\n\n${c.summary}\n`;
-}
-
-/** The project root: --project, else the nearest registered project upwards, else the cwd. */
-function projectRoot(globals: Globals, cwd: string): string {
-  if (globals.project !== undefined) return path.resolve(cwd, globals.project);
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.oharness', 'project.json'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(cwd);
-  }
 }
 
 export async function runCli(env: CliEnv): Promise<number> {
@@ -155,10 +119,8 @@ export async function runCli(env: CliEnv): Promise<number> {
           : `${command.name} needs ${command.positionals.names}`,
       );
     }
-    // Loaded only when a command runs, so --help answers at once.
-    const { defaultHome } = await import('../../memory/default-home.js');
-    const home = globals.home !== undefined ? path.resolve(env.cwd, globals.home) : defaultHome(env.env);
-    const root = projectRoot(globals, env.cwd);
+    const home = homeOf(globals, env.cwd, env.env);
+    const root = projectRootOf(globals, env.cwd);
     // The notes are loaded on the command's first API call, not before: `memdesk mcp` answers
     // initialize first (docs/performance.md).
     let opened: Promise<OpenProject> | null = null;
@@ -195,6 +157,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
       readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),
       out: (text) => stdout.write(text),
+      ...(env.mcpFront ? { mcpFront: env.mcpFront } : {}),
     };
     const result = await command.run(io, args);
     if (!result.streamed) {

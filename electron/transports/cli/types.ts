@@ -1,4 +1,5 @@
 import type { ApiMethodName, ApiInput, ApiOutput } from '../../../shared/api.js';
+import type { McpFront } from '../mcp/front.js';
 
 /** Flags a command accepts: `string` takes a value (`--tags "a, b"` or `--tags=a,b`), `boolean` does not. */
 export type FlagSpec = Record<string, 'string' | 'boolean'>;
@@ -21,6 +22,8 @@ export interface CliIo {
   json: boolean;
   /** Where this run's notes live, known before any is loaded (the notes load on the first invoke). */
   place: { home: string; projectRoot: string; env: Record<string, string | undefined> };
+  /** Set when the bin already started `memdesk mcp` (it may have answered initialize): mcp-first.ts. */
+  mcpFront?: McpFront;
 }
 
 /** What a command prints: the JSON document with --json, else the text for people. */

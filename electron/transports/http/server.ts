@@ -6,6 +6,7 @@ import { toErrorBody, type ErrorCode } from '../../../shared/errors.js';
 import { invokeApi, type ApiHandlers } from '../../api/dispatch.js';
 import { BRIDGE_SECRET_FRAGMENT, BRIDGE_SECRET_HEADER } from '../../../shared/web-bridge.js';
 import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, secretsEqual } from './guard.js';
+import type { ArchiveExchange } from './archive-routes.js';
 import { contentType, resolveStaticFile } from './static-files.js';
 
 /**
@@ -15,6 +16,8 @@ import { contentType, resolveStaticFile } from './static-files.js';
  *
  *   POST /api/invoke   {"method": "...", "input": {...}}  → {"result": ...} | {"error": {code, message}}
  *   GET  /api/events   text/event-stream, one `data:` line of AppEvent JSON per event
+ *   POST /api/archive/export  {"scope"}                      → the zip (a download), or an error
+ *   POST /api/archive/import?scope=&onCollision=&name=  body: the zip → {"result": ArchiveOutcome}
  *   GET  /*            the renderer (index.html for paths without an extension)
  *
  * /api/* needs the per-run secret in the `x-memdesk-secret` header; the page reads it from the
@@ -35,6 +38,10 @@ export interface HttpBridgeOptions {
   host?: '127.0.0.1';
   /** Largest request body accepted (bytes). */
   maxBodyBytes?: number;
+  /** Export / import of a scope as a zip from the page (archive-routes.ts); absent: 404. */
+  archives?: ArchiveExchange;
+  /** Largest zip accepted for import (bytes). */
+  maxArchiveBytes?: number;
 }
 
 export interface HttpBridge {
@@ -87,7 +94,7 @@ function sendText(res: http.ServerResponse, status: number, text: string): void 
   res.end(text + '\n');
 }
 
-async function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+async function readBytes(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -95,7 +102,16 @@ async function readBody(req: http.IncomingMessage, limit: number): Promise<strin
     if (size > limit) throw new Error(`request body over ${limit} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+async function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+  return (await readBytes(req, limit)).toString('utf8');
+}
+
+function sendError(res: http.ServerResponse, err: unknown): void {
+  const body = toErrorBody(err);
+  sendJson(res, STATUS_BY_CODE[body.error.code] ?? 500, body);
 }
 
 export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBridge> {
@@ -170,6 +186,48 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
         sendJson(res, STATUS_BY_CODE[body.error.code] ?? 500, body);
       }
       return;
+    }
+
+    if (url.pathname.startsWith('/api/archive/') && opts.archives) {
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { error: { code: 'invalid_input', message: 'use POST' } });
+      const type = String(req.headers['content-type'] ?? '');
+      // Neither JSON nor a zip can be sent cross-site without a preflight, which we never answer.
+      if (url.pathname === '/api/archive/export' && type.startsWith('application/json')) {
+        try {
+          const { scope } = (JSON.parse(await readBody(req, maxBody)) ?? {}) as { scope?: unknown };
+          const zip = await opts.archives.exportZip(scope);
+          res.writeHead(200, {
+            ...BASE_HEADERS,
+            'Content-Type': 'application/zip',
+            'Content-Disposition': `attachment; filename="${zip.fileName}"`,
+            'Cache-Control': 'no-store',
+            'X-Memdesk-File': zip.fileName,
+            'X-Memdesk-Notes': String(zip.notes),
+          });
+          res.end(zip.bytes);
+        } catch (err) {
+          sendError(res, err);
+        }
+        return;
+      }
+      if (url.pathname === '/api/archive/import' && type.startsWith('application/zip')) {
+        try {
+          const bytes = await readBytes(req, opts.maxArchiveBytes ?? 512 * 1024 * 1024);
+          const q = url.searchParams;
+          const outcome = await opts.archives.importZip(
+            { scope: q.get('scope'), onCollision: q.get('onCollision'), fileName: q.get('name') },
+            bytes,
+          );
+          sendJson(res, 200, { result: outcome });
+        } catch (err) {
+          sendError(res, err);
+        }
+        return;
+      }
+      return sendJson(res, 415, {
+        error: { code: 'invalid_input', message: 'export takes application/json, import application/zip' },
+      });
     }
 
     if (url.pathname === '/api/events') {

@@ -7,6 +7,7 @@ import { createAppRoot } from '../../app/app-root.js';
 import type { ProcessSync } from '../../app/process-sync.js';
 import type { ProjectCleanup, ProjectCleanupOptions } from '../../cleanup/background.js';
 import { pageHandlers } from '../page-methods.js';
+import { archiveExchange } from './archive-routes.js';
 import { startHttpBridge } from './server.js';
 
 /** Where `npm run build:renderer` puts the page (relative to the repository root). */
@@ -89,6 +90,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
   try {
     http = await startHttpBridge({
       handlers: pageHandlers(project.handlers),
+      // Export / import by download and upload: the page never names a path (archive-routes.ts).
+      archives: archiveExchange(() => project.handlers, opts.now ?? Date.now),
       subscribe: (l) => {
         listeners.add(l);
         return () => listeners.delete(l);

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
+  type JSONRPCMessage,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
@@ -9,11 +10,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorBody } from '../../../shared/errors.js';
 import type { InvokeApi } from './invoke.js';
-import { MEMORY_GUIDANCE } from '../../agents/guidance.js';
-import { INDEX_URI, listResources, readResource } from './resources.js';
+import type { McpFront } from './front.js';
+import { MCP_CAPABILITIES, MCP_SERVER_NAME, MCP_SERVER_VERSION } from './protocol.js';
+import { listResources, readResource } from './resources.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
-
-export const MCP_SERVER_NAME = 'memory-desk';
 
 /**
  * The MCP server: lists the tools and answers calls through the API table. Errors become tool
@@ -21,10 +21,10 @@ export const MCP_SERVER_NAME = 'memory-desk';
  * the initialize result, which clients put in the system prompt) carry the memory prompt: the
  * seed's guidance and the index. Resources: `memory://index` and one per note.
  */
-export function createMcpServer(invoke: InvokeApi, instructions: string, version = '0.1.0'): Server {
+export function createMcpServer(invoke: InvokeApi, instructions: string): Server {
   const server = new Server(
-    { name: MCP_SERVER_NAME, version },
-    { capabilities: { tools: {}, resources: { listChanged: true } }, instructions },
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    { capabilities: MCP_CAPABILITIES, instructions },
   );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: await listResources(invoke),
@@ -66,57 +66,46 @@ export function createMcpServer(invoke: InvokeApi, instructions: string, version
 
 /** How often the server looks for note changes (in the core's watched, in-memory lists: no disk reads). */
 export const CHANGE_POLL_MS = 1_000;
-/**
- * Without a valid prompt snapshot, how long initialize waits for the notes to put the index in
- * `instructions` (clients read them once); past it, the guidance alone and `list_changed` later.
- */
-export const INDEX_WAIT_MS = 10_000;
 /** Past prompt-snapshot.ts's RACY_MS, so a snapshot refused as too recent at load is saved then. */
 const SNAPSHOT_RETRY_MS = 2_500;
 
-/** `instructions` while the notes are still loading: the guidance, and where the index will be. */
-export const LOADING_INSTRUCTIONS = `# Memory\n${MEMORY_GUIDANCE}\n\nThe memory index is still loading: read the resource ${INDEX_URI} for it.`;
+/** The SDK's stdio transport over what the front read and will read, without repeating its answer. */
+class FrontedStdioTransport extends StdioServerTransport {
+  constructor(private readonly front: McpFront) {
+    super(front.input, front.output);
+  }
 
-export interface McpStart {
-  /**
-   * The memory prompt saved when the notes were last loaded, if nothing changed since
-   * (agents/recall/prompt-snapshot.ts): initialize is answered with it before any note is loaded.
-   */
-  snapshot: string | null;
-  version?: string;
+  override send(message: JSONRPCMessage): Promise<void> {
+    return this.front.alreadyAnswered(message) ? Promise.resolve() : super.send(message);
+  }
+}
+
+export interface SdkStart {
+  /** What initialize answered (the front's answer, or the SDK's own if the front could not). */
+  instructions: string;
+  /** The memory prompt from the notes, built once (the first call loads them). */
+  notesPrompt: () => Promise<string>;
+  /** Builds the memory prompt again (which also keeps the prompt snapshot current). */
+  rebuildPrompt: () => Promise<string>;
 }
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin. Nothing else may write to stdout.
- * initialize and tools/list never wait for the notes: `instructions` is the prompt snapshot when
- * there is a valid one; otherwise the notes get INDEX_WAIT_MS to load, else the guidance without
- * the index. The notes load once the client is initialized (or
- * on the first call that needs them); when the index then differs from what initialize said, and
- * whenever notes change on disk (the app, another agent, an editor), clients get
- * `notifications/resources/list_changed`.
+ * Serves MCP with the SDK once the front (front.ts, start.ts) answered initialize, until the client
+ * closes stdin. The notes load once the client is initialized (or on the first call that needs
+ * them); when the index then differs from what initialize said, and whenever notes change on disk
+ * (the app, another agent, an editor), clients get `notifications/resources/list_changed`.
  */
-export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise<void> {
-  let loading: Promise<string> | null = null;
-  const prompt = () =>
-    (invoke('agents.prompt', {} as never) as Promise<{ prompt: string }>).then((p) => p.prompt);
-  const load = () => (loading ??= prompt());
-  let instructions = start.snapshot;
-  if (instructions === null) {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INDEX_WAIT_MS)));
-    instructions = (await Promise.race([load().catch(() => null), waited])) ?? LOADING_INSTRUCTIONS;
-    clearTimeout(timer);
-  }
-  const server = createMcpServer(invoke, instructions, start.version);
-  const transport = new StdioServerTransport();
+export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: SdkStart): Promise<void> {
+  const server = createMcpServer(invoke, start.instructions);
+  const transport = new FrontedStdioTransport(front);
   let poll: NodeJS.Timeout | undefined;
   let closed = false;
   const watchNotes = async () => {
-    const first = await load();
+    const first = await start.notesPrompt();
     if (closed) return;
-    if (first !== instructions) server.sendResourceListChanged().catch(() => {});
+    if (first !== start.instructions) server.sendResourceListChanged().catch(() => {});
     // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
-    setTimeout(() => void prompt().catch(() => {}), SNAPSHOT_RETRY_MS).unref();
+    setTimeout(() => void start.rebuildPrompt().catch(() => {}), SNAPSHOT_RETRY_MS).unref();
     let last = await notesFingerprint(invoke);
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
@@ -124,7 +113,7 @@ export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise
           if (now === last) return;
           last = now;
           server.sendResourceListChanged().catch(() => {});
-          void prompt().catch(() => {}); // keeps the prompt snapshot current for the next start
+          void start.rebuildPrompt().catch(() => {}); // keeps the prompt snapshot current for the next start
         },
         () => {},
       );
@@ -134,7 +123,7 @@ export async function serveMcpStdio(invoke: InvokeApi, start: McpStart): Promise
   try {
     await new Promise<void>((resolve, reject) => {
       transport.onclose = () => resolve();
-      process.stdin.once('end', () => void server.close().then(resolve, resolve));
+      front.input.once('end', () => void server.close().then(resolve, resolve));
       server.connect(transport).catch(reject);
     });
   } finally {

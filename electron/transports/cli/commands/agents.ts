@@ -62,14 +62,16 @@ export const agentsCommands: CliCommand[] = [
     positionals: { min: 0, max: 0, names: '' },
     longRunning: true,
     async run(io) {
-      // The MCP SDK (with ajv and zod-to-json-schema) is loaded only by this command.
-      const [{ serveMcpStdio }, { readPromptSnapshot }] = await Promise.all([
-        import('../../mcp/server.js'),
-        import('../../../agents/recall/prompt-snapshot.js'),
+      // The MCP SDK (with ajv and zod-to-json-schema) is loaded only by this command, and only after
+      // initialize was answered (mcp/start.ts). The bin usually started the front already.
+      const [{ serveMcp }, front] = await Promise.all([
+        import('../../mcp/start.js'),
+        io.mcpFront ??
+          import('../mcp-first.js').then(({ mcpFront }) =>
+            mcpFront(process.stdin, process.stdout, io.place),
+          ),
       ]);
-      await serveMcpStdio((method, input) => io.invoke(method, input), {
-        snapshot: await readPromptSnapshot(io.place),
-      });
+      await serveMcp((method, input) => io.invoke(method, input), front);
       return { json: null, text: '', streamed: true };
     },
   },

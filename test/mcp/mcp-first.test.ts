@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  ResourceListChangedNotificationSchema,
+  type TextResourceContents,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPromptSnapshot } from '../../electron/agents/recall/prompt-snapshot.js';
+import { serializeNote } from '../../shared/note-format.js';
+import { CLI_ENTRY, TSX_LOADER } from '../agents/run-cli.js';
+
+/**
+ * `memdesk mcp` answers initialize before the MCP SDK (and ajv, zod) is loaded: the child runs with
+ * module hooks that hold those modules back until the test releases them. The SDK's own Client
+ * connects (initialize answered, instructions with the index) while they are held; once released,
+ * the same session lists tools, reads memory://index and gets list_changed for a file written on disk.
+ */
+let tmp: string;
+let home: string;
+let project: string;
+const holdBack = new URL('./hold-back/register.mjs', import.meta.url).href;
+const PAST = new Date(Date.now() - 3_600_000);
+const memoryDir = () => path.join(project, 'MEMORY');
+
+async function writeNote(id: string, summary: string, updatedAt: number): Promise<void> {
+  await fs.mkdir(memoryDir(), { recursive: true });
+  const note = { id, summary, type: 'project' as const, tags: [], createdAt: updatedAt, updatedAt, body: `Body of ${id}.\n` };
+  await fs.writeFile(path.join(memoryDir(), `${id}.md`), serializeNote(note));
+}
+
+function transport(release: string | null) {
+  const t = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      '--import',
+      TSX_LOADER,
+      ...(release ? ['--import', holdBack] : []),
+      CLI_ENTRY,
+      '--home',
+      home,
+      '--project',
+      project,
+      'mcp',
+    ],
+    cwd: project,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: tmp,
+      OHARNESS_HOME: home,
+      ...(release ? { MEMDESK_TEST_RELEASE: release } : {}),
+    },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  t.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  return { t, stderr: () => stderr };
+}
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-first-'));
+  home = path.join(tmp, 'home');
+  project = path.join(tmp, 'Shop');
+  await writeNote('invoices', 'Invoices are numbered per year', 1_780_000_000_000);
+  const userDir = path.join(home, 'memory', 'user');
+  await fs.mkdir(userDir, { recursive: true });
+  for (const dir of [memoryDir(), userDir]) await fs.utimes(dir, PAST, PAST);
+  // A first start builds the prompt and leaves it as the snapshot the next start answers from.
+  const first = new Client({ name: 'memdesk-first-start', version: '1.0.0' });
+  await first.connect(transport(null).t);
+  await first.close();
+  expect(await readPromptSnapshot({ home, projectRoot: project, env: { OHARNESS_HOME: home } })).toContain(
+    'Invoices are numbered per year',
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('memdesk mcp answers initialize before the MCP SDK is loaded', { timeout: 120_000 }, () => {
+  it('connects while the SDK, ajv and zod are held back; after, tools, memory://index and list_changed', async () => {
+    const release = path.join(tmp, 'release');
+    const { t, stderr } = transport(release);
+    const client = new Client({ name: 'memdesk-held-back', version: '1.0.0' });
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
+    );
+    try {
+      await client.connect(t); // the initialize answer arrived: nothing held back was needed for it
+      expect(client.getInstructions()).toContain('- invoices [project, project]: Invoices are numbered per year');
+      expect(client.getServerVersion()).toEqual({ name: 'memory-desk', version: '0.1.0' });
+      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: { listChanged: true } });
+      // The process did go on to load them, and waits for them still.
+      await expect.poll(stderr, { timeout: 60_000 }).toMatch(/held back: .*node_modules\/(zod|@modelcontextprotocol)/);
+      await fs.writeFile(release, '');
+
+      const { tools } = await client.listTools();
+      expect(tools.map((x) => x.name)).toEqual(['remember', 'memory', 'forget', 'recall', 'retain']);
+      const { contents } = await client.readResource({ uri: 'memory://index' });
+      expect((contents[0] as TextResourceContents).text).toContain('Invoices are numbered per year');
+      await writeNote('refunds', 'Refunds go through the shop', 1_780_000_100_000);
+      await changed;
+      const after = await client.readResource({ uri: 'memory://index' });
+      expect((after.contents[0] as TextResourceContents).text).toContain('Refunds go through the shop');
+    } finally {
+      await fs.writeFile(release, '');
+      await client.close();
+    }
+  });
+});
