@@ -45,4 +45,4 @@ export const NoteSchema = z.object({
 export type Note = z.infer<typeof NoteSchema>;
 
 /** The fields that make up a note's content (what the content hash covers). */
-export type NoteContent = Pick<Note, 'summary' | 'type' | 'tags' | 'body'>;
+export type NoteContent = Pick<Note, 'summary' | 'type' | 'tags' | 'body' | 'extra'>;

@@ -188,6 +188,12 @@ export const SyncEntrySchema = z.object({
   size: z.number().int().nonnegative(),
   /** Server time (ms) the note was deleted; only on tombstones. */
   deletedAt: z.number().int().optional(),
+  /**
+   * The hash this entry's change replaced (the version a put or delete was based on; absent for a
+   * create and in entries written before it existed). A client that does not know whether its own
+   * push was committed learns from it that the cloud held that push before changing it again.
+   */
+  replaced: ContentHashSchema.optional(),
   /** True when the note has a `type` (version-1 clients cannot check such hashes). */
   typed: z.boolean().optional(),
   /** Sealed scopes: the client's sealed record of this entry (real id, hash), opaque to the server. */

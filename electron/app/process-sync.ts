@@ -1,17 +1,29 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AppEvent } from '../../shared/events.js';
 import type { MergeSync } from '../cleanup/merge-sync-port.js';
+import { withDirLock } from '../memory/dir-lock.js';
 import type { MemoryCore } from '../memory/types.js';
 import { mergeSyncFor } from '../sync/commit-first.js';
+import { DeviceLimitsFile } from '../sync/owner/device-limits.js';
+import { ownerPaths } from '../sync/owner/paths.js';
+import { writeRequest } from '../sync/owner/requests.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/sync-engine.js';
 
 export interface ProcessSyncOptions extends Omit<SyncEngineOptions, 'home' | 'scheduling'> {
   home: string;
   /**
-   * Schedule rounds on the clock (the desktop app, the web bridge). False keeps the coordinator
-   * idle until syncNow: the CLI, and tests that drive every round themselves.
+   * A long-running process that may own sync for its home (the desktop app, the web bridge, the
+   * MCP server): it schedules rounds on the clock while it owns sync (setOwner), and passes its
+   * local writes on to the owner while it does not. False: rounds only when asked (syncNow,
+   * runPending) — a CLI run, and tests that drive every round themselves.
    */
   autoStart?: boolean;
+  /**
+   * Appends one JSON line per round start and end ({pid, event, key, manual}) to this file:
+   * diagnostics (MEMDESK_SYNC_TRACE) and the multi-process tests' record of who ran rounds when.
+   */
+  traceFile?: string;
 }
 
 /**
@@ -24,13 +36,71 @@ export class ProcessSync {
   readonly engine: SyncEngine;
   private readonly attached = new WeakMap<MemoryCore, { project: boolean; detach: Array<() => void> }>();
   private stopped = false;
+  /** This process owns sync for its home (electron/app/sync-ownership.ts decides). */
+  private owns = false;
 
   constructor(private readonly opts: ProcessSyncOptions) {
-    const { autoStart, home, ...rest } = opts;
+    const { autoStart: _autoStart, traceFile, home, ...rest } = opts;
+    const paths = ownerPaths(home);
+    const trace = (event: string, { key, manual }: { key: string; manual: boolean }): void => {
+      if (traceFile)
+        appendFileSync(traceFile, JSON.stringify({ pid: process.pid, event, key, manual }) + '\n');
+    };
     this.engine = new SyncEngine({
       ...rest,
       home: path.resolve(home),
-      scheduling: { autoStart: autoStart ?? false },
+      scheduling: {
+        autoStart: false,
+        limits: new DeviceLimitsFile(paths.limitsFile),
+        // One round at a time across the home's processes (owner, manual rounds, CLI exit rounds).
+        exclusive: (round, which) => {
+          mkdirSync(paths.roundsDir, { recursive: true });
+          return withDirLock(
+            paths.roundsDir,
+            async () => {
+              trace('round-start', which);
+              try {
+                return await round();
+              } finally {
+                trace('round-end', which);
+              }
+            },
+            { timeoutMs: 120_000, staleMs: 15 * 60_000, signal: which.signal },
+          );
+        },
+        onLocalWrite: (key) => this.passOn(key),
+      },
+    });
+  }
+
+  /** Whether this process schedules the home's automatic rounds. */
+  get owner(): boolean {
+    return this.owns;
+  }
+
+  /** Ownership taken (rounds start on the clock) or lost (automatic rounds stop at once). */
+  setOwner(owns: boolean): void {
+    if (this.stopped || owns === this.owns) return;
+    this.owns = owns;
+    if (owns) this.engine.start();
+    else this.engine.coordinator.suspend();
+  }
+
+  /** A local write in a process that does not own sync: the owner is nudged to sync it. */
+  private passOn(key: string): void {
+    if (this.owns || this.stopped || !this.opts.autoStart) return;
+    this.nudgeOwner(key);
+  }
+
+  /** Leaves the owner a nudge to sync this directory (it opens the project if it must). */
+  nudgeOwner(key: string): void {
+    const svc = this.engine.all().find((s) => s.key === key);
+    if (!svc) return;
+    writeRequest(ownerPaths(this.opts.home).requestsDir, {
+      key,
+      scope: svc.scope,
+      ...(svc.ref.projectRoot !== undefined ? { projectRoot: svc.ref.projectRoot } : {}),
+      pid: process.pid,
     });
   }
 
@@ -51,7 +121,7 @@ export class ProcessSync {
         state.detach.push(project.detach);
       }
     }
-    if (this.opts.autoStart && !this.stopped) this.engine.start();
+    if (this.owns && !this.stopped) this.engine.start();
     return this.engine;
   }
 
@@ -70,7 +140,7 @@ export class ProcessSync {
 
   /** Every app event passes through: a note written in a project counts as using it. */
   observe(core: MemoryCore, event: AppEvent): void {
-    if (this.stopped || !this.opts.autoStart) return;
+    if (this.stopped || !this.owns) return;
     if (event.type === 'notes.changed' && event.scope === 'project') this.attach(core).markInUse(core);
   }
 

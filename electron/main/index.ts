@@ -68,6 +68,7 @@ async function run(): Promise<void> {
     },
     sync: {
       autoStart: true,
+      owner: { role: 'app' },
       tokens: secretTokenStore(secrets),
       keys: secretTokenStore(secrets, 'sync-e2ee-keys'),
     },

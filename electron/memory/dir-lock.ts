@@ -17,6 +17,8 @@ export const LOCK_FILE_NAME = '.memdesk.lock';
 export interface DirLockOptions {
   timeoutMs?: number;
   staleMs?: number;
+  /** Stops waiting for the lock (the waiter gives up: a bounded round before a process exits). */
+  signal?: AbortSignal;
 }
 
 interface LockOwner {
@@ -66,6 +68,7 @@ async function acquireFileLock(dir: string, opts: DirLockOptions): Promise<() =>
   const started = Date.now();
   let delay = 2;
   for (;;) {
+    opts.signal?.throwIfAborted();
     try {
       const handle = await fs.open(lockPath, 'wx');
       try {

@@ -31,7 +31,8 @@ import { unlessMissing } from './unexpected-error.js';
  * (a later change with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-const VERSION = 4;
+// 5: content hashes cover foreign frontmatter keys (shared/content-hash.ts).
+const VERSION = 5;
 const RACY_MS = 2000;
 /** The header line is far shorter (a path and a few numbers); a file without a newline in this many bytes is not a cache. */
 const HEADER_MAX = 64 * 1024;

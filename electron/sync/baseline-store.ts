@@ -19,6 +19,8 @@ import { mapLimit } from '../../shared/map-limit.js';
  *   journal.json     the pushes and pulls of a round in progress (see round/commit.ts and
  *                    round/recover.ts: a crash between the cloud commit or the pulls' writes and
  *                    the saved state is finished by the next round)
+ *   journal-written.log  one line per pull written here since journal.json was saved (appended
+ *                    after each write, so a kill partway through the writes leaves which were done)
  *
  * Every file is replaced atomically; objects are written before the state that names them, so a
  * crash at any point leaves a state whose objects all exist (unreferenced objects are collected).
@@ -139,6 +141,10 @@ export const JournalSchema = z.object({
 });
 export type Journal = z.infer<typeof JournalSchema>;
 
+const WRITTEN_LOG = 'journal-written.log';
+/** A pull in journal-written.log: its id and the version written (null: deleted here). */
+const writtenKey = (id: string, pulled: string | null): string => `${pulled ?? 'deleted'} ${id}`;
+
 export function emptyBaseline(scopeKey: string): BaselineState {
   return {
     format: 1,
@@ -194,19 +200,49 @@ export class BaselineStore {
     await writeFileAtomic(this.file('conflicts.json'), JSON.stringify(conflicts, null, 1));
   }
 
+  /** The journal, its pulls marked written where journal-written.log says so. */
   async loadJournal(): Promise<Journal | null> {
     const text = await readFileOrNull(this.file('journal.json'));
     if (text === null) return null;
     const parsed = JournalSchema.safeParse(parseJson(text));
-    return parsed.success ? parsed.data : null;
+    if (!parsed.success) return null;
+    const written = await this.loadWrittenPulls();
+    if (written.size === 0) return parsed.data;
+    return {
+      ...parsed.data,
+      pulls: parsed.data.pulls.map((p) =>
+        written.has(writtenKey(p.id, p.pulled)) ? { ...p, written: true } : p,
+      ),
+    };
   }
 
+  /** Saves the journal; the marks of the log were read into it (loadJournal), so the log goes. */
   async saveJournal(journal: Journal): Promise<void> {
     await writeFileAtomic(this.file('journal.json'), JSON.stringify(journal));
+    await fs.rm(this.file(WRITTEN_LOG), { force: true });
+  }
+
+  /**
+   * Marks one pull of the journal written here: one appended line, not a rewrite of the journal
+   * (a pull of thousands of notes stays linear). A line cut short by a kill is ignored.
+   */
+  async markPullWritten(id: string, pulled: string | null): Promise<void> {
+    await fs.appendFile(this.file(WRITTEN_LOG), `${JSON.stringify(writtenKey(id, pulled))}\n`);
   }
 
   async clearJournal(): Promise<void> {
     await fs.rm(this.file('journal.json'), { force: true });
+    await fs.rm(this.file(WRITTEN_LOG), { force: true });
+  }
+
+  private async loadWrittenPulls(): Promise<Set<string>> {
+    const text = await readFileOrNull(this.file(WRITTEN_LOG));
+    const out = new Set<string>();
+    for (const line of (text ?? '').split('\n')) {
+      const key = parseJson(line);
+      if (typeof key === 'string') out.add(key);
+    }
+    return out;
   }
 
   /** Stores a note file under its content hash (idempotent). */

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { DeviceLimitsFile } from './owner/device-limits.js';
 import { RequestBudget } from './request-budget.js';
 
 /**
@@ -9,8 +10,9 @@ import { RequestBudget } from './request-budget.js';
  *   - otherwise each directory is checked every minute, thinning to every five while nothing
  *     changes on either side
  *   - user notes are always checked; a project's only while it is in use and 30 minutes after
- *   - about 20 requests a minute per process (RequestBudget)
- *   - a 429 pauses every directory until its Retry-After
+ *   - about 20 requests a minute per device (RequestBudget; with `limits`, shared by every
+ *     process of the home through its device-limits file)
+ *   - a 429 pauses every directory until its Retry-After (with `limits`, in every process)
  *   - transient errors retry after 60 s
  *   - sync now (立即同步) always runs at once
  * Time is the injected Clock: tests drive all of this without sleeping.
@@ -57,6 +59,15 @@ export interface CoordinatorOptions {
   autoStart?: boolean;
   /** Called after every round (status pages, events). */
   onRound?: (key: string, result: RoundResult | { outcome: 'error'; error: unknown }) => void;
+  /** The device's budget and pause, shared by the home's processes (electron/sync/owner/). */
+  limits?: DeviceLimitsFile;
+  /** Wraps every round: the home's rounds lock, so rounds of two processes never overlap. */
+  exclusive?: <T>(
+    round: () => Promise<T>,
+    which: { key: string; manual: boolean; signal: AbortSignal },
+  ) => Promise<T>;
+  /** Every local write, scheduled or not (a process that does not own sync passes it on). */
+  onLocalWrite?: (key: string) => void;
 }
 
 interface Entry {
@@ -70,6 +81,8 @@ interface Entry {
   firstWriteAt: number | null;
   lastUsedAt: number;
   running: Promise<RoundResult> | null;
+  /** The running round was asked for by a person (suspend() leaves it running). */
+  manual: boolean;
   rerun: boolean;
   controller: AbortController | null;
 }
@@ -82,8 +95,7 @@ export class SyncCoordinator {
   private timerAt: number | null = null;
   private stopped = false;
   private started: boolean;
-  /** A 429 pauses every directory until this time. */
-  pausedUntil: number | null = null;
+  private ownPause: number | null = null;
   readonly debounceMs: number;
   readonly maxDebounceMs: number;
   readonly pollMs: number;
@@ -91,6 +103,9 @@ export class SyncCoordinator {
   readonly inUseMs: number;
   readonly retryMs: number;
   private readonly onRound: CoordinatorOptions['onRound'];
+  private readonly limits: DeviceLimitsFile | undefined;
+  private readonly exclusive: NonNullable<CoordinatorOptions['exclusive']>;
+  private readonly onLocalWrite: CoordinatorOptions['onLocalWrite'];
   private readonly idleWaiters: Array<() => void> = [];
   private busy = 0;
   private budgetWaiting = 0;
@@ -104,15 +119,41 @@ export class SyncCoordinator {
     this.maxPollMs = opts.maxPollMs ?? 5 * 60_000;
     this.inUseMs = opts.inUseMs ?? 30 * 60_000;
     this.retryMs = opts.retryMs ?? 60_000;
-    this.budget = new RequestBudget(this.clock, opts.requestsPerMinute ?? 20);
+    this.limits = opts.limits;
+    this.budget = new RequestBudget(this.clock, opts.requestsPerMinute ?? 20, 60_000, this.limits);
     this.onRound = opts.onRound;
+    this.exclusive = opts.exclusive ?? ((round) => round());
+    this.onLocalWrite = opts.onLocalWrite;
     this.started = opts.autoStart ?? true;
+  }
+
+  /** A 429 pauses every directory until this time (every process's, with `limits`). */
+  get pausedUntil(): number | null {
+    return this.limits ? this.limits.read().pausedUntil : this.ownPause;
+  }
+
+  set pausedUntil(until: number | null) {
+    if (this.limits) this.limits.update((l) => ({ ...l, pausedUntil: until }));
+    else this.ownPause = until;
   }
 
   /** Starts scheduling rounds on the clock (see autoStart). */
   start(): void {
     this.started = true;
     this.reschedule();
+  }
+
+  /**
+   * Stops scheduling rounds until start() (this process no longer owns sync): automatic rounds
+   * in flight are aborted; directories, debounces and polls are kept for a later start().
+   */
+  suspend(): void {
+    this.started = false;
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = null;
+    for (const entry of this.entries.values())
+      if (!entry.manual) entry.controller?.abort(new Error('another process owns sync now'));
   }
 
   /** Registers a directory; a second registration of the same directory shares the first. */
@@ -133,6 +174,7 @@ export class SyncCoordinator {
         firstWriteAt: null,
         lastUsedAt: now,
         running: null,
+        manual: false,
         rerun: false,
         controller: null,
       };
@@ -166,6 +208,7 @@ export class SyncCoordinator {
   localWrite(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
+    this.onLocalWrite?.(key);
     const now = this.clock.now();
     entry.firstWriteAt ??= now;
     entry.debounceAt = Math.min(now + this.debounceMs, entry.firstWriteAt + this.maxDebounceMs);
@@ -231,7 +274,7 @@ export class SyncCoordinator {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     const now = this.clock.now();
     if (this.pausedUntil !== null && this.pausedUntil <= now) this.pausedUntil = null;
     const due = [...this.entries.values()].filter((e) => {
@@ -259,6 +302,7 @@ export class SyncCoordinator {
     }
     const controller = new AbortController();
     entry.controller = controller;
+    entry.manual = manual;
     entry.debounceAt = null;
     entry.firstWriteAt = null;
     this.busy++;
@@ -284,11 +328,20 @@ export class SyncCoordinator {
     const promise = (async (): Promise<RoundResult> => {
       let result: RoundResult;
       try {
-        result = await entry.dir.round(ctx);
+        result = await this.exclusive(() => entry.dir.round(ctx), {
+          key: entry.dir.key,
+          manual,
+          signal: controller.signal,
+        });
         this.onRound?.(entry.dir.key, result);
       } catch (error) {
-        this.onRound?.(entry.dir.key, { outcome: 'error', error });
-        result = { outcome: 'transient' };
+        if (controller.signal.aborted) {
+          // Stopped before the round began (waiting for another process's round): nothing ran.
+          result = { outcome: 'blocked' };
+        } else {
+          this.onRound?.(entry.dir.key, { outcome: 'error', error });
+          result = { outcome: 'transient' };
+        }
       }
       this.after(entry, result);
       return result;
@@ -337,6 +390,28 @@ export class SyncCoordinator {
       : [...this.entries.values()];
     for (const entry of entries) results.set(entry.dir.key, await this.run(entry, true));
     return results;
+  }
+
+  /**
+   * One automatic round now for each of the given directories — a one-shot process's round
+   * before it exits — unless a 429 pause or the request budget would
+   * make it wait: then nothing runs (the next owner's first check catches up).
+   */
+  async runPending(keys: readonly string[]): Promise<Map<string, RoundResult>> {
+    const results = new Map<string, RoundResult>();
+    const now = this.clock.now();
+    const paused = this.pausedUntil;
+    if ((paused !== null && paused > now) || this.budget.delayFor() > 0) return results;
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (entry) results.set(key, await this.run(entry, false));
+    }
+    return results;
+  }
+
+  /** Directories with local writes waiting for their debounce. */
+  pendingWrites(): string[] {
+    return [...this.entries.values()].filter((e) => e.debounceAt !== null).map((e) => e.dir.key);
   }
 
   /** Aborts every round in flight (sync switched off). */

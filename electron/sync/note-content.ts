@@ -21,6 +21,7 @@ export function contentFields(note: Note | NoteContent): NoteContent {
     ...(note.type !== undefined ? { type: note.type } : {}),
     tags: note.tags,
     body: note.body,
+    ...(note.extra && Object.keys(note.extra).length > 0 ? { extra: note.extra } : {}),
   };
 }
 

@@ -58,7 +58,14 @@ export const en = {
     results: 'Matching notes',
     none: 'No note matches.',
   },
-  why: { summary: 'summary', tags: 'tags', body: 'text', usage: 'usage' },
+  why: {
+    summary: 'summary',
+    tags: 'tags',
+    body: 'text',
+    usage: 'usage',
+    proximity: 'words close together',
+    semantic: 'meaning',
+  },
   types: { user: 'user', feedback: 'feedback', project: 'project', reference: 'reference', none: '(none)' },
   note: {
     new: 'New note',

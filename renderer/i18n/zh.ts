@@ -57,7 +57,14 @@ export const zh: Messages = {
     results: '匹配的笔记',
     none: '没有匹配的笔记。',
   },
-  why: { summary: '摘要', tags: '标签', body: '正文', usage: '使用' },
+  why: {
+    summary: '摘要',
+    tags: '标签',
+    body: '正文',
+    usage: '使用',
+    proximity: '词语相邻',
+    semantic: '语义',
+  },
   types: { user: '用户信息', feedback: '反馈', project: '项目', reference: '参考', none: '（无）' },
   note: {
     new: '新建笔记',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { contentHash } from '../../shared/content-hash.js';
+import { contentHash, legacyContentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import { sealedContentLength } from '../../shared/sealed-size.js';
 import { NOTE_FRONTMATTER_BYTES } from '../../shared/commit-body.js';
@@ -131,7 +131,8 @@ export async function commit(
       continue;
     }
     const actual = contentHash(parsed.note);
-    if (actual !== put.hash) {
+    // The hash from before foreign frontmatter keys were hashed is accepted too (older clients).
+    if (actual !== put.hash && legacyContentHash(parsed.note) !== put.hash) {
       reject(
         put.id,
         'put',
@@ -297,6 +298,7 @@ function planCommit(
         seq: version,
         size: 0,
         deletedAt: now,
+        replaced: current.hash,
         ...(del.meta !== undefined ? { meta: del.meta } : {}),
       };
       entries.set(del.id, tombstone);
@@ -377,6 +379,7 @@ function planCommit(
       rev: checked.rev,
       seq: version,
       size,
+      ...(current?.hash ? { replaced: current.hash } : {}),
       ...(checked.typed ? { typed: true } : {}),
       ...(put.meta !== undefined ? { meta: put.meta } : {}),
     };

@@ -17,6 +17,8 @@ const RecallOutputSchema = z.object({
   notes: z.array(SearchHitSchema),
   linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
   text: z.string(),
+  /** Semantic recall on and its endpoint down: said once per outage; the notes are by words alone. */
+  notice: z.string().optional(),
 });
 
 export const SetupFileChangeSchema = z.object({

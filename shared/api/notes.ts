@@ -82,8 +82,20 @@ export const EditInputSchema = NoteRefSchema.extend({
 export const ScoreExplanationSchema = z.object({
   /** Terms that matched, per field (after stemming / bigram splitting). */
   matched: z.object({ summary: z.array(z.string()), tags: z.array(z.string()), body: z.array(z.string()) }),
-  /** The score's parts; their sum is the score. */
-  parts: z.object({ summary: z.number(), tags: z.number(), body: z.number(), usage: z.number() }),
+  /**
+   * The score's parts; their sum is the score. `proximity`: the typed words standing close together
+   * in the note; `semantic`: the semantic ranking's share when semantic recall is on (docs/search.md).
+   */
+  parts: z.object({
+    summary: z.number(),
+    tags: z.number(),
+    body: z.number(),
+    usage: z.number(),
+    proximity: z.number().optional(),
+    semantic: z.number().optional(),
+  }),
+  /** With semantic recall on: the note's cosine similarity to the query and its rank in the semantic scan. */
+  semantic: z.object({ similarity: z.number(), rank: z.number().int().positive() }).optional(),
 });
 
 /** What a list row shows beyond a search hit's id, scope and summary. */
@@ -209,7 +221,11 @@ export const notesApi = {
        */
       listing: z.boolean().default(false),
     }),
-    output: z.object({ notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)) }),
+    output: z.object({
+      notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)),
+      /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
+      notice: z.string().optional(),
+    }),
   }),
   'notes.recall': defineMethod({
     summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
@@ -218,6 +234,8 @@ export const notesApi = {
       notes: z.array(SearchHitSchema),
       linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
       text: z.string(),
+      /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
+      notice: z.string().optional(),
     }),
   }),
   'notes.index': defineMethod({

@@ -110,6 +110,19 @@ export const SyncStatusSchema = z.object({
   /** The older of the scopes' last syncs (null when one never synced). */
   lastSyncedAt: z.number().nullable(),
   scopes: z.array(ScopeSyncStatusSchema),
+  /**
+   * The process of this computer that schedules the home's automatic rounds (one sync owner per
+   * home: the app, the web bridge, an MCP server, or a CLI run's last round), null when none runs.
+   */
+  owner: z
+    .object({
+      pid: z.number().int(),
+      role: z.enum(['app', 'bridge', 'mcp', 'cli']),
+      since: z.number(),
+      /** The process answering is the owner. */
+      thisProcess: z.boolean(),
+    })
+    .nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 

@@ -7,6 +7,13 @@ export function doc(id: string, fields: Partial<SearchDocument> = {}): SearchDoc
   return { id, scope: 'project', summary: '', tags: [], body: '', updatedAt: clock++, ...fields };
 }
 
-export function sumParts(p: { summary: number; tags: number; body: number; usage: number }): number {
-  return p.summary + p.tags + p.body + p.usage;
+export function sumParts(p: {
+  summary: number;
+  tags: number;
+  body: number;
+  usage: number;
+  proximity?: number;
+  semantic?: number;
+}): number {
+  return p.summary + p.tags + p.body + p.usage + (p.proximity ?? 0) + (p.semantic ?? 0);
 }

@@ -104,10 +104,11 @@ describe('search properties', () => {
         fc.array(noteArb, { minLength: 1, maxLength: 40 }),
         fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
         (notes, msg) => {
-          // Distinct ids so every note stays in the index. Without feedback a search hit's score is
-          // its text score, which is what minScore compares.
+          // Distinct ids so every note stays in the index. Without feedback and proximity a search
+          // hit's score is its text score, which is what minScore compares (both only reorder:
+          // the properties below).
           const index = new SearchIndex(notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
-          index.configureRanking({ feedback: null });
+          index.configureRanking({ feedback: null, proximity: null });
           const minScore = 0.8;
           const expected = index
             .search(msg, { limit: 1000, asYouType: false })
@@ -146,6 +147,32 @@ describe('search properties', () => {
               .notes.map((h) => `${h.scope}:${h.id}`)
               .sort();
           expect(keys(withFeedback)).toEqual(keys(without));
+        },
+      ),
+    );
+  });
+
+  it('proximity only reorders: search and recall return the same notes with it as without it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(noteArb, { minLength: 1, maxLength: 60 }),
+        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
+        (notes, msg) => {
+          const docs = notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument);
+          const withProximity = new SearchIndex(docs);
+          // A pool as large as the store, so every hit is re-ranked.
+          withProximity.configureRanking({ proximity: { pool: 100, window: 5, weight: 1 } });
+          const without = new SearchIndex(docs);
+          without.configureRanking({ proximity: null });
+          const keys = (hits: { scope: string; id: string }[]) =>
+            hits.map((h) => `${h.scope}:${h.id}`).sort();
+          const search = (i: SearchIndex) => i.search(msg, { limit: 100, asYouType: false });
+          expect(keys(search(withProximity))).toEqual(keys(search(without)));
+          for (const h of search(withProximity)) expect(h.score).toBe(sumParts(h.why.parts));
+          const options = { minScore: 0.8, perTurn: 1000, budgetChars: 1e9 };
+          expect(keys(withProximity.recall(msg, options).notes)).toEqual(
+            keys(without.recall(msg, options).notes),
+          );
         },
       ),
     );

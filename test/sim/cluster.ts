@@ -4,7 +4,7 @@ import { contentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import type { SyncScope } from '../../shared/sync-protocol.js';
 import { parseManifest } from '../../server/manifest.js';
-import { manifestKey, objectKey } from '../../server/storage-keys.js';
+import { manifestKey, objectKey, userSegment } from '../../server/storage-keys.js';
 import {
   createStorage,
   startSyncServer,
@@ -112,6 +112,37 @@ export class SimCluster {
       notes.set(entry.id, { hash: entry.hash, content });
     }
     return { version: manifest.version, notes };
+  }
+
+  /** The account's data in a directory store (null on S3: the faults below need a directory). */
+  private userDir(user: string): string | null {
+    return this.storage.kind === 'fs' ? path.join(this.storage.dir, 'users', userSegment(user)) : null;
+  }
+
+  /** Whether the store's data can be wiped and restored (a directory store). */
+  get restorable(): boolean {
+    return this.storage.kind === 'fs';
+  }
+
+  /** A copy of the account's data as it is now (an operator's backup), in `to`. */
+  async backUp(user: string, to: string): Promise<void> {
+    const dir = this.userDir(user)!;
+    await fs.rm(to, { recursive: true, force: true });
+    if (await fs.stat(dir).catch(() => null)) await fs.cp(dir, to, { recursive: true });
+    else await fs.mkdir(to, { recursive: true });
+  }
+
+  /**
+   * The account's data lost (`from` null: wiped) or replaced by an older backup, as an operator
+   * does it: every instance stopped first (a request whose answer was dropped may still be
+   * writing), then started again (no cache of the lost history survives).
+   */
+  async replaceData(user: string, from: string | null): Promise<void> {
+    const dir = this.userDir(user)!;
+    for (let i = 0; i < this.instances.length; i++) await this.kill(i);
+    await fs.rm(dir, { recursive: true, force: true, maxRetries: 10 });
+    if (from) await fs.cp(from, dir, { recursive: true });
+    for (let i = 0; i < this.instances.length; i++) await this.revive(i);
   }
 
   async close(): Promise<void> {

@@ -171,4 +171,33 @@ describe('the simulation ledger', () => {
       `"${cloud}" of "a" was removed by a person (keep local) and came back`,
     ]);
   });
+
+  it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
+    const ledger = new Ledger(3);
+    const m = ledger.marker('line');
+    const key = ledger.marker('key');
+    ledger.edited(0, 'a', null, note([m]), 'create');
+    ledger.edited(1, 'a', note([m]), { ...note([m])!, extra: { k2: key } }, 'add key');
+    expect(check(ledger, { a: note([m]) })).toEqual([
+      `"${key}" of "a" (add key) is lost: in no note and no backup`,
+    ]);
+    ledger.edited(0, 'a', { ...note([m])!, extra: { k2: key } }, note([m]), 'remove key');
+    expect(check(ledger, { a: { ...note([m])!, extra: { k2: key } } })).toEqual([
+      `"${key}" of "a" was removed by a person (remove key) and came back`,
+    ]);
+  });
+
+  it('a delete the lost cloud was the only record of: the note may come back or stay deleted, until a person decides again', () => {
+    const ledger = new Ledger(4);
+    const m = ledger.marker('line');
+    ledger.edited(0, 'a', null, note([m]), 'create');
+    ledger.edited(0, 'a', note([m]), null, 'delete');
+    expect(ledger.deleted('a')).toBe(true);
+    expect(check(ledger, { a: note([m]) })).toHaveLength(2);
+    ledger.mayReturn(1, 'a', note([m]), 'server wiped');
+    expect(check(ledger, { a: note([m]) })).toEqual([]);
+    expect(check(ledger, {})).toEqual([]);
+    ledger.edited(1, 'a', note([m]), null, 'deleted again');
+    expect(check(ledger, { a: note([m]) })).toHaveLength(2);
+  });
 });

@@ -5,7 +5,8 @@ import type { NoteContent } from '../../shared/note.js';
  * therefore hold once sync is quiet.
  *
  * Every person's edit writes unique markers — a body line `line-S-N`, a summary `… sum-S-N`, a tag
- * `tag-S-N` — and every note has the pseudo-marker EXISTS. Markers are matched as whole tokens
+ * `tag-S-N`, a foreign frontmatter key (an agent's own) `"kN": "key-S-N"` — and every note has the
+ * pseudo-marker EXISTS. Markers are matched as whole tokens
  * (`line-S-1` is never found inside `line-S-10`). Per (note id, marker) the ledger keeps the last
  * person's decision:
  *   - present: written by an edit, kept by a conflict resolution, copied there (`cp x.md y.md`,
@@ -24,15 +25,15 @@ import type { NoteContent } from '../../shared/note.js';
  */
 export const EXISTS = '@exists';
 
-const MARKER = /\b(?:line|sum|tag)-\d+-\d+\b/g;
+const MARKER = /\b(?:line|sum|tag|key)-\d+-\d+\b/g;
 
-export type Version = Pick<NoteContent, 'summary' | 'tags' | 'body'> | null;
+export type Version = Pick<NoteContent, 'summary' | 'tags' | 'body' | 'extra'> | null;
 
 export function markersOf(v: Version): Set<string> {
   const out = new Set<string>();
   if (v === null) return out;
   out.add(EXISTS);
-  for (const text of [v.summary, v.tags.join(' '), v.body])
+  for (const text of [v.summary, v.tags.join(' '), v.body, JSON.stringify(v.extra ?? {})])
     for (const m of text.match(MARKER) ?? []) out.add(m);
   return out;
 }
@@ -48,6 +49,8 @@ interface Decision {
   removal?: { deletion: boolean; knew: ReadonlySet<string> };
   /** The step that decided (for the failure message). */
   by: string;
+  /** Present or absent both pass (the cloud lost the only record of a deletion): see mayReturn. */
+  either?: boolean;
 }
 
 export class Ledger {
@@ -56,11 +59,11 @@ export class Ledger {
   /** Each marker's note and what the person's version held when they wrote it. */
   private readonly created = new Map<string, { id: string; knew: ReadonlySet<string> }>();
   /** How many markers were written, per kind (the soak's "edits checked"). */
-  readonly written = { line: 0, sum: 0, tag: 0 };
+  readonly written = { line: 0, sum: 0, tag: 0, key: 0 };
 
   constructor(private readonly seed: number) {}
 
-  marker(kind: 'line' | 'sum' | 'tag'): string {
+  marker(kind: 'line' | 'sum' | 'tag' | 'key'): string {
     this.written[kind]++;
     return `${kind}-${this.seed}-${++this.counter}`;
   }
@@ -136,6 +139,22 @@ export class Ledger {
     }
   }
 
+  /**
+   * The cloud lost its history (wiped, or restored from an older backup) while it was the only
+   * record of the deletion of note `id`, and version `v` of it is still somewhere (a device, the
+   * restored backup): the note may come back with it (it is uploaded again) or stay deleted (the
+   * deleting device re-learns its baseline once another uploads that same version). Either passes
+   * until a person decides again.
+   */
+  mayReturn(device: number, id: string, v: Version, by: string): void {
+    for (const m of markersOf(v)) this.decide(id, m, { present: true, either: true, device, by });
+  }
+
+  /** Whether the last decision on note `id` was its deletion (a person deleted it, or set it aside). */
+  deleted(id: string): boolean {
+    return this.decisions.get(`${id}\u0000${EXISTS}`)?.present === false;
+  }
+
   private decide(id: string, marker: string, d: Decision): void {
     const key = `${id}\u0000${marker}`;
     const previous = this.decisions.get(key);
@@ -151,6 +170,7 @@ export class Ledger {
     const liveMarkers = new Map<string, Set<string>>();
     for (const [id, v] of live) liveMarkers.set(id, markersOf(v));
     for (const [key, d] of this.decisions) {
+      if (d.either) continue;
       const [id, m] = key.split('\u0000') as [string, string];
       const here = liveMarkers.get(id)?.has(m) ?? false;
       const what = m === EXISTS ? `the note "${id}"` : `"${m}" of "${id}"`;

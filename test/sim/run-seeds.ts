@@ -46,5 +46,5 @@ export async function runSeeds(
 
 export function summarize(results: SimResult[]): string {
   const sum = (k: keyof SimResult) => results.reduce((s, r) => s + r[k], 0);
-  return `${results.length} seeds: ${sum('markers')} edits checked, ${sum('rounds')} rounds, ${sum('faults')} server faults, ${sum('crashes')} kills at crash points, ${sum('fileFaults')} files broken by hand, ${results.filter((r) => r.conflicts > 0).length} seeds with conflicts`;
+  return `${results.length} seeds: ${sum('markers')} edits checked, ${sum('rounds')} rounds, ${sum('faults')} server faults, ${sum('crashes')} kills at crash points, ${sum('fileFaults')} files broken by hand, ${sum('keyEdits')} foreign-key edits, ${sum('serverLosses')} server data losses, ${results.filter((r) => r.conflicts > 0).length} seeds with conflicts`;
 }

@@ -30,9 +30,17 @@ import { simTmpRoot } from './tmp-root.js';
  * there, its locks and a cut-short temp file stay, a new process starts on the same files), an edit
  * made by a person while a round runs; of the notes folder — files broken by hand and fixed later
  * (file-faults.ts), a file copied to a new name (identical twins), a file whose id differs from
- * another only in case, a config that lowers `memory.maxNotes` (the oldest notes are skipped).
- * Faults of the sync-trust work (a server wiped or rolled back, foreign frontmatter keys, project
- * moves) are to be added as steps beside these, each with its expected outcome.
+ * another only in case, a config that lowers `memory.maxNotes` (the oldest notes are skipped); of
+ * an agent — foreign frontmatter keys added or removed with no other change (SimOptions.keyEdits,
+ * drawn from a stream of their own so the other steps of a seed stay as they were; expected: each
+ * key syncs and merges like a line, key by key); of the operator (SimOptions.serverLoss, a stream
+ * of its own too; directory stores only) — the account's server data wiped, or restored from a
+ * backup taken some steps earlier, the instances restarted (expected: the devices notice, delete
+ * nothing here, upload again what the cloud lost; a note the person deleted may come back only
+ * where the lost cloud was the only record of the delete and a device or the restored backup still
+ * held it (Ledger.mayReturn); every other decision holds, differing versions becoming conflicts the
+ * person resolves). Fault still to add (docs/sync-engine.md):
+ * project moves.
  *
  * Invariants (ledger.ts is the final oracle):
  *   - during the run: a note held here is never replaced or deleted by sync without a backup of
@@ -55,6 +63,9 @@ export const SIM_FAULTS = [
   'identical twin',
   'case twin',
   'lowered memory.maxNotes',
+  'foreign keys edited alone',
+  'server data wiped',
+  'server data restored from an older backup',
 ] as const;
 
 export interface SimOptions {
@@ -64,6 +75,13 @@ export interface SimOptions {
   crashRate?: number;
   /** The account as something other than plain (end-to-end encrypted: test/sim/encrypted-account.ts). */
   account?: () => SimAccountMode;
+  /** Foreign-key edits between steps (default on; seeds found before they existed replay without). */
+  keyEdits?: boolean;
+  /**
+   * The server's data wiped or rolled back between steps (default off: the soak that added it
+   * found seeds it fails, docs/sync-engine.md; `SIM_SERVER_LOSS=1`, `npm run soak -- --server-loss`).
+   */
+  serverLoss?: boolean;
 }
 
 export interface SimResult {
@@ -72,6 +90,10 @@ export interface SimResult {
   faults: number;
   crashes: number;
   fileFaults: number;
+  /** Foreign-key edits made alone (keysStep). */
+  keyEdits: number;
+  /** The server's data wiped or restored from an older backup (lossStep). */
+  serverLosses: number;
   conflicts: number;
   notes: number;
   /** Markers the oracle checked (each person's edit writes one). */
@@ -90,8 +112,10 @@ export class SimulationFailure extends Error {
   }
 }
 
-const version = (n: Pick<Note, 'summary' | 'tags' | 'body'> | null | undefined): Version =>
-  n ? { summary: n.summary, tags: [...n.tags], body: n.body } : null;
+const version = (n: Pick<Note, 'summary' | 'tags' | 'body' | 'extra'> | null | undefined): Version =>
+  n
+    ? { summary: n.summary, tags: [...n.tags], body: n.body, ...(n.extra ? { extra: { ...n.extra } } : {}) }
+    : null;
 
 /** A person's file broken by hand on one device: the text it had, and how it was broken. */
 interface BrokenFile {
@@ -101,6 +125,12 @@ interface BrokenFile {
 
 export class Simulation {
   readonly rand: () => number;
+  /** The stream the foreign-key edits draw from (the other steps keep `rand` as before they existed). */
+  private readonly keysRand: () => number;
+  /** The stream the operator's wipes and restores draw from. */
+  private readonly lossRand: () => number;
+  /** The operator's last backup of the account's server data: where, and its notes. */
+  private serverBackup: { dir: string; notes: Map<string, { content: string }> } | null = null;
   readonly log: string[] = [];
   readonly ledger: Ledger;
   devices: SimDevice[] = [];
@@ -121,7 +151,7 @@ export class Simulation {
   private readonly faultRate: number;
   private readonly crashRate: number;
   private readonly account: SimAccountMode | null;
-  stats = { rounds: 0, faults: 0, crashes: 0, fileFaults: 0, conflicts: 0 };
+  stats = { rounds: 0, faults: 0, crashes: 0, fileFaults: 0, keyEdits: 0, serverLosses: 0, conflicts: 0 };
   /** The crash points processes were killed at, in order, with the lock files each left. */
   readonly kills: Array<{ point: RoundPoint; locks: string[] }> = [];
 
@@ -131,6 +161,8 @@ export class Simulation {
     private readonly opts: SimOptions = {},
   ) {
     this.rand = mulberry32(seed);
+    this.keysRand = mulberry32(seed ^ 0x6b657973);
+    this.lossRand = mulberry32(seed ^ 0x6c6f7373);
     this.ledger = new Ledger(seed);
     this.faultRate = opts.faultRate ?? 0.12;
     this.crashRate = opts.crashRate ?? 0.08;
@@ -571,6 +603,91 @@ export class Simulation {
     }
   }
 
+  /**
+   * An agent adds a foreign frontmatter key of its own (`kN`, a unique marker as its value) to a
+   * note, or removes one, and changes nothing else: the edit must sync like any other.
+   */
+  async keysStep(step: number): Promise<void> {
+    if (this.opts.keyEdits === false || this.keysRand() >= 0.08) return;
+    const d = this.devices[Math.floor(this.keysRand() * this.devices.length)]!;
+    await d.user.store!.load();
+    const notes = d.user.store!.list();
+    if (notes.length === 0) return;
+    const note = notes[Math.floor(this.keysRand() * notes.length)]!;
+    const { extra: before, ...rest } = note;
+    const extra: Record<string, unknown> = { ...before };
+    const ours = Object.keys(extra).filter((k) => /^k\d+$/.test(k));
+    let what: string;
+    if (ours.length > 0 && this.keysRand() < 0.3) {
+      const gone = ours[Math.floor(this.keysRand() * ours.length)]!;
+      what = `removes key ${gone} (${String(extra[gone])})`;
+      delete extra[gone];
+    } else {
+      const marker = this.ledger.marker('key');
+      const key = `k${marker.slice(marker.lastIndexOf('-') + 1)}`;
+      extra[key] = marker;
+      what = `adds key ${key}: ${marker}`;
+    }
+    const by = `keys after step ${step}`;
+    this.log.push(`${by}: device ${d.index} ${what} in ${note.id}`);
+    this.stats.keyEdits++;
+    const after: Note = {
+      ...rest,
+      updatedAt: d.clock.now(),
+      ...(Object.keys(extra).length > 0 ? { extra } : {}),
+    };
+    await this.write(d, note, after, by);
+  }
+
+  /** The operator backs the account's server data up, wipes it, or restores the last backup. */
+  async lossStep(step: number): Promise<void> {
+    if (!this.opts.serverLoss || !this.cluster.restorable) return;
+    const r = this.lossRand();
+    if (r < 0.06) {
+      const dir = path.join(this.root, 'server-backup');
+      await this.cluster.backUp(this.user, dir);
+      this.serverBackup = { dir, notes: (await this.cluster.read(this.user, { kind: 'user' })).notes };
+      this.log.push(`  operator backs the server's data up after step ${step}`);
+    } else if (r < 0.075) {
+      await this.loseHistory(null, `server data wiped after step ${step}`);
+    } else if (r < 0.09 && this.serverBackup) {
+      await this.loseHistory(
+        this.serverBackup,
+        `server data restored from the last backup after step ${step}`,
+      );
+    }
+  }
+
+  /**
+   * The cloud loses its history. What it was the only record of cannot be known any more: a note a
+   * person deleted may come back when a device still holds it or the restored backup does (it is
+   * uploaded again, or pulled), or stay deleted — the ledger accepts either (Ledger.mayReturn).
+   */
+  private async loseHistory(
+    restored: { dir: string; notes: Map<string, { content: string }> } | null,
+    by: string,
+  ): Promise<void> {
+    this.stats.serverLosses++;
+    this.log.push(`  ${by}`);
+    const comeBack: Array<{ device: number; id: string; v: Version }> = [];
+    const deleted = (id: string): boolean => this.ledger.deleted(id);
+    for (const [id, n] of restored?.notes ?? []) {
+      const parsed = parseNote(n.content);
+      if (parsed.ok && deleted(id)) comeBack.push({ device: -1, id, v: version(parsed.note) });
+    }
+    for (const d of this.devices) {
+      await d.user.store!.load();
+      for (const note of d.user.store!.list())
+        if (deleted(note.id)) comeBack.push({ device: d.index, id: note.id, v: version(note) });
+      for (const [id, b] of this.brokenOn(d.index)) {
+        const parsed = parseNote(b.text);
+        if (parsed.ok && deleted(id)) comeBack.push({ device: d.index, id, v: version(parsed.note) });
+      }
+    }
+    for (const c of comeBack) this.ledger.mayReturn(c.device, c.id, c.v, by);
+    await this.cluster.replaceData(this.user, restored?.dir ?? null);
+  }
+
   /** Faults off, every file fixed, sync on, conflicts resolved; rounds until nothing moves. */
   async quiesce(): Promise<void> {
     this.faultsOn = false;
@@ -707,7 +824,11 @@ export async function runSimulation(
   const sim = new Simulation(seed, storage, opts);
   await sim.start();
   try {
-    for (let step = 0; step < (opts.steps ?? 30); step++) await sim.step(step);
+    for (let step = 0; step < (opts.steps ?? 30); step++) {
+      await sim.step(step);
+      await sim.keysStep(step);
+      await sim.lossStep(step);
+    }
     await sim.quiesce();
     const notes = await sim.check();
     return { seed, ...sim.stats, notes, markers: sim.ledger.markers };

@@ -3,7 +3,7 @@ import { runSeeds, summarize } from './run-seeds.js';
 import type { SimResult } from './simulation.js';
 
 /**
- * `npm run soak -- --seeds N [--from S] [--concurrency C] [--steps K] [--failures FILE]`: the sync
+ * `npm run soak -- --seeds N [--from S] [--concurrency C] [--steps K] [--failures FILE] [--server-loss]`: the sync
  * simulation over thousands of seeds, every fault on. A failing seed does not stop the soak: its
  * message (with the replay command) is printed and appended to FILE; the exit code says whether
  * any seed failed. Prints progress every 100 seeds and, at the end, the figures docs/sync-engine.md
@@ -21,6 +21,7 @@ const failuresFile = (() => {
 })();
 
 const seeds = arg('seeds', 1000);
+const serverLoss = process.argv.includes('--server-loss');
 const from = arg('from', 1);
 const concurrency = arg('concurrency', 4);
 const steps = arg('steps', 30);
@@ -35,6 +36,7 @@ const figures = (): string => {
 const results = await runSeeds(from, seeds, {
   concurrency,
   steps,
+  serverLoss,
   onResult: (r) => {
     done.push(r);
     if ((done.length + failed.length) % 100 === 0)

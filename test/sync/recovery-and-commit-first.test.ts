@@ -79,6 +79,63 @@ describe('crash safety', () => {
   });
 
   /**
+   * Soak seeds 8164 and 8233: b's push of a new note is committed but its answer is lost (or b is
+   * killed before it hears it); a pulls the note and deletes it; only then does b sync again. The
+   * cloud no longer holds b's version, so only the tombstone (which names the version it deleted)
+   * says the push had been committed: the note stays deleted, everywhere.
+   */
+  async function pushCommittedThenChangedElsewhere(): Promise<{
+    a: Device;
+    b: Device;
+    proxyClose: () => Promise<void>;
+  }> {
+    let drop = true;
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      drop && url.includes('commit') ? 'drop' : 'pass',
+    );
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', proxy, { token });
+    open.push(a, b);
+    await b.write('kept', 'kept on b\n');
+    await b.write('alpha', 'created on b\n');
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(await b.svc.baselines.loadJournal()).not.toBeNull();
+    drop = false;
+    await a.sync();
+    expect(a.get('alpha')?.body).toBe('created on b\n');
+    return { a, b, proxyClose: () => proxy.close() };
+  }
+
+  it('a push committed with its answer lost, then deleted on another device: deleted here too, not uploaded again', async () => {
+    const { a, b, proxyClose } = await pushCommittedThenChangedElsewhere();
+    try {
+      await a.remove('alpha');
+      await a.sync();
+      await b.sync();
+      await a.sync();
+      expect(b.ids()).toEqual(['kept']);
+      expect(a.ids()).toEqual(['kept']);
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxyClose();
+    }
+  });
+
+  it('a push committed with its answer lost, then edited on another device: the edit arrives here, no conflict', async () => {
+    const { a, b, proxyClose } = await pushCommittedThenChangedElsewhere();
+    try {
+      await a.write('alpha', 'edited on a\n');
+      await a.sync();
+      await b.sync();
+      expect(b.get('alpha')?.body).toBe('edited on a\n');
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxyClose();
+    }
+  });
+
+  /**
    * Soak seeds 1123, 5509, 5919, 5935 (docs/sync-engine.md): a process killed after a round wrote
    * pulled notes here and before it saved the baseline. A crash at 'save:state' stands for it.
    */
@@ -130,6 +187,36 @@ describe('crash safety', () => {
     expect(a.ids()).toEqual(['p']);
     expect(b2.ids()).toEqual(['p']);
     expect(await b2.svc.conflicts()).toEqual([]);
+  });
+
+  it('killed partway through writing the pulls, then a note already written is edited here: an edit over the pulled version, no conflict', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await b.sync();
+    await a.write('p1', 'first\n');
+    await a.write('p2', 'second\n');
+    await a.write('p3', 'third\n');
+    await a.sync();
+    let writes = 0;
+    b.svc.hooks.point = async (name) => {
+      // Killed at the third write: two pulls are on disk, not yet confirmed in the journal.
+      if (name === 'apply:write' && ++writes === 3) throw new SimulatedCrash('killed mid-pull');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.ids()).toEqual(['p1', 'p2']);
+    await b.close();
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    await b2.write('p1', 'first\nedited on b\n');
+    await b2.remove('p2');
+    await b2.sync();
+    await a.sync();
+    expect(await b2.svc.conflicts()).toEqual([]);
+    expect(b2.ids()).toEqual(['p1', 'p3']);
+    expect(a.ids()).toEqual(['p1', 'p3']);
+    expect(a.get('p1')?.body).toBe('first\nedited on b\n');
   });
 
   it('a journal written before pulls were journaled (pushes only) still loads and recovers', async () => {

@@ -185,16 +185,7 @@ export async function importArchive(
         await store.load();
       }
       const existing = store.get(note.id);
-      if (
-        existing &&
-        existing.hash ===
-          contentHash({
-            summary: note.summary,
-            tags: note.tags,
-            body: note.body,
-            ...(note.type ? { type: note.type } : {}),
-          })
-      ) {
+      if (existing && existing.hash === contentHash(note)) {
         result.skipped.push({
           entry: entry.entry,
           reason: `an identical note "${existing.id}" is already there`,

@@ -177,7 +177,10 @@ async function replyFor(
         };
       });
     }
-    return { ...(result.text ? { context: result.text } : {}), ...noticeOf(result.notes.length, saved) };
+    return {
+      ...(result.text ? { context: result.text } : {}),
+      ...noticeOf(result.notes.length, saved, result.notice),
+    };
   }
 
   // extract-stop / extract-compact
@@ -209,8 +212,9 @@ async function replyFor(
 }
 
 /** Seed: the interfaces show "recalled N memories", and "saved N memories from this conversation". */
-function noticeOf(recalled: number, saved: number): Pick<HookReply, 'notice'> {
+function noticeOf(recalled: number, saved: number, semantic?: string): Pick<HookReply, 'notice'> {
   const parts: string[] = [];
+  if (semantic) parts.push(semantic);
   if (recalled > 0) parts.push(`recalled ${recalled} ${recalled === 1 ? 'memory' : 'memories'}`);
   if (saved > 0) parts.push(`saved ${saved} ${saved === 1 ? 'memory' : 'memories'} from this conversation`);
   return parts.length > 0 ? { notice: `Memory Desk: ${parts.join('; ')}` } : {};

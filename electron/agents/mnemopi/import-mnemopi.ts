@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { contentHash } from '../../../shared/content-hash.js';
+import { legacyContentHash } from '../../../shared/content-hash.js';
 import type { MnemopiBankReportSchema } from '../../../shared/api/agents.js';
 import type { Scope } from '../../../shared/note.js';
 import { AppError } from '../../../shared/errors.js';
@@ -92,7 +92,8 @@ async function importBank(
   const skip = (row: string, reason: string): void => {
     rows.push({ row, status: 'skipped', reason });
   };
-  const present = new Set(store.list().map((n) => n.hash));
+  // Identical content whatever the frontmatter keys (the bank name lives there): the hash without them.
+  const present = new Set(store.list().map((n) => legacyContentHash(n)));
   for (const [i, row] of read.rows.entries()) {
     if (opts.signal?.aborted) {
       for (const rest of read.rows.slice(i)) skip(rest.rowId, 'cancelled: not imported');
@@ -105,7 +106,7 @@ async function importBank(
       skip(row.rowId, mapped.refused);
       continue;
     }
-    const hash = contentHash(mapped.draft);
+    const hash = legacyContentHash(mapped.draft);
     if (present.has(hash)) {
       skip(row.rowId, 'already present (identical content)');
       continue;

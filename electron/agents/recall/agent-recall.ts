@@ -6,6 +6,7 @@ import {
   type RecallResult,
 } from '../../memory/search/index.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
+import { semanticFor } from '../../memory/semantic/for-core.js';
 import { MEMORY_GUIDANCE } from '../guidance.js';
 import { projectFilterLabel } from '../project-filter.js';
 import { savePromptSnapshot, takeDirStamps } from './prompt-snapshot-save.js';
@@ -29,11 +30,12 @@ export interface AgentRecallRequest {
 export async function recallForAgent(
   core: MemoryCore,
   req: AgentRecallRequest,
-): Promise<Pick<RecallResult, 'notes' | 'linked' | 'text' | 'error'>> {
+): Promise<Pick<RecallResult, 'notes' | 'linked' | 'text' | 'error'> & { notice?: string }> {
   const r = core.config.recall;
   if (!r.enabled) return { notes: [], linked: [], text: '' };
   await core.usage.refresh();
   const projectLabel = await projectFilterLabel(core);
+  const semantic = await semanticFor(core, req.message);
   const result = core.search().recall(req.message, {
     perTurn: r.perTurn,
     budgetChars: r.budgetChars,
@@ -41,9 +43,10 @@ export async function recallForAgent(
     alreadyAttached: req.alreadyAttached ?? [],
     usage: (scope: Scope, id: string) => core.usage.get(scope, id).count,
     ...(projectLabel !== undefined ? { projectLabel } : {}),
+    ...(semantic?.matches ? { semantic: semantic.matches, minSimilarity: semantic.minSimilarity } : {}),
   });
   if (req.record && result.notes.length > 0) await core.usage.record(result.notes);
-  return result;
+  return semantic?.notice ? { ...result, notice: semantic.notice } : result;
 }
 
 function bothScopes(core: MemoryCore): StoredNote[] {

@@ -20,7 +20,12 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
     'agents.recall': async ({ message, alreadyAttached }) => {
       const result = await recallForAgent(core, { message, alreadyAttached, record: true });
       if (result.error !== undefined) logRecallError(result.error);
-      return { notes: result.notes, linked: result.linked, text: result.text };
+      return {
+        notes: result.notes,
+        linked: result.linked,
+        text: result.text,
+        ...(result.notice ? { notice: result.notice } : {}),
+      };
     },
     'agents.prompt': async () => ({
       ...(await memoryPrompt(core)),

@@ -2,6 +2,7 @@ import type { ApiOutput } from '../../../shared/api.js';
 import type { Scope } from '../../../shared/note.js';
 import { projectFilterLabel } from '../../agents/project-filter.js';
 import { memoryIndex, recallForAgent } from '../../agents/recall/agent-recall.js';
+import { semanticFor } from '../../memory/semantic/for-core.js';
 import { normalizeTags } from '../../../shared/tags.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
@@ -151,20 +152,30 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
     'notes.search': async ({ query, limit, scope, listing }) => {
       await core.usage.refresh();
       const projectLabel = await projectFilterLabel(core);
+      const semantic = await semanticFor(core, query);
       const hits = core.search().search(query, {
         limit,
         scope,
         usage: usageCount,
         ...(projectLabel !== undefined ? { projectLabel } : {}),
+        ...(semantic?.matches ? { semantic: semantic.matches } : {}),
       });
-      return { notes: listing ? listingHits(core, hits, query, scope) : hits };
+      return {
+        notes: listing ? listingHits(core, hits, query, scope) : hits,
+        ...(semantic?.notice ? { notice: semantic.notice } : {}),
+      };
     },
     'notes.recall': async ({ message, alreadyAttached }) => {
       // A preview of what recall would attach: it does not count as a recall (agents.recall, the
       // MCP tool and the hooks are what count).
       const result = await recallForAgent(core, { message, alreadyAttached, record: false });
       if (result.error !== undefined) logRecallError(result.error);
-      return { notes: result.notes, linked: result.linked, text: result.text };
+      return {
+        notes: result.notes,
+        linked: result.linked,
+        text: result.text,
+        ...(result.notice ? { notice: result.notice } : {}),
+      };
     },
     'notes.index': async () => memoryIndex(core),
   };

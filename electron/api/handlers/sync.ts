@@ -1,6 +1,8 @@
 import { AppError } from '../../../shared/errors.js';
 import type { Scope } from '../../../shared/note.js';
 import type { SyncStatus } from '../../../shared/api/sync.js';
+import { OwnerLock } from '../../sync/owner/owner-lock.js';
+import { ownerPaths } from '../../sync/owner/paths.js';
 import type { SyncEngine } from '../../sync/sync-engine.js';
 import type { SyncService } from '../../sync/sync-service.js';
 import type { HandlerContext } from '../context.js';
@@ -38,6 +40,7 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
       lastSyncedAt:
         synced.length > 0 && synced.every((t) => t !== null) ? Math.min(...(synced as number[])) : null,
       scopes,
+      owner: syncOwner(e),
     };
   };
 
@@ -164,4 +167,13 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
       return { id, scope: svc.scope, ...(result.newId ? { newId: result.newId } : {}) };
     },
   };
+}
+
+/** The home's live sync owner as `sync.status` shows it (read from its lock file). */
+function syncOwner(engine: SyncEngine): SyncStatus['owner'] {
+  const lock = new OwnerLock(ownerPaths(engine.paths.home).lockFile, { clock: engine.clock, role: 'cli' });
+  const owner = lock.owner();
+  return owner
+    ? { pid: owner.pid, role: owner.role, since: owner.since, thisProcess: owner.pid === process.pid }
+    : null;
 }

@@ -1,5 +1,6 @@
 import type { Scope } from '../../../shared/note.js';
-import type { UsageCounts } from './types.js';
+import type { ProximityConfig } from './proximity.js';
+import type { ScoreExplanation, UsageCounts } from './types.js';
 
 /**
  * BM25F parameters (see docs/search.md). A term's pseudo-frequency in a note is
@@ -27,6 +28,8 @@ export interface RankingConfig {
   questionWords: boolean;
   /** RM3-style pseudo-relevance feedback (./feedback.ts); null = off. */
   feedback: FeedbackConfig | null;
+  /** Re-rank of the best notes by how close the typed terms stand (./proximity.ts); null = off. */
+  proximity: ProximityConfig | null;
 }
 
 export interface FeedbackConfig {
@@ -50,6 +53,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   questionWords: true,
   // Fitted across REALTALK, SciFact and the generated set together, not per set (docs/search.md).
   feedback: { docs: 5, terms: 30, originalWeight: 0.7, maxDocShare: 0.1 },
+  proximity: { pool: 20, window: 5, weight: 1 },
 };
 /**
  * IDF is computed as if the store held at least this many notes: in a store of 3 notes a word in
@@ -57,6 +61,12 @@ export const DEFAULT_RANKING: RankingConfig = {
  * user, and `minScore` means roughly the same thing at 5 notes and at 5,000.
  */
 export const IDF_MIN_DOCS = 20;
+
+/**
+ * Semantic recall (opt-in): a note that matches no word of the message is attached only when its
+ * embedding's cosine similarity to the message reaches this (the embeddings settings override it).
+ */
+export const SEMANTIC_MIN_SIMILARITY = 0.6;
 
 /** Per-message recall defaults (the `memory.recall.*` settings). */
 export const RECALL_DEFAULTS = { perTurn: 3, budgetChars: 2000, minScore: 1.2 } as const;
@@ -99,3 +109,8 @@ export function usageBonus(textScore: number, count: number): number {
 
 /** `memory.indexChars`: characters of the memory index in the system prompt. */
 export const DEFAULT_INDEX_CHARS = 4000;
+
+/** A score from its parts, always added in this order, so `why.parts` sum to the score exactly. */
+export function sumParts(p: ScoreExplanation['parts']): number {
+  return p.summary + p.tags + p.body + p.usage + (p.proximity ?? 0) + (p.semantic ?? 0);
+}

@@ -10,6 +10,7 @@ import { hiddenInProject } from './project-tag.js';
 import {
   bm25Idf,
   DEFAULT_RANKING,
+  sumParts,
   DUPLICATE_THRESHOLD,
   FIELD_WEIGHTS,
   usageBonus,
@@ -17,6 +18,9 @@ import {
 } from './scoring.js';
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
+import { proximityScore } from './proximity.js';
+import { fuseRanks, unmatchedHit } from './fusion.js';
+import type { ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
   NoteLike,
@@ -96,6 +100,12 @@ const FEEDBACK_MAX_QUERY_TERMS = 32;
 const FEEDBACK_RERANK_POOL = 50;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
+/** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
+const FUSION_LEXICAL_POOL = 100;
+/** Notes whose term sequences proximity keeps (a few MB at most). */
+const PROXIMITY_CACHE_NOTES = 2000;
+/** Proximity compares every pair of typed terms: a pasted log or long message is not worth it. */
+const PROXIMITY_MAX_QUERY_TERMS = 12;
 
 function docKey(scope: Scope, id: string): string {
   return `${scope}\u0000${id}`;
@@ -149,6 +159,8 @@ export class SearchIndex {
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
   private ranking: RankingConfig = DEFAULT_RANKING;
+  /** slot → the note's summary and body term sequences (proximity), least recently used first. */
+  private sequences = new Map<number, string[][]>();
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
@@ -197,6 +209,7 @@ export class SearchIndex {
     this.merged.clear();
     this.headsMerged.clear();
     this.segmentDf.clear();
+    this.sequences.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -285,6 +298,7 @@ export class SearchIndex {
     [lenS, lenT, lenB]: readonly [number, number, number],
   ): void {
     this.entries[slot] = { doc, key, analysis, tfByTerm: null };
+    this.sequences.delete(slot);
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
@@ -404,6 +418,7 @@ export class SearchIndex {
     this.sumT -= this.lenT[slot]!;
     this.sumB -= this.lenB[slot]!;
     this.entries[slot] = undefined;
+    this.sequences.delete(slot);
     this.scopeCode[slot] = 0;
     this.free.push(slot);
     this.count--;
@@ -446,13 +461,24 @@ export class SearchIndex {
     const exact = this.widenCjk(this.queryOf(query));
     const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
     const label = options.projectLabel;
-    return this.rank(q, {
-      limit,
-      scope: options.scope ?? 'both',
+    const scope = options.scope ?? 'both';
+    const skip = label !== undefined ? this.hiddenIn(label) : undefined;
+    const semantic = options.semantic;
+    const hits = this.rank(q, {
+      limit: semantic ? Math.max(limit, FUSION_LEXICAL_POOL) : limit,
+      scope,
       usage: options.usage,
       feedback: true,
-      ...(label !== undefined ? { skip: this.hiddenIn(label) } : {}),
+      proximityTerms: exact.terms,
+      ...(skip ? { skip } : {}),
     });
+    if (!semantic || limit === 0) return hits;
+    const fused = fuseRanks(hits, semantic, (s, id) => {
+      const doc = this.get(s, id);
+      if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
+      return unmatchedHit(doc);
+    });
+    return fused.slice(0, limit);
   }
 
   /** `skip` for notes tagged only for other projects than `label` (project-tag.ts). */
@@ -575,6 +601,19 @@ export class SearchIndex {
    */
   rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
     if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
+    const prox = this.proximityQuery(o);
+    if (!prox) return this.rankLexical(q, o);
+    // The best `pool` notes are re-ranked by how close the typed terms stand in their text.
+    const pool = this.rankLexical(q, { ...o, limit: Math.max(o.limit, prox.config.pool) });
+    return pool
+      .map((hit, i) => ({ hit: this.withProximity(hit, prox), i }))
+      .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
+      .slice(0, o.limit)
+      .map((x) => x.hit);
+  }
+
+  /** BM25F (with feedback when asked) without proximity: the ranking proximity re-ranks. */
+  private rankLexical(q: WeightedQuery, o: RankOptions): SearchHit[] {
     const fb = o.feedback && q.terms.length <= FEEDBACK_MAX_QUERY_TERMS ? this.ranking.feedback : null;
     const explainAll = (slots: number[], query: WeightedQuery) =>
       slots.map((d) => this.explain(d, query, o.usage));
@@ -595,6 +634,49 @@ export class SearchIndex {
       .sort((a, b) => b.hit.score - a.hit.score || this.tieBreak(a.d, b.d))
       .slice(0, o.limit)
       .map((x) => x.hit);
+  }
+
+  /**
+   * A note's summary and body as term sequences, for proximity: analysed on first use and kept for
+   * the PROXIMITY_CACHE_NOTES notes used most recently (search as you type asks for the same best
+   * notes keystroke after keystroke; the index itself keeps no positions).
+   */
+  private sequencesOf(slot: number): readonly string[][] {
+    let seq = this.sequences.get(slot);
+    if (seq) {
+      this.sequences.delete(slot); // re-inserted: most recently used last
+    } else {
+      const doc = this.entries[slot]!.doc;
+      seq = [analyze(doc.summary), analyze(doc.body)];
+      if (this.sequences.size >= PROXIMITY_CACHE_NOTES)
+        this.sequences.delete(this.sequences.keys().next().value!);
+    }
+    this.sequences.set(slot, seq);
+    return seq;
+  }
+
+  /** The typed terms proximity compares, with their idf; null when proximity does not apply. */
+  private proximityQuery(o: RankOptions): { query: ProximityQuery; config: ProximityConfig } | null {
+    const config = this.ranking.proximity;
+    const typed = o.proximityTerms;
+    if (!config || !typed || typed.length < 2 || typed.length > PROXIMITY_MAX_QUERY_TERMS) return null;
+    const terms = typed.filter((t) => this.df(t) > 0);
+    if (terms.length < 2) return null;
+    return { query: { terms, idfs: terms.map((t) => bm25Idf(this.df(t), this.count)) }, config };
+  }
+
+  /** The hit with its proximity part added (the text score grows by it; usage is not re-nudged). */
+  private withProximity(hit: SearchHit, prox: { query: ProximityQuery; config: ProximityConfig }): SearchHit {
+    const slot = this.byKey.get(docKey(hit.scope, hit.id))!;
+    // Most hits hold one of the query's terms only: no pair to score, no text to read.
+    const terms = termsOf(this.entries[slot]!);
+    let present = 0;
+    for (const t of prox.query.terms) if (terms.has(t) && ++present === 2) break;
+    if (present < 2) return hit;
+    const p = proximityScore(this.sequencesOf(slot), prox.query, prox.config);
+    if (p === 0) return hit;
+    const parts = { ...hit.why.parts, proximity: p };
+    return { ...hit, score: sumParts(parts), why: { ...hit.why, parts } };
   }
 
   /**

@@ -35,7 +35,17 @@ export type UsageCounts = ReadonlyMap<string, number> | ((scope: Scope, id: stri
 /** `both` searches project and user notes together (the API's ScopeSelection). */
 export type ScopeSelection = Scope | 'both';
 
+/** A note close in meaning to a query (semantic recall, electron/memory/semantic/), best first. */
+export interface SemanticMatch {
+  scope: Scope;
+  id: string;
+  /** Cosine similarity of the note's and the query's embeddings. */
+  similarity: number;
+}
+
 export interface SearchOptions {
+  /** Semantic matches for this query: fused with the lexical ranking (RRF, ./fusion.ts). */
+  semantic?: readonly SemanticMatch[];
   /** At most this many hits, best first. Default 20. */
   limit?: number;
   /** Which notes to search. Default `both`. */
@@ -67,6 +77,12 @@ export interface RelatedResult {
 }
 
 export interface RecallOptions {
+  /**
+   * Semantic matches for this message (semantic recall on): fused with the lexical candidates;
+   * a note matching no word qualifies when its similarity reaches `minSimilarity`.
+   */
+  semantic?: readonly SemanticMatch[];
+  minSimilarity?: number;
   /** Notes attached per message at most. Default 3 (`memory.recall.perTurn`). */
   perTurn?: number;
   /** Characters the attached notes may take in the `<recalled-memory>` block. Default 2000. */
@@ -140,4 +156,6 @@ export interface RankOptions {
    * match, the minimum score) keep their meaning.
    */
   feedback?: boolean;
+  /** The typed terms whose closeness re-ranks the best notes (the index's `ranking.proximity`). */
+  proximityTerms?: readonly string[];
 }

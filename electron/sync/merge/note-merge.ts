@@ -2,6 +2,7 @@ import { canonicalContent } from '../../../shared/content-hash.js';
 import type { NoteContent } from '../../../shared/note.js';
 import { AppError } from '../../../shared/errors.js';
 import { normalizeNewlines } from '../../../shared/note-format.js';
+import { mergeExtra } from './extra-merge.js';
 import { mergeTags } from './tag-merge.js';
 import { mergeText, mergeTextWithoutBase } from './text-merge.js';
 import type { ConflictReason, MergeOptions, NoteMergeResult } from './types.js';
@@ -16,7 +17,7 @@ export function sameContent(x: NoteContent | null, y: NoteContent | null): boole
 /**
  * Reconciles one note against its last synced version (R-SYNC-MERGE). `null` is a note that is
  * deleted (or never existed) on that side; `base` null means there is no baseline copy. Pure.
- * Returned content has LF newlines and only the four content fields.
+ * Returned content has LF newlines and only the content fields (foreign keys merged key by key).
  */
 export function mergeNote(
   base: NoteContent | null,
@@ -44,7 +45,13 @@ export function mergeNote(
 
   if (base === null) {
     const body = mergeTextWithoutBase(local.body, cloud.body);
-    const draft = content(local.summary, local.type, mergeTags([], local.tags, cloud.tags), body.text);
+    const draft = content(
+      local.summary,
+      local.type,
+      mergeTags([], local.tags, cloud.tags),
+      body.text,
+      mergeExtra(undefined, local.extra, cloud.extra),
+    );
     return { kind: 'conflict', reasons: ['no_base'], draft, hunks: body.clean ? [] : body.hunks };
   }
 
@@ -56,7 +63,13 @@ export function mergeNote(
   const tags = mergeTags(base.tags, local.tags, cloud.tags);
   const body = mergeText(base.body, local.body, cloud.body);
   if (!body.clean) reasons.push('body');
-  const merged = content(summary.value, type.value, tags, body.text);
+  const merged = content(
+    summary.value,
+    type.value,
+    tags,
+    body.text,
+    mergeExtra(base.extra, local.extra, cloud.extra),
+  );
 
   if (reasons.length > 0)
     return { kind: 'conflict', reasons, draft: merged, hunks: body.clean ? [] : body.hunks };
@@ -78,11 +91,23 @@ function pick<T>(base: T, local: T, cloud: T): { merged: boolean; value: T } {
   return { merged: false, value: local };
 }
 
-function content(summary: string, type: NoteContent['type'], tags: string[], body: string): NoteContent {
-  return type === undefined ? { summary, tags, body } : { summary, type, tags, body };
+function content(
+  summary: string,
+  type: NoteContent['type'],
+  tags: string[],
+  body: string,
+  extra: NoteContent['extra'],
+): NoteContent {
+  return {
+    summary,
+    ...(type === undefined ? {} : { type }),
+    tags,
+    body,
+    ...(extra && Object.keys(extra).length > 0 ? { extra } : {}),
+  };
 }
 
 function normal(note: NoteContent | null): NoteContent | null {
   if (note === null) return null;
-  return content(note.summary, note.type, [...note.tags], normalizeNewlines(note.body));
+  return content(note.summary, note.type, [...note.tags], normalizeNewlines(note.body), note.extra);
 }

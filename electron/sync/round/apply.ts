@@ -91,14 +91,16 @@ export async function pulledCredentialWarning(note: Note): Promise<string | null
 
 /**
  * Step 6 of a round: merge results the cloud accepted, then what came down from the cloud (the
- * replaced or deleted version backed up first). Updates `base` for what was written.
+ * replaced or deleted version backed up first). Updates `base` for what was written; `confirm` is
+ * told each pull done here (written, deleted, or nothing to do) right after it is done.
  */
 export async function applyRound(
   writer: LocalWriter,
   base: Record<string, string>,
   localWrites: readonly LocalWrite[],
   pulls: readonly PullPlan[],
-): Promise<{ counts: PullCounts; heldObjects: StoredObject[]; done: Set<string> }> {
+  confirm: (id: string, pulled: string | null) => Promise<void>,
+): Promise<{ counts: PullCounts; heldObjects: StoredObject[] }> {
   for (const w of localWrites) {
     const written = await writer.write(w.note, w.localBefore, null);
     // Changed here meanwhile: the version the merge started from is the common ancestor now.
@@ -109,8 +111,6 @@ export async function applyRound(
   // are kept, so the next round (an unchanged listing brings no bodies) tries again and says why
   // again, without a full listing.
   const heldObjects: StoredObject[] = [];
-  // The pulls done here (written, deleted, or nothing to do): the journal confirms them.
-  const done = new Set<string>();
   for (const p of pulls) {
     if (p.note && p.content !== null && p.cloudHash !== null) {
       const written = await writer.write(
@@ -125,7 +125,7 @@ export async function applyRound(
       const warning = await pulledCredentialWarning(p.note);
       if (warning) writer.notices.push(scoped(writer.scope, warning));
       setBase(base, p.id, p.cloudHash);
-      done.add(p.id);
+      await confirm(p.id, p.cloudHash);
       if (p.localHash === null) counts.added++;
       else counts.changed++;
     } else if (p.localHash !== null) {
@@ -135,12 +135,12 @@ export async function applyRound(
           : 'sync: deleted on another device';
       if (!(await writer.delete(p.id, p.localHash, reason))) continue;
       setBase(base, p.id, null);
-      done.add(p.id);
+      await confirm(p.id, null);
       counts.deleted++;
     } else {
       setBase(base, p.id, null);
-      done.add(p.id);
+      await confirm(p.id, null);
     }
   }
-  return { counts, heldObjects, done };
+  return { counts, heldObjects };
 }

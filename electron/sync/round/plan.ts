@@ -1,11 +1,10 @@
-import { contentHash } from '../../../shared/content-hash.js';
+import { contentHash, legacyContentHash } from '../../../shared/content-hash.js';
 import { serializeNote } from '../../../shared/note-format.js';
 import type { Note } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import { effectiveLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { ConflictKind } from '../baseline-store.js';
-import { mergeExtra } from '../merge/extra-merge.js';
 import { mergeNote } from '../merge/index.js';
 import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
@@ -109,10 +108,13 @@ export function planRound(input: PlanInput): RoundPlan {
       }
       continue;
     }
-    const L = local?.hash ?? null;
     const B = baseline.base[id] ?? null;
     const entry = entries[id];
-    const C = entry?.hash ?? null;
+    // A baseline from before foreign keys were hashed names its version by the old hash: this
+    // computer's and the cloud's new hash of that same version count as it (no spurious change).
+    const sameAsBase = sameVersionAsBase(B, texts.baseline, t);
+    const L = sameAsBase(local?.hash ?? null);
+    const C = sameAsBase(entry?.hash ?? null);
     const gone = B !== null && entry === undefined;
 
     if (L === C) {
@@ -239,8 +241,6 @@ export function planRound(input: PlanInput): RoundPlan {
           ...result.content,
           createdAt: Math.min(local!.createdAt, cloudNote!.createdAt),
           updatedAt: Math.max(t, local!.updatedAt, cloudNote!.updatedAt),
-          // Foreign frontmatter keys are the person's data too: merged key by key.
-          ...withExtra(mergeExtra(baseNote?.extra, local!.extra, cloudNote!.extra)),
         };
         // Both versions are backed up before a merge.
         plan.backups.push(
@@ -296,11 +296,23 @@ export function planRound(input: PlanInput): RoundPlan {
   return plan;
 }
 
-function withExtra(extra: Record<string, unknown> | undefined): { extra?: Record<string, unknown> } {
-  return extra ? { extra } : {};
+/** A note file given the id `id` (same content: the content hash does not include the id). */
+/**
+ * Maps a hash to `base` when it is the new hash of the base's own version while `base` is that
+ * version's old hash (from before foreign frontmatter keys were hashed; see shared/content-hash.ts).
+ */
+function sameVersionAsBase(
+  base: string | null,
+  baselineTexts: ReadonlyMap<string, string>,
+  now: number,
+): (hash: string | null) => string | null {
+  const text = base === null ? undefined : baselineTexts.get(base);
+  const note = text === undefined ? null : noteFromContent(text, now);
+  if (note === null || !note.extra || legacyContentHash(note) !== base) return (hash) => hash;
+  const renamed = contentHash(note);
+  return (hash) => (hash === renamed ? base : hash);
 }
 
-/** A note file given the id `id` (same content: the content hash does not include the id). */
 function asNote(text: string, id: string, now: number): string {
   const note = noteFromContent(text, now);
   if (!note || note.id === id) return text;

@@ -26,20 +26,30 @@ export async function recoverJournal(
   // A pulled version was in the cloud, so once written here it is what both sides agreed on as of
   // that pull, whatever the cloud holds now and whatever the person did to the file since (without
   // this, a note pulled just before a crash has no base: a delete on another device would upload
-  // it again, a delete here would never reach the cloud). A write not confirmed in the journal
-  // counts when the file still holds exactly that version. Before the pushes: a push the cloud
-  // holds now is the newer word on that note.
+  // it again, a delete here would never reach the cloud, an edit here would be a conflict with
+  // nothing). A write not marked (killed between the write and its mark) counts when the file
+  // still holds exactly that version, or when the pull brought a note this computer did not have
+  // (no base) and a file of that id is here now: the pull wrote it, the person edited it since.
+  // Before the pushes: a push the cloud holds now is the newer word on that note.
   for (const p of journal.pulls) {
-    const done = p.written || (!held.has(noteIdKey(p.id)) && (locals.get(p.id)?.hash ?? null) === p.pulled);
-    if (done) setBase(base, p.id, p.pulled);
+    const isHeld = held.has(noteIdKey(p.id));
+    const localHash = locals.get(p.id)?.hash ?? null;
+    const added = p.pulled !== null && !(p.id in base) && localHash !== null;
+    if (p.written || (!isHeld && (localHash === p.pulled || added))) setBase(base, p.id, p.pulled);
   }
   for (const p of journal.pushes) {
-    const cloudHash = entries[p.id]?.hash ?? null;
-    if (cloudHash !== p.pushed) continue; // not committed (or changed again since): plan as usual
+    const entry = entries[p.id];
+    const cloudHash = entry?.hash ?? null;
+    // Committed: the cloud holds the push, or its entry's last change replaced exactly that version
+    // (another device changed or deleted it since: without this the note would count as never
+    // synced here, and a delete made there would be undone by uploading it again). Otherwise not
+    // committed, or changed more than once since: plan from the old baseline as usual.
+    const stillThere = cloudHash === p.pushed;
+    if (!stillThere && (p.pushed === null || entry?.replaced !== p.pushed)) continue;
     const localHash = locals.get(p.id)?.hash ?? null;
     if (localHash === p.pushed) {
       setBase(base, p.id, p.pushed);
-    } else if (localHash === p.localBefore && p.pushed !== null) {
+    } else if (stillThere && localHash === p.localBefore && p.pushed !== null) {
       const text = await baselines.getObject(p.pushed);
       const note = text === null ? null : noteFromContent(text, now);
       if (!note) continue;

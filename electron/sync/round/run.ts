@@ -124,10 +124,9 @@ export async function runRound(
     );
     limits = committed.limits ?? limits;
 
-    // The pulls' copies, then the journal that names them, then the writes, then the journal
-    // confirms them: a process killed before the state is saved leaves a journal from which the
-    // next round knows what it pulled (recover.ts).
-    let pullJournal: Journal | null = null;
+    // The pulls' copies, then the journal that names them, then each write and its mark in the
+    // journal's log: a process killed before the state is saved, even partway through the writes,
+    // leaves a journal from which the next round knows what it pulled (recover.ts).
     if (plan.pulls.length > 0) {
       if (deps.hooks.point) await deps.hooks.point('apply:objects');
       await storeObjects(
@@ -139,7 +138,7 @@ export async function runRound(
         ),
       );
       const onDisk = committed.journal ?? { startedAt: t, version: snapshot.version, pushes: [], pulls: [] };
-      pullJournal = {
+      const pullJournal: Journal = {
         ...onDisk,
         pulls: [
           ...onDisk.pulls,
@@ -152,16 +151,13 @@ export async function runRound(
       };
       await deps.baselines.saveJournal(pullJournal);
     }
-    const { counts, heldObjects, done } = await applyRound(writer, base, committed.localWrites, plan.pulls);
-    if (pullJournal && done.size > 0) {
-      const carried = pullJournal.pulls.length - plan.pulls.length;
-      await deps.baselines.saveJournal({
-        ...pullJournal,
-        pulls: pullJournal.pulls.map((p, i) =>
-          i >= carried && done.has(p.id) ? { ...p, written: true } : p,
-        ),
-      });
-    }
+    const { counts, heldObjects } = await applyRound(
+      writer,
+      base,
+      committed.localWrites,
+      plan.pulls,
+      (id, pulled) => deps.baselines.markPullWritten(id, pulled),
+    );
 
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
     const anything = counts.added + counts.changed + counts.deleted > 0;

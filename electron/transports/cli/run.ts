@@ -134,6 +134,12 @@ export async function runCli(env: CliEnv): Promise<number> {
             home,
             env: env.env,
             emit: (event) => listeners.forEach((l) => l(event)),
+            // `memdesk mcp` runs as long as the agent's session: it takes part in "one sync owner
+            // per home" (syncs while it owns sync, nudges the owner otherwise). Other commands
+            // sync what they wrote before exiting (runCli's finally).
+            ...(command.longRunning
+              ? { sync: { autoStart: true, owner: { role: 'mcp' } }, syncOnOpen: true }
+              : {}),
             // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
             openExternal: (url) => {
               stderr.write(
@@ -190,6 +196,8 @@ export async function runCli(env: CliEnv): Promise<number> {
     return usage ? 2 : 1;
   } finally {
     const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
+    // Notes this run wrote reach the cloud: handed to the running owner, or one bounded round.
+    if (project) await (appRoot as AppRoot | null)?.syncBeforeExit().catch(() => null);
     await project?.close();
     // Set inside handlersOnce: TypeScript cannot see that assignment from here.
     await (appRoot as AppRoot | null)?.stop();

@@ -73,6 +73,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
       : {
           sync: {
             autoStart: opts.sync?.autoStart ?? true,
+            owner: { role: 'bridge' },
             ...(opts.sync?.fetch ? { fetch: opts.sync.fetch } : {}),
             ...(opts.sync?.kdfCostForTests ? { kdfCostForTests: opts.sync.kdfCostForTests } : {}),
           },

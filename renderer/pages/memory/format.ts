@@ -14,6 +14,11 @@ export function explainHit(why: Why, t: TFunction): string {
       parts.push(`${t(`why.${field}`)}: ${terms.join(', ') || '—'} (+${score.toFixed(2)})`);
   }
   if (why.parts.usage) parts.push(`${t('why.usage')} +${why.parts.usage.toFixed(2)}`);
+  if (why.parts.proximity) parts.push(`${t('why.proximity')} +${why.parts.proximity.toFixed(2)}`);
+  if (why.semantic && why.parts.semantic !== undefined)
+    parts.push(
+      `${t('why.semantic')} ${why.semantic.similarity.toFixed(2)} (+${why.parts.semantic.toFixed(3)})`,
+    );
   return parts.join(' · ');
 }
 

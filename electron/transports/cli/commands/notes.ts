@@ -89,6 +89,11 @@ function whyText(hit: SearchHit): string {
     .filter((f) => parts[f] > 0 || matched[f].length > 0)
     .map((f) => `${f} ${parts[f].toFixed(2)} (${matched[f].join(', ')})`);
   if (parts.usage > 0) fields.push(`usage ${parts.usage.toFixed(2)}`);
+  if (parts.proximity) fields.push(`proximity ${parts.proximity.toFixed(2)}`);
+  if (hit.why.semantic && parts.semantic !== undefined)
+    fields.push(
+      `semantic ${parts.semantic.toFixed(3)} (similarity ${hit.why.semantic.similarity.toFixed(2)}, rank ${hit.why.semantic.rank})`,
+    );
   return `         why: ${fields.join(' · ') || 'no term matched'}`;
 }
 
@@ -231,7 +236,7 @@ export const notesCommands: CliCommand[] = [
       const query = args.positionals[0];
       if (query === undefined) throw new UsageError('search needs a QUERY (or --stdin)');
       const out = await io.invoke('notes.search', { query, limit, scope });
-      return { json: out, text: hitsText(out.notes) };
+      return { json: out, text: hitsText(out.notes), notices: out.notice ? [out.notice] : [] };
     },
   },
   {
@@ -250,6 +255,7 @@ export const notesCommands: CliCommand[] = [
       return {
         json: out,
         text: out.notes.length ? `${out.text}\n${hitsText(out.notes)}` : 'nothing would be recalled',
+        notices: out.notice ? [out.notice] : [],
       };
     },
   },

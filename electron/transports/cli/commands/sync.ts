@@ -21,6 +21,11 @@ function statusText(out: SyncStatus): string {
   const lines = [
     `cloud sync: ${out.enabled ? 'on' : 'off'}${out.signedIn ? `, signed in to ${out.origin}` : ', signed out'}; last synced ${when(out.lastSyncedAt)}`,
   ];
+  lines.push(
+    out.owner
+      ? `sync owner on this computer: ${out.owner.role} (pid ${out.owner.pid}) since ${when(out.owner.since)}`
+      : 'sync owner on this computer: none running (a CLI write syncs itself before it exits)',
+  );
   for (const s of out.scopes) {
     const pull = s.lastPull
       ? `last pull +${s.lastPull.added} ~${s.lastPull.changed} -${s.lastPull.deleted} at ${when(s.lastPull.at)}`

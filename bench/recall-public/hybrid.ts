@@ -1,0 +1,58 @@
+/**
+ * The hybrid (semantic recall on) measured beside the lexical default, when an embeddings endpoint
+ * is configured for the bench: RECALL_EMBEDDINGS_URL (an OpenAI-compatible base URL, e.g.
+ * http://127.0.0.1:11434/v1 for Ollama), RECALL_EMBEDDINGS_MODEL, optional RECALL_EMBEDDINGS_KEY.
+ * Notes are embedded once per set into a vector cache under the OS temp dir (re-runs embed nothing).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { OpenAiEmbeddings } from '../../electron/memory/semantic/embeddings-client.js';
+import { SemanticRecall } from '../../electron/memory/semantic/semantic-recall.js';
+import { ours } from '../recall-quality/engines.js';
+import { quality } from '../recall-quality/metrics.js';
+import type { Quality } from '../recall-quality/metrics.js';
+import type { PublicSet } from './sets.js';
+
+export function embeddingsFromEnv(): OpenAiEmbeddings | null {
+  const baseUrl = process.env.RECALL_EMBEDDINGS_URL;
+  const model = process.env.RECALL_EMBEDDINGS_MODEL;
+  if (!baseUrl || !model) return null;
+  return new OpenAiEmbeddings({
+    baseUrl,
+    model,
+    apiKey: process.env.RECALL_EMBEDDINGS_KEY ?? null,
+    timeoutMs: 120_000,
+  });
+}
+
+/** Lexical and hybrid recall@10 / MRR of one set; null (with the reason printed) when the endpoint fails. */
+export async function measureHybrid(
+  set: PublicSet,
+  provider: OpenAiEmbeddings,
+): Promise<{ lexical: Quality; hybrid: Quality } | null> {
+  const judged = [];
+  const lexical = [];
+  const hybrid = [];
+  for (const [i, store] of set.stores.entries()) {
+    const semantic = new SemanticRecall({
+      dir: path.join(os.tmpdir(), 'memdesk-recall-public-vectors', set.name),
+      provider,
+      batchSize: 64,
+      scopeKeys: { project: `store-${i}`, user: null },
+      now: Date.now,
+    });
+    await semantic.update(store.notes);
+    const { index } = ours(store.notes);
+    for (const q of store.queries) {
+      const answer = await semantic.match(q.query, store.notes);
+      if (!answer.matches) {
+        console.log(`  hybrid: not measured — ${answer.notice ?? 'the embeddings endpoint is down'}`);
+        return null;
+      }
+      judged.push(q);
+      lexical.push(index.search(q.query, { limit: 10 }).map((h) => h.id));
+      hybrid.push(index.search(q.query, { limit: 10, semantic: answer.matches }).map((h) => h.id));
+    }
+  }
+  return { lexical: quality(judged, lexical), hybrid: quality(judged, hybrid) };
+}

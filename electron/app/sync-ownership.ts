@@ -1,0 +1,189 @@
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import type { Clock } from '../sync/clock.js';
+import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
+import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
+import { ownerPaths } from '../sync/owner/paths.js';
+import { takeRequests, type SyncRequest } from '../sync/owner/requests.js';
+import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
+import type { OpenProject } from './open-project.js';
+import type { ProcessSync } from './process-sync.js';
+
+export interface OwnershipOptions {
+  role: OwnerRole;
+  /** How often the owner renews its heartbeat and a standby looks at the lock (default 2 s). */
+  heartbeatMs?: number;
+  /** A heartbeat older than this is stale (default 3 heartbeats). */
+  staleMs?: number;
+}
+
+export interface SyncOwnershipDeps extends OwnershipOptions {
+  home: string;
+  clock: Clock;
+  sync: ProcessSync;
+  /** Opens a project a nudge names that this process has not open, for sync only (no page events). */
+  openGuest(projectRoot: string): Promise<OpenProject>;
+  /** A guest project is closed this long after its last nudge (the scheduler's in-use window). */
+  guestMs?: number;
+}
+
+/**
+ * One long-running process's part in "one sync owner per home" (docs/architecture.md): every
+ * heartbeat it either renews the owner lock it holds or tries to take it (free, or stale: its
+ * owner exited or was killed). While it owns sync, its coordinator schedules rounds and it serves
+ * the nudges other processes leave (watching the requests directory, and reading it every
+ * heartbeat in case a watch event is missed), opening a nudging process's project when it has
+ * not got it open. While it does not, its local writes become nudges (ProcessSync.passOn).
+ */
+export class SyncOwnership {
+  /** Heartbeats so far (tests count how many a takeover needs). */
+  ticks = 0;
+  private readonly lock: OwnerLock;
+  private readonly paths: ReturnType<typeof ownerPaths>;
+  private readonly heartbeatMs: number;
+  private timer: unknown = null;
+  private watcher: FSWatcher | null = null;
+  private stopped = false;
+  private readonly guests = new Map<string, { project: Promise<OpenProject>; lastNudge: number }>();
+
+  constructor(private readonly deps: SyncOwnershipDeps) {
+    this.paths = ownerPaths(deps.home);
+    this.heartbeatMs = deps.heartbeatMs ?? 2_000;
+    this.lock = new OwnerLock(this.paths.lockFile, {
+      clock: deps.clock,
+      role: deps.role,
+      staleMs: deps.staleMs ?? 3 * this.heartbeatMs,
+    });
+  }
+
+  get owner(): boolean {
+    return this.deps.sync.owner;
+  }
+
+  /** The first heartbeat now, the next ones on the clock. */
+  start(): void {
+    this.tick();
+  }
+
+  private tick(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    this.ticks++;
+    const owns = this.heartbeat();
+    if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
+    if (owns && !this.watcher) this.watchRequests();
+    if (!owns) this.unwatch();
+    if (owns) {
+      this.serveRequests();
+      this.closeIdleGuests();
+    }
+    this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
+  }
+
+  /**
+   * Renews or tries the lock, with the desktop app's priority (handover.ts): the app asks a
+   * running owner to hand over; an owner asked hands over; nobody else takes the lock while a
+   * live app waits for it.
+   */
+  private heartbeat(): boolean {
+    const { handoverFile } = this.paths;
+    if (this.deps.role === 'app') {
+      const current = this.lock.held ? null : this.lock.owner();
+      if (current && current.role !== 'app') askHandover(handoverFile);
+      const owns = this.lock.tryAcquire();
+      if (owns) clearHandover(handoverFile);
+      return owns;
+    }
+    if (handoverWaiting(handoverFile) !== null) {
+      if (this.lock.held) this.handOver();
+      return false;
+    }
+    return this.lock.tryAcquire();
+  }
+
+  /** Stops scheduling, passes writes still in their debounce on as nudges, lets go of the lock. */
+  private handOver(): void {
+    const { sync } = this.deps;
+    const pending = sync.engine.coordinator.pendingWrites();
+    sync.setOwner(false);
+    this.lock.release();
+    for (const key of pending) sync.nudgeOwner(key);
+  }
+
+  private watchRequests(): void {
+    try {
+      mkdirSync(this.paths.requestsDir, { recursive: true });
+      this.watcher = watch(this.paths.requestsDir, () => this.serveRequests());
+      // A watch that fails later (directory removed) leaves the heartbeat's reading.
+      this.watcher.on('error', () => this.unwatch());
+    } catch {
+      this.watcher = null;
+    }
+  }
+
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
+
+  private serveRequests(): void {
+    if (this.stopped || !this.deps.sync.owner) return;
+    for (const request of takeRequests(this.paths.requestsDir)) void this.serve(request);
+  }
+
+  /** A nudge: the directory's writes reach the cloud after the debounce, as if written here. */
+  private async serve(request: SyncRequest): Promise<void> {
+    const { engine } = this.deps.sync;
+    if (request.scope === 'project' && request.projectRoot !== undefined) {
+      const guest = this.guests.get(request.projectRoot);
+      if (guest) guest.lastNudge = this.deps.clock.now();
+      else if (!engine.all().some((s) => s.key === request.key)) {
+        const project = this.deps.openGuest(request.projectRoot);
+        this.guests.set(request.projectRoot, { project, lastNudge: this.deps.clock.now() });
+        try {
+          await project;
+        } catch {
+          // The project cannot be opened here (moved, unreadable): its writer's next nudge retries.
+          this.guests.delete(request.projectRoot);
+          return;
+        }
+      }
+    }
+    if (request.scope === 'project') engine.coordinator.markInUse(request.key);
+    engine.coordinator.localWrite(request.key);
+  }
+
+  private closeIdleGuests(): void {
+    const guestMs = this.deps.guestMs ?? 30 * 60_000;
+    const now = this.deps.clock.now();
+    for (const [root, guest] of this.guests) {
+      if (now - guest.lastNudge <= guestMs) continue;
+      this.guests.delete(root);
+      void guest.project.then((p) => p.close()).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The process is exiting: as owner, writes still waiting for their debounce get one bounded
+   * round (EXIT_ROUND_BOUND_MS); what it cannot finish is left as nudges for the next owner.
+   * Then the lock is released and guest projects are closed.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer !== null) this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.unwatch();
+    const { sync } = this.deps;
+    if (sync.owner) {
+      const pending = sync.engine.coordinator.pendingWrites();
+      const done = await runBounded(sync, pending, this.deps.clock, EXIT_ROUND_BOUND_MS);
+      for (const key of pending.filter((k) => !done.has(k))) sync.nudgeOwner(key);
+      sync.setOwner(false);
+    }
+    this.lock.release();
+    clearHandover(this.paths.handoverFile);
+    const guests = [...this.guests.values()];
+    this.guests.clear();
+    await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(() => undefined)));
+  }
+}

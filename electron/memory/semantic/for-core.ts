@@ -1,0 +1,63 @@
+import type { MemoryCore } from '../types.js';
+import type { SearchDocument, SemanticMatch } from '../search/types.js';
+import { projectUsageKey } from '../usage.js';
+import { OpenAiEmbeddings } from './embeddings-client.js';
+import { SemanticRecall } from './semantic-recall.js';
+import { readEmbeddingsKey, readEmbeddingsSettings, semanticConfigured, vectorsDir } from './settings.js';
+
+export interface CoreSemantic {
+  /** null when the endpoint could not be used this time (recall goes on with words alone). */
+  matches: SemanticMatch[] | null;
+  /** Once per outage: why semantic recall is off for now. */
+  notice?: string;
+  minSimilarity: number;
+}
+
+/** One SemanticRecall per core, rebuilt when its settings change (the app keeps a core open for hours). */
+const byCore = new WeakMap<MemoryCore, { settings: string; semantic: SemanticRecall }>();
+
+function notesOf(core: MemoryCore): SearchDocument[] {
+  const out: SearchDocument[] = [];
+  for (const scope of ['project', 'user'] as const)
+    for (const n of core.store(scope)?.list() ?? []) out.push(n);
+  return out;
+}
+
+/**
+ * The semantic matches for a query or message when semantic recall is on (memory-vectors/
+ * embeddings.json), else null. Never throws for the endpoint: a down endpoint gives
+ * `matches: null` (and the notice once).
+ */
+export async function semanticFor(core: MemoryCore, query: string): Promise<CoreSemantic | null> {
+  if (!core.user.homeUsable) return null;
+  let settings;
+  try {
+    settings = await readEmbeddingsSettings(core.home);
+  } catch (err) {
+    // Recall never fails over its optional part: words alone, and the reason every time until fixed.
+    return { matches: null, notice: (err as Error).message, minSimilarity: 1 };
+  }
+  if (!semanticConfigured(settings)) return null;
+  const apiKey = await readEmbeddingsKey(core.home);
+  const stamp = JSON.stringify([settings, apiKey !== null]);
+  let cached = byCore.get(core);
+  if (!cached || cached.settings !== stamp) {
+    const provider = new OpenAiEmbeddings({
+      baseUrl: settings.baseUrl,
+      model: settings.model,
+      apiKey,
+      timeoutMs: settings.timeoutMs,
+    });
+    const p = core.project;
+    const semantic = new SemanticRecall({
+      dir: vectorsDir(core.home),
+      provider,
+      batchSize: settings.batchSize,
+      scopeKeys: { user: 'user', project: p ? projectUsageKey(p.id, p.root) : null },
+      now: core.now,
+    });
+    byCore.set(core, (cached = { settings: stamp, semantic }));
+  }
+  const answer = await cached.semantic.match(query, notesOf(core));
+  return { ...answer, minSimilarity: settings.minSimilarity };
+}

@@ -1,0 +1,79 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors.js';
+import { SEMANTIC_MIN_SIMILARITY } from '../search/scoring.js';
+
+/**
+ * Semantic recall's model: any OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama or
+ * llama.cpp server, or a hosted one), configured the way the model for 生成合并建议 is
+ * (`memory-cleanup/model.json`): a base URL and a model name in a small JSON file under
+ * `$OHARNESS_HOME`, here `memory-vectors/embeddings.json`. Off unless `enabled` is true and both are
+ * set. An API key, when the endpoint needs one, is the first line of `memory-vectors/embeddings-key`
+ * (never in a file that is shared or synced).
+ */
+export const EmbeddingsSettingsSchema = z.object({
+  enabled: z.boolean().default(false),
+  baseUrl: z.string().url().nullable().default(null),
+  model: z.string().min(1).nullable().default(null),
+  /** A query's embedding must come back within this, or recall goes on with words alone. */
+  timeoutMs: z.number().int().positive().default(3000),
+  /** Notes sent per request when (re-)embedding. */
+  batchSize: z.number().int().min(1).max(2048).default(64),
+  /**
+   * Recall (not search) also attaches a note that shares no word with the message when its cosine
+   * similarity reaches this; model-dependent, hence a setting.
+   */
+  minSimilarity: z.number().min(-1).max(1).default(SEMANTIC_MIN_SIMILARITY),
+});
+export type EmbeddingsSettings = z.infer<typeof EmbeddingsSettingsSchema>;
+
+/** Per machine, beside memory-usage/: never inside a notes folder, never synced. */
+export function vectorsDir(home: string): string {
+  return path.join(home, 'memory-vectors');
+}
+
+export function embeddingsSettingsPath(home: string): string {
+  return path.join(vectorsDir(home), 'embeddings.json');
+}
+
+async function readOptional(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** The settings, defaults when the file is absent; a clear error when it is malformed. */
+export async function readEmbeddingsSettings(home: string): Promise<EmbeddingsSettings> {
+  const file = embeddingsSettingsPath(home);
+  const text = await readOptional(file);
+  let raw: unknown = {};
+  try {
+    if (text !== null) raw = JSON.parse(text);
+  } catch {
+    throw new AppError('io_error', `${file} is not JSON; fix or remove it`);
+  }
+  const parsed = EmbeddingsSettingsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new AppError(
+      'io_error',
+      `${file} is not valid embeddings settings (${parsed.error.issues[0]?.message ?? 'bad shape'}); fix or remove it`,
+    );
+  return parsed.data;
+}
+
+/** The API key for the endpoint, or null (local servers need none). */
+export async function readEmbeddingsKey(home: string): Promise<string | null> {
+  const text = await readOptional(path.join(vectorsDir(home), 'embeddings-key'));
+  return text?.split('\n')[0]?.trim() || null;
+}
+
+/** Whether semantic recall is switched on and fully configured. */
+export function semanticConfigured(
+  s: EmbeddingsSettings,
+): s is EmbeddingsSettings & { baseUrl: string; model: string } {
+  return s.enabled && s.baseUrl !== null && s.model !== null;
+}

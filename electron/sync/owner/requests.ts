@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const SyncRequestSchema = z.object({
+  /** The note directory (the scheduler's key: its resolved path). */
+  key: z.string(),
+  scope: z.enum(['user', 'project']),
+  /** For a project directory: the project, so an owner that has not opened it can open it. */
+  projectRoot: z.string().optional(),
+  /** Who asked (diagnostics). */
+  pid: z.number().int(),
+});
+export type SyncRequest = z.infer<typeof SyncRequestSchema>;
+
+/**
+ * Nudges from processes that wrote notes without owning sync: one file per note directory under
+ * memory-sync/owner/requests/, written whole (temp + rename), so a burst of writes is one file.
+ * The owner takes a file by renaming it first: a nudge written after that is a new file, never lost.
+ */
+export function writeRequest(dir: string, request: SyncRequest): void {
+  mkdirSync(dir, { recursive: true });
+  const name = createHash('sha256').update(request.key).digest('hex').slice(0, 24);
+  const temp = path.join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  writeFileSync(temp, JSON.stringify(request));
+  renameSync(temp, path.join(dir, `${name}.json`));
+}
+
+/** Takes every waiting nudge (each removed as it is read); unreadable ones are dropped. */
+export function takeRequests(dir: string): SyncRequest[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: SyncRequest[] = [];
+  for (const name of names) {
+    const taking = path.join(dir, `.${name}.taking.${process.pid}.${randomBytes(4).toString('hex')}`);
+    try {
+      renameSync(path.join(dir, name), taking);
+    } catch {
+      continue; // taken by another reader, or gone
+    }
+    try {
+      const parsed = SyncRequestSchema.safeParse(JSON.parse(readFileSync(taking, 'utf8')));
+      if (parsed.success) out.push(parsed.data);
+    } catch {
+      // A damaged nudge asks for nothing we can name; the owner's regular checks still run.
+    } finally {
+      unlinkSync(taking);
+    }
+  }
+  return out;
+}

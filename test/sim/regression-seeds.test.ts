@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest';
+import { runSeeds, summarize } from './run-seeds.js';
+import type { SimResult } from './simulation.js';
+
+/**
+ * Seeds the soak found failing, each replayed on every run after its fix (docs/sync-engine.md,
+ * "What the soak found"). A seed whose fix regresses fails here with its replay command. They
+ * replay without the faults added after they were found (their steps stay the ones that failed).
+ */
+const FOUND = [336, 1123, 5509, 5919, 5935, 8164, 8231, 8233, 8409];
+
+it(`sync simulation: the seeds the soak found (${FOUND.join(', ')}) pass`, { timeout: 600_000 }, async () => {
+  const results: SimResult[] = [];
+  for (const seed of FOUND) results.push(...(await runSeeds(seed, 1, { concurrency: 1, keyEdits: false })));
+  expect(results.map((r) => r.seed)).toEqual(FOUND);
+  console.log(summarize(results));
+});

@@ -1,0 +1,128 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readRecord } from '../../electron/sync/owner/owner-lock.js';
+import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { cli } from '../sync/cli-runner.js';
+import { tempDir } from '../support/temp-dir.js';
+import { CLI_ENTRY, eventually, spawnNode, TSX } from './children.js';
+
+/** One computer: a home, registered projects by id, signed in to the test server. */
+export interface TestDevice {
+  home: string;
+  roots: Record<string, string>;
+  args(project: string): string[];
+  /** The pid the home's owner lock names, or null. */
+  ownerPid(): number | null;
+}
+
+export async function device(
+  name: string,
+  projectIds: string[],
+  origin: string,
+  token: string,
+): Promise<TestDevice> {
+  const home = await tempDir(`${name}-home`);
+  const roots: Record<string, string> = {};
+  for (const id of projectIds) {
+    const root = await tempDir(`${name}-${id}`);
+    await fs.mkdir(path.join(root, '.oharness'), { recursive: true });
+    await fs.writeFile(path.join(root, '.oharness', 'project.json'), JSON.stringify({ id }));
+    roots[id] = root;
+  }
+  const args = (project: string) => ['--home', home, '--project', roots[project]!];
+  const first = projectIds[0]!;
+  const login = await cli([...args(first), 'login', '--origin', origin, '--token', token], roots[first]!);
+  if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
+  return {
+    home,
+    roots,
+    args,
+    ownerPid: () => {
+      const record = readRecord(ownerPaths(home).lockFile);
+      return typeof record === 'object' ? record.pid : null;
+    },
+  };
+}
+
+/**
+ * Syncs the device's project (this test process) until a note file holds `marker`; `between`
+ * runs before each look (a test on an injected clock moves it there).
+ */
+export async function arrives(
+  on: TestDevice,
+  project: string,
+  marker: string,
+  between?: () => Promise<void>,
+): Promise<void> {
+  const root = on.roots[project]!;
+  await eventually(async () => {
+    await between?.();
+    const run = await cli([...on.args(project), 'sync'], root);
+    if (run.code !== 0) throw new Error(`sync failed: ${run.stderr}`);
+    const dir = path.join(root, 'MEMORY');
+    for (const name of await fs.readdir(dir).catch(() => [] as string[]))
+      if ((await fs.readFile(path.join(dir, name), 'utf8')).includes(marker)) return true;
+    await new Promise((r) => setTimeout(r, 300));
+    return null;
+  }, `a note holding "${marker}" on ${root}`);
+}
+
+/** `memdesk mcp` as a real child process, driven by the MCP SDK's client. */
+export interface McpProcess {
+  pid: number;
+  remember(summary: string, body: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMcp(
+  on: TestDevice,
+  project: string,
+  env: Record<string, string>,
+): Promise<McpProcess> {
+  const root = on.roots[project]!;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', TSX, CLI_ENTRY, ...on.args(project), 'mcp'],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: root, ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'sync-owner-test', version: '1.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  return {
+    pid,
+    async remember(summary, body) {
+      const result = await client.callTool({
+        name: 'remember',
+        arguments: { summary, body, type: 'project' },
+      });
+      if (result.isError) throw new Error(`remember failed: ${JSON.stringify(result.content)}; ${stderr}`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** `memdesk remember` as a real one-shot child process; resolves with its exit code. */
+export async function rememberOnce(
+  on: TestDevice,
+  project: string,
+  summary: string,
+  body: string,
+  env: Record<string, string>,
+): Promise<{ pid: number; code: number | null; stderr: string }> {
+  const root = on.roots[project]!;
+  const run = spawnNode(
+    CLI_ENTRY,
+    [...on.args(project), 'remember', '--summary', summary, '--type', 'project', '--body', body],
+    env,
+    root,
+  );
+  run.child.stdin!.end('');
+  const code = await run.exited;
+  return { pid: run.pid, code, stderr: run.stderr() };
+}

@@ -1,0 +1,159 @@
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { cli } from '../sync/cli-runner.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
+import { tempDir } from '../support/temp-dir.js';
+import { eventually } from './children.js';
+import { arrives, device, rememberOnce, startMcp, type McpProcess, type TestDevice } from './device.js';
+
+/**
+ * "Sync from every process that writes notes" with real processes on one home (device A) and the
+ * real sync server on loopback: MCP servers (`memdesk mcp`) and one-shot `memdesk remember` runs
+ * start, write, exit and are killed with SIGKILL; device B (this process's CLI code on another
+ * home) sees every note arrive. No desktop app runs. Every process of device A appends its round
+ * starts and ends to one trace file (MEMDESK_SYNC_TRACE), which shows rounds never overlap.
+ */
+let server: TestServer;
+let a: TestDevice;
+let b: TestDevice;
+let trace: string;
+const running: McpProcess[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const token = await server.token('owner-user');
+  a = await device('a', ['proj-p', 'proj-q'], server.url, token);
+  b = await device('b', ['proj-p', 'proj-q'], server.url, token);
+  trace = path.join(await tempDir('owner-trace'), 'rounds.jsonl');
+}, 300_000);
+
+afterAll(async () => {
+  for (const m of running) await m.close().catch(() => undefined);
+  await server?.close();
+});
+
+interface TraceLine {
+  pid: number;
+  event: 'round-start' | 'round-end' | 'killed';
+  manual?: boolean;
+}
+
+async function traceLines(): Promise<TraceLine[]> {
+  return (await fs.readFile(trace, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TraceLine);
+}
+
+/** Pids that started rounds, in the trace's lines from `from` on. */
+async function roundPids(from = 0): Promise<Set<number>> {
+  return new Set(
+    (await traceLines())
+      .slice(from)
+      .filter((l) => l.event === 'round-start')
+      .map((l) => l.pid),
+  );
+}
+
+/** Rounds of two processes never overlap (a process killed mid-round ends its round there). */
+async function expectNoOverlap(): Promise<number> {
+  const lines = await traceLines();
+  let open: number | null = null;
+  let rounds = 0;
+  const pids = new Set<number>();
+  for (const line of lines) {
+    if (line.event === 'round-start') {
+      expect(open, `round of ${line.pid} started during a round of ${open}`).toBeNull();
+      open = line.pid;
+      rounds++;
+      pids.add(line.pid);
+    } else if (line.event === 'round-end' || open === line.pid) {
+      if (line.event === 'round-end') expect(line.pid).toBe(open);
+      open = null;
+    }
+  }
+  expect(pids.size).toBeGreaterThan(1);
+  return rounds;
+}
+
+describe('one sync owner per home, real processes', { timeout: 600_000 }, () => {
+  it('MCP servers and CLI runs with the app closed: writes reach device B through the owner, a SIGKILLed owner is replaced, a lone CLI write syncs itself', async () => {
+    const env = { OHARNESS_HOME: a.home, MEMDESK_SYNC_TRACE: trace };
+    const lockFile = ownerPaths(a.home).lockFile;
+
+    // The first MCP server becomes the owner; the second one (another project) stands by.
+    const mcpP = await startMcp(a, 'proj-p', env);
+    running.push(mcpP);
+    await waitFor(() => a.ownerPid() === mcpP.pid, 'the first MCP server owns sync');
+    const mcpQ = await startMcp(a, 'proj-q', env);
+    running.push(mcpQ);
+
+    // A note written by the owner reaches device B.
+    await mcpP.remember('from the owner', 'marker-owner-p');
+    await arrives(b, 'proj-p', 'marker-owner-p');
+
+    // A note written by the standby (its project not open in the owner) is synced by the owner.
+    await mcpQ.remember('from the standby', 'marker-standby-q');
+    await arrives(b, 'proj-q', 'marker-standby-q');
+    expect(a.ownerPid()).toBe(mcpP.pid);
+    // `memdesk status` in another process names the owner.
+    const status = await cli([...a.args('proj-q'), '--json', 'status'], a.roots['proj-q']!);
+    expect(JSON.parse(status.stdout).owner).toMatchObject({ pid: mcpP.pid, role: 'mcp', thisProcess: false });
+
+    // Only the owner ran rounds so far: the standby nudged, it did not sync.
+    expect([...(await roundPids())]).toEqual([mcpP.pid]);
+    expect(await fs.readdir(ownerPaths(a.home).requestsDir)).toEqual([]);
+
+    // The owner is killed: the standby takes over and syncs its own writes.
+    const atKill = (await traceLines()).length;
+    await kill9(mcpP.pid);
+    await fs.appendFile(trace, JSON.stringify({ pid: mcpP.pid, event: 'killed' }) + '\n');
+    await waitFor(() => a.ownerPid() === mcpQ.pid, 'the standby owns sync after the kill');
+    await mcpQ.remember('after the takeover', 'marker-takeover-q');
+    await arrives(b, 'proj-q', 'marker-takeover-q');
+
+    // A one-shot CLI write while an owner runs: it hands off (the owner opens project P) and exits.
+    const handed = await rememberOnce(a, 'proj-p', 'cli with an owner', 'marker-cli-handoff', env);
+    expect(handed.code, handed.stderr).toBe(0);
+    await arrives(b, 'proj-p', 'marker-cli-handoff');
+    expect(a.ownerPid()).toBe(mcpQ.pid);
+    expect([...(await roundPids(atKill))]).toEqual([mcpQ.pid]);
+
+    // The last long-running process exits: the lock is released, not left behind.
+    await mcpQ.close();
+    await waitFor(() => !existsSync(lockFile), 'the lock is released on exit');
+
+    // A one-shot CLI write with no owner: one bounded round of its own before it exits.
+    const alone = await rememberOnce(a, 'proj-p', 'cli alone', 'marker-cli-alone', env);
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(existsSync(lockFile)).toBe(false);
+    await arrives(b, 'proj-p', 'marker-cli-alone');
+    const none = await cli([...a.args('proj-p'), 'status'], a.roots['proj-p']!);
+    expect(none.stdout).toMatch(/sync owner on this computer: none running/);
+    expect(await roundPids()).toContain(alone.pid);
+    expect(await roundPids()).not.toContain(handed.pid);
+
+    expect(await expectNoOverlap()).toBeGreaterThan(3);
+  });
+});
+
+async function kill9(pid: number): Promise<void> {
+  // The MCP SDK owns the child process: it is killed by pid, and its end seen by polling.
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => !alive(pid), `process ${pid} ends`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function waitFor(check: () => boolean, what: string): Promise<boolean> {
+  return eventually(() => check() || null, what);
+}

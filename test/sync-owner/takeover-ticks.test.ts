@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppRoot } from '../../electron/app/app-root.js';
+import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { FakeClock } from '../sync/fake-clock.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
+import { eventually, REPO, spawnNode, type Child } from './children.js';
+import { arrives, device, startMcp, type TestDevice } from './device.js';
+
+/**
+ * The composition root of a long-running process (as the app, the web bridge and `memdesk mcp`
+ * build it) on an injected clock, standing by while a real child process owns sync: it runs no
+ * round, then takes over on its first heartbeat after the owner is killed with SIGKILL, and a
+ * note written here reaches device B on the 3 s debounce.
+ */
+let server: TestServer;
+let a: TestDevice;
+let b: TestDevice;
+let holder: Child | null = null;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const token = await server.token('ticks-user');
+  a = await device('ticks-a', ['proj-t', 'proj-m'], server.url, token);
+  b = await device('ticks-b', ['proj-t', 'proj-m'], server.url, token);
+}, 300_000);
+
+afterAll(async () => {
+  await holder?.kill9();
+  await server?.close();
+});
+
+describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
+  it('a standby root runs no round while the owner lives and owns sync one heartbeat after kill -9', async () => {
+    holder = spawnNode(path.join(REPO, 'test/sync-owner/hold-lock.ts'), [
+      ownerPaths(a.home).lockFile,
+      'hold',
+    ]);
+    expect(await holder.line(/acquired|refused/)).toBe('acquired');
+
+    const clock = new FakeClock(Date.now());
+    const root = createAppRoot({
+      home: a.home,
+      env: {},
+      sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
+      syncOnOpen: true,
+    });
+    const project = await root.open({ projectRoot: a.roots['proj-t']!, watch: true });
+    try {
+      const sync = await root.sync();
+      const ownership = root.ownership()!;
+      const idle = () => sync.engine.coordinator.idle();
+      const store = project.ctx.core.store('project')!;
+      await store.write({
+        id: 'written-on-standby',
+        summary: 'written while another process owns sync',
+        tags: [],
+        body: 'marker-ticks',
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+        type: 'project',
+      });
+      const before = server.requests.length;
+      // A live owner: two heartbeats and the debounce pass without a round here.
+      await clock.advance(4_000, idle);
+      expect(ownership.owner).toBe(false);
+      expect(server.requests.length).toBe(before);
+
+      await holder.kill9();
+      const ticksAtKill = ownership.ticks;
+      await clock.advance(2_000, idle);
+      expect(ownership.owner).toBe(true);
+      expect(ownership.ticks - ticksAtKill).toBe(1);
+      // Its first check runs at once and uploads the note written while standing by.
+      await clock.advance(3_000, idle);
+      await arrives(b, 'proj-t', 'marker-ticks');
+    } finally {
+      await project.close();
+      await root.stop();
+    }
+  });
+
+  it('the desktop app started while an MCP server owns sync is handed ownership; the MCP server then nudges it', async () => {
+    const mcp = await startMcp(a, 'proj-m', { OHARNESS_HOME: a.home });
+    try {
+      await eventually(() => a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+      const clock = new FakeClock(Date.now());
+      const root = createAppRoot({
+        home: a.home,
+        env: {},
+        sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
+        syncOnOpen: true,
+      });
+      // The app with user notes only: project M is not open here.
+      const project = await root.open({ watch: true });
+      try {
+        const sync = await root.sync();
+        const ownership = root.ownership()!;
+        const idle = () => sync.engine.coordinator.idle();
+        // The app's first heartbeat asked; the MCP server lets go on its own next one (and, with
+        // a live app waiting, does not take the lock again) ...
+        expect(ownership.owner).toBe(false);
+        await eventually(() => a.ownerPid() !== mcp.pid || null, 'the MCP server hands over');
+        // ... and the app's second heartbeat takes it: 2 s on its clock, well short of a stale lock.
+        await clock.advance(2_000, idle);
+        expect(ownership.ticks).toBe(2);
+        expect(ownership.owner).toBe(true);
+        expect(a.ownerPid()).toBe(process.pid);
+        await mcp.remember('written in the MCP server after the handover', 'marker-handover');
+        await arrives(b, 'proj-m', 'marker-handover', () => clock.advance(3_000, idle));
+        expect(a.ownerPid()).toBe(process.pid);
+      } finally {
+        await project.close();
+        await root.stop();
+      }
+    } finally {
+      await mcp.close();
+    }
+  });
+});
