@@ -43,10 +43,11 @@ export async function buildCliBundle(
 ): Promise<string> {
   await rm(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
   await build({
-    // The findings worker thread's entry is its own file (electron/cleanup/findings-worker-path.ts).
+    // Each worker thread's entry is its own file, named after the worker (electron/memory/worker-pool/entry.ts).
     entryPoints: {
       memdesk: path.join(repo, 'electron/transports/cli/memdesk.ts'),
       'findings-worker': path.join(repo, 'electron/cleanup/findings-worker.ts'),
+      'import-worker': path.join(repo, 'electron/agents/import-worker/import-worker.ts'),
     },
     outdir,
     bundle: true,

@@ -1,7 +1,7 @@
 import type { SyncScope } from '../shared/sync-protocol.js';
 
 /**
- * The storage layout (DESIGN.md §7):
+ * The storage layout (docs/sync-protocol.md):
  *   users/<user>/projects/<project-id>/memory/{manifest.json, objects/<note-id>/<revision-id>.md}
  *   users/<user>/memory/{manifest.json, objects/<note-id>/<revision-id>.md}
  *   users/<user>/keyring.json, users/<user>/e2ee/…   end-to-end encryption (same layout, sealed)

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The four note types of the seed. Notes written before types existed have none and keep working. */
+/**
+ * The four note types: who the user is, feedback on how to work, facts of the project, pointers to
+ * references. Notes written before types existed have none and keep working.
+ */
 export const NOTE_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
 export const NoteTypeSchema = z.enum(NOTE_TYPES);
 export type NoteType = z.infer<typeof NoteTypeSchema>;

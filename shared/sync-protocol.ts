@@ -63,7 +63,7 @@ export const SyncQuotasSchema = z.object({
   /** Puts + deletes in one commit request; clients split bigger batches. */
   changesPerCommit: z.number().int().positive(),
   /**
-   * UTF-8 bytes of one note's Markdown body (the seed's 128 KiB "of body"; not the frontmatter,
+   * UTF-8 bytes of one note's Markdown body (128 KiB of body by default; not the frontmatter,
    * which the server caps separately at 16 KiB per note).
    */
   noteBytes: z.number().int().positive(),

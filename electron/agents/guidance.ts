@@ -1,5 +1,5 @@
 /**
- * The guidance the seeds give the model about memory, carried in the MCP tool descriptions: when a
+ * The guidance the model gets about memory, carried in the MCP tool descriptions: when a
  * note is worth writing (and when not), and tags for the other words someone might use, because
  * recall matches words, not meaning.
  */
@@ -18,8 +18,7 @@ export const TAG_OTHER_WORDS =
 
 /**
  * The memory section of the agent's system prompt, before the index: what the memory is, how to
- * read it, when to write (seed: "the system prompt's Memory section says when a note is worth
- * writing and when not"), and that recalled text is data.
+ * read it, when a note is worth writing and when not, and that recalled text is data.
  */
 export const MEMORY_GUIDANCE = [
   'You have a long-term memory of Markdown notes kept by Memory Desk and shared by all of your sessions. ' +

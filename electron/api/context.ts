@@ -1,3 +1,6 @@
+import type { StartExtraction } from '../agents/extract/detached.js';
+import type { ExtractModel } from '../agents/extract/extract.js';
+import type { SetupDeps } from '../agents/setup/setup.js';
 import type { CleanupDeps } from '../cleanup/background.js';
 import type { MemoryCore, NotesService } from '../memory/types.js';
 import type { SyncEngine } from '../sync/sync-engine.js';
@@ -16,11 +19,22 @@ export interface HandlerContext {
   sync: CoreSync;
   /** 待整理's key store, its link to sync, and (in long-running processes) the shared service. */
   cleanup: CleanupDeps;
+  /** What the agents handlers (hooks, extraction, setup) are built on. */
+  agents: AgentsServices;
   /**
    * Shows a sign-in page to the person in the system browser (RFC 8252: never an embedded page).
    * The app passes shell.openExternal; the CLI prints the URL. Without it, sign-in is refused.
    */
   openExternal?: (url: string) => Promise<void> | void;
+}
+
+export interface AgentsServices {
+  /** Extraction's model, or null when none is set up. */
+  extractModel(): Promise<ExtractModel | null>;
+  /** Runs extraction in a process of its own, so a hook answers at once. */
+  startExtraction: StartExtraction;
+  /** What `setup` and `connections` read and write: OHARNESS_HOME, the environment, the clock. */
+  setup: SetupDeps;
 }
 
 export interface CoreSync {

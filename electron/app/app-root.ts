@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppEvent } from '../../shared/events.js';
+import { setUnexpectedErrorLog } from '../memory/unexpected-error.js';
 import type { MemoryCore } from '../memory/types.js';
 import type { Clock } from '../sync/clock.js';
 import { openProject, type OpenProject, type ProcessServices, type ProjectOptions } from './open-project.js';
@@ -48,6 +49,8 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
   let loaded: ProcessSync | null = null;
   let ownership: SyncOwnership | null = null;
   let stopped = false;
+  // One log per home for errors the process carried on after (memdesk info shows their count).
+  setUnexpectedErrorLog(path.join(path.resolve(options.home), 'logs', 'unexpected-errors.log'));
   // Sync modules load only when a command syncs (`memdesk recall` loads none of them).
   const clock = async (): Promise<Clock> =>
     options.sync?.clock ?? (await import('../sync/clock.js')).systemClock;

@@ -10,6 +10,7 @@ import type { AppEvent } from '../../shared/events.js';
 import type { ProjectCleanupOptions } from '../cleanup/background.js';
 import type { KnownPlan } from '../cleanup/consolidation.js';
 import type { KeyStore } from '../cleanup/model/key-store.js';
+import { createAgentsServices } from './agents-services.js';
 import type { ProcessSync } from './process-sync.js';
 
 /** What a project is built from: the process's services (the composition root, app-root.ts). */
@@ -92,6 +93,7 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     env,
     sync: { engine: async () => (await root.sync()).attach(core) },
     cleanup: cleanupDeps,
+    agents: createAgentsServices(core, env, keyStore),
     ...(root.openExternal ? { openExternal: root.openExternal } : {}),
   };
   let cleanup: ProjectCleanup | null = null;

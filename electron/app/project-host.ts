@@ -48,7 +48,7 @@ export class ProjectHost {
   }
 
   async close(): Promise<void> {
-    await this.opening.catch(() => undefined);
+    await this.opening.catch(() => undefined); // a failed open was reported to its caller
     const previous = this.current;
     this.current = null;
     await previous?.close();

@@ -4,9 +4,10 @@ import type { Finding, MergePlan, MergeResult } from '../../shared/api/cleanup.j
 import type { Scope } from '../../shared/note.js';
 import type { MemoryConfig } from '../memory/config-schema.js';
 import { cleanupStateDir, readJsonState, writeJsonState } from './state-dir.js';
+import { reportedOr } from '../memory/unexpected-error.js';
 
 /**
- * Background consolidation (seed: "Sammanslagning i bakgrunden"). When on, a round starts two
+ * Background consolidation (`memory.consolidate.auto`). When on, a round starts two
  * minutes after start, at most once per cooldown (the last run time is persisted, so restarts do
  * not run it again early), and merges up to maxMerges same-topic groups with the small model, via
  * the same plan → apply path as the page. It never acts on other findings, never merges a group
@@ -117,7 +118,7 @@ export class Consolidator {
 
   /** The time of the last round, as persisted; null when it never ran here. */
   async lastRunAt(): Promise<number | null> {
-    const raw = await readJsonState(this.file).catch(() => null);
+    const raw = await readJsonState(this.file).catch(reportedOr(null, 'consolidation: state'));
     const parsed = StateSchema.safeParse(raw);
     return parsed.success ? (parsed.data.lastRunAt[this.opts.stateKey] ?? null) : null;
   }
@@ -209,7 +210,7 @@ export class Consolidator {
   }
 
   private async recordRun(at: number): Promise<void> {
-    const raw = await readJsonState(this.file).catch(() => null);
+    const raw = await readJsonState(this.file).catch(reportedOr(null, 'consolidation: state'));
     const parsed = StateSchema.safeParse(raw);
     const state = parsed.success ? parsed.data : { version: 1 as const, lastRunAt: {} };
     state.lastRunAt[this.opts.stateKey] = at;

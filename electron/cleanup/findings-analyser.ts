@@ -1,15 +1,16 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import type { MemoryCore, StoredNote } from '../memory/types.js';
+import { startWorker } from '../memory/worker-pool/pool.js';
 import type { ContentAnalysis } from './analyze-scope.js';
-import { findingsWorkerEntry } from './findings-worker-path.js';
 import {
   analyseRequest,
   FINDINGS_WORKER,
   type ContentRequest,
   type ContentResponse,
 } from './findings-worker.js';
+import { onUnexpectedError } from '../memory/unexpected-error.js';
 
 /**
  * The content analysis of 待整理 (same topic, broken links, relative paths, too long) for one core,
@@ -89,16 +90,7 @@ export class FindingsAnalyser {
   private startWorker(): Worker | null {
     if (this.worker || this.workerFailed) return this.worker;
     try {
-      const entry = findingsWorkerEntry(import.meta.url);
-      if (!entry) throw new Error('the findings worker file is not there');
-      // From the TypeScript sources (tests, `npm run demo`) the worker registers the tsx loader
-      // first (Node 20 does not apply an `--import` loader to a worker's own entry file).
-      const worker = entry.source
-        ? new Worker(
-            `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.url.href)}); });`,
-            { eval: true, workerData: FINDINGS_WORKER },
-          )
-        : new Worker(entry.url, { workerData: FINDINGS_WORKER });
+      const worker = startWorker({ name: 'findings-worker', from: import.meta.url }, FINDINGS_WORKER);
       worker.unref();
       worker.on('message', (res: ContentResponse) => {
         const p = this.pending.get(res.seq);
@@ -125,7 +117,8 @@ export class FindingsAnalyser {
       worker.on('exit', failed);
       this.worker = worker;
       return worker;
-    } catch {
+    } catch (err) {
+      onUnexpectedError(err, 'findings worker: start'); // the analysis runs in-thread instead
       this.workerFailed = true;
       return null;
     }

@@ -14,7 +14,7 @@
 export const SAME_TOPIC_THRESHOLD = 0.4;
 export const SUMMARY_THRESHOLD = 0.3;
 export const TAG_WEIGHT = 1.5;
-/** Groups hold 2–6 notes (seed: "Två till sex anteckningar"). */
+/** A same-topic group holds at least two and at most six notes. */
 export const MAX_GROUP_SIZE = 6;
 
 export type Analyzer = (text: string) => string[];

@@ -19,6 +19,7 @@ import { createSecretStore } from './secret-store.js';
 import { startDesktopSync } from './sync-lifecycle.js';
 import { secretTokenStore } from './sync-token-store.js';
 import { createMainWindow, rendererLocation } from './window.js';
+import { reportedOr } from '../memory/unexpected-error.js';
 
 /**
  * The desktop app's lifecycle. Thin on purpose: the core, the handler table and the IPC binding
@@ -114,7 +115,7 @@ async function run(): Promise<void> {
     }
     if (root) {
       recent = pushRecent(recent, root);
-      void saveRecentProjects(recentFile, recent).catch(() => undefined);
+      void saveRecentProjects(recentFile, recent).catch(reportedOr(undefined, 'recent projects: save'));
     }
     refreshMenu();
     sync.coreOpened();
@@ -135,7 +136,7 @@ async function run(): Promise<void> {
           openRecent: (root) => void openProject(root),
           clearRecent: () => {
             recent = [];
-            void saveRecentProjects(recentFile, recent).catch(() => undefined);
+            void saveRecentProjects(recentFile, recent).catch(reportedOr(undefined, 'recent projects: save'));
             refreshMenu();
           },
         },
@@ -210,7 +211,7 @@ async function run(): Promise<void> {
     // Sync first: requests in flight aborted, running rounds finish their atomic writes.
     void sync
       .stop()
-      .catch(() => undefined)
+      .catch(reportedOr(undefined, 'quit: stop sync'))
       .then(() => host.close())
       .finally(() => app.quit());
   });

@@ -7,7 +7,7 @@ export function readJsonSync(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
   } catch {
-    return undefined;
+    return undefined; // missing or damaged: the shell starts from its defaults
   }
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { safeStorage } from 'electron';
 import { writeFileAtomic } from '../memory/atomic-write.js';
 import { secretProtection } from './secret-protection.js';
+import { unlessMissing } from '../memory/unexpected-error.js';
 
 /**
  * Tokens (sync access token, model API key) encrypted with the OS keychain through safeStorage,
@@ -33,14 +34,15 @@ export function createSecretStore(
     try {
       const data = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
       return data && typeof data === 'object' ? (data as Record<string, string>) : {};
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'secret store: read');
       return {};
     }
   }
   async function writeAll(all: Record<string, string>): Promise<void> {
     await fs.mkdir(userDataDir, { recursive: true });
     await writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n');
-    await fs.chmod(file, 0o600).catch(() => undefined);
+    await fs.chmod(file, 0o600).catch(() => undefined); // no POSIX modes on Windows: the user profile protects it
   }
   return {
     available: () => true,

@@ -11,7 +11,7 @@ export function isExternalLink(url: string): boolean {
     const u = new URL(url);
     return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:';
   } catch {
-    return false;
+    return false; // not a URL: never opened outside
   }
 }
 
@@ -49,7 +49,7 @@ export function hardenSession(devServerUrl: string | undefined): void {
         try {
           allowed = new URL(details.url).host === dev.host;
         } catch {
-          allowed = false;
+          allowed = false; // not a URL: refused
         }
       }
       callback({ cancel: !allowed });

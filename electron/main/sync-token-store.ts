@@ -1,5 +1,6 @@
 import type { TokenStore } from '../sync/token-store.js';
 import type { SecretStore } from './secret-store.js';
+import { onUnexpectedError } from '../memory/unexpected-error.js';
 
 /**
  * Sync tokens kept with safeStorage (the OS keychain): one encrypted JSON map {origin: token}.
@@ -12,7 +13,8 @@ export function secretTokenStore(secrets: SecretStore, NAME = 'sync-tokens'): To
     try {
       const data = JSON.parse(text) as unknown;
       return data && typeof data === 'object' ? (data as Record<string, string>) : {};
-    } catch {
+    } catch (err) {
+      onUnexpectedError(err, 'sync tokens: parse'); // signed out rather than not starting
       return {};
     }
   };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { BrowserWindow, screen } from 'electron';
 import { APP_ORIGIN, isAppUrl } from './app-protocol.js';
 import { loadWindowState, saveWindowState, type WindowState } from './window-state.js';
+import { reportedOr } from '../memory/unexpected-error.js';
 
 /**
  * Where the renderer comes from: Vite's dev server under `npm start`, the built files otherwise,
@@ -31,7 +32,7 @@ function safeOrigin(url: string): string | null {
   try {
     return new URL(url).origin;
   } catch {
-    return null;
+    return null; // not a URL: no origin to allow
   }
 }
 
@@ -79,7 +80,7 @@ export function createMainWindow(opts: { mainDir: string; stateFile: string; url
         height: b.height,
         maximized: win.isMaximized(),
       };
-      void saveWindowState(opts.stateFile, next).catch(() => undefined);
+      void saveWindowState(opts.stateFile, next).catch(reportedOr(undefined, 'window state: save'));
     }, 500);
   };
   win.on('resize', remember);
@@ -95,7 +96,7 @@ export function createMainWindow(opts: { mainDir: string; stateFile: string; url
       width: b.width,
       height: b.height,
       maximized: win.isMaximized(),
-    }).catch(() => undefined);
+    }).catch(reportedOr(undefined, 'window state: save'));
   });
 
   void win.loadURL(opts.url);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { onUnexpectedError } from './unexpected-error.js';
 
 /**
  * Writes a file so that readers see either the old or the new content, never a torn one:
@@ -22,7 +23,7 @@ export async function writeFileAtomic(
     await handle.writeFile(content);
     await handle.sync();
   } catch (err) {
-    await handle.close().catch(() => {});
+    await handle.close().catch(() => {}); // the write's own error is the one thrown
     await fs.rm(tmp, { force: true });
     throw err;
   }
@@ -44,7 +45,7 @@ export async function syncDir(dir: string): Promise<void> {
   } catch {
     // Windows cannot open directories; the rename is still atomic there.
   } finally {
-    await handle?.close().catch(() => {});
+    await handle?.close().catch((err) => onUnexpectedError(err, 'atomic write: close dir'));
   }
 }
 

@@ -7,6 +7,7 @@ import { ScopeSchema } from '../../shared/note.js';
 import { parseNote } from '../../shared/note-format.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { BackupEntry, BackupInput, BackupStore } from './types.js';
+import { missingOr } from './unexpected-error.js';
 
 /**
  * `$OHARNESS_HOME/memory-backups/`: each backup is `<backupId>.md` (the file exactly as it was) and
@@ -84,7 +85,9 @@ export function createBackupStore(home: string, now: () => number): BackupStore 
 
   async function readEntry(id: string, withLegacyDetails: boolean): Promise<BackupEntry | null> {
     const file = path.join(dir, `${id}.md`);
-    const sidecarText = await fs.readFile(path.join(dir, `${id}.json`), 'utf8').catch(() => null);
+    const sidecarText = await fs
+      .readFile(path.join(dir, `${id}.json`), 'utf8')
+      .catch(missingOr(null, 'backups: sidecar'));
     if (sidecarText !== null) {
       try {
         const side = BackupSidecarSchema.parse(JSON.parse(sidecarText));
@@ -102,7 +105,7 @@ export function createBackupStore(home: string, now: () => number): BackupStore 
         // A damaged sidecar: fall back to what the copy itself says.
       }
     }
-    const st = await fs.stat(file).catch(() => null);
+    const st = await fs.stat(file).catch(missingOr(null, 'backups: stat'));
     if (!st?.isFile()) return null;
     const entry: BackupEntry = {
       id,
@@ -115,7 +118,7 @@ export function createBackupStore(home: string, now: () => number): BackupStore 
       path: file,
     };
     if (withLegacyDetails) {
-      const parsed = parseNote(await fs.readFile(file, 'utf8').catch(() => ''));
+      const parsed = parseNote(await fs.readFile(file, 'utf8').catch(missingOr('', 'backups: read')));
       if (parsed.ok) {
         entry.noteId = parsed.note.id;
         entry.summary = parsed.note.summary;

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { BankScopeSchema, DEFAULT_BANK_SCOPE } from '../../shared/api/agents.js';
 
 /**
- * Every `memory.*` setting of the seed, with its default. Each leaf is validated on its own so one
+ * Every `memory.*` setting, with its default. Each leaf is validated on its own so one
  * bad value falls back to its default (with a warning naming the key) without discarding the rest.
  * `projectMayOnlyTurnOff` marks the settings a project's `.oharness/config.json` may switch off but
- * never on (seed: automatic extraction and background consolidation).
+ * never on (automatic extraction and background consolidation: a cloned repository must not start
+ * sending conversations to a model or merging notes on its own).
  */
 export interface ConfigLeaf {
   /** Dotted path under the config file's root, e.g. `memory.recall.perTurn`. */

@@ -24,6 +24,7 @@ import type {
   UserMemory,
   Warning,
 } from './types.js';
+import { onUnexpectedError } from './unexpected-error.js';
 
 export { defaultHome } from './default-home.js';
 
@@ -163,7 +164,11 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
   const indexNote = (note: StoredNote): void => index!.upsert(note, cacheOf(note.scope)?.analysisOf(note));
   /** Saves the caches of both stores (a failure only costs the next open its speed). */
   const saveCaches = async (): Promise<void> => {
-    await Promise.all([projectCache?.save(), user.indexCache?.save()].map((p) => p?.catch(() => {})));
+    await Promise.all(
+      [projectCache?.save(), user.indexCache?.save()].map((p) =>
+        p?.catch((err) => onUnexpectedError(err, 'index cache: save')),
+      ),
+    );
   };
 
   // The search index is built on first use, then kept current by every change of either store.

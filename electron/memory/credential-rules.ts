@@ -118,7 +118,7 @@ function decodeURIComponentSafe(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    return value;
+    return value; // URIError: not a valid %-escape, so the text is read as it stands
   }
 }
 

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { missingOr, unlessMissing } from './unexpected-error.js';
 
 /**
  * One write lock per note directory that holds within a process (a promise queue) and across
@@ -37,7 +38,7 @@ export async function withDirLock<T>(
   const key = path.resolve(dir);
   const previous = queues.get(key) ?? Promise.resolve();
   const run = previous
-    .catch(() => {})
+    .catch(() => {}) // the previous holder's error is its own caller's
     .then(async () => {
       const release = await acquireFileLock(key, opts);
       try {
@@ -46,7 +47,7 @@ export async function withDirLock<T>(
         await release();
       }
     });
-  const tail = run.catch(() => {});
+  const tail = run.catch(() => {}); // the queue only orders: `run` rejects to this caller
   queues.set(key, tail);
   void tail.then(() => {
     if (queues.get(key) === tail) queues.delete(key);
@@ -129,7 +130,7 @@ async function readOwner(lockPath: string): Promise<LockOwner | 'gone' | 'unread
 async function isStale(owner: LockOwner | 'unreadable', lockPath: string, staleMs: number): Promise<boolean> {
   if (owner === 'unreadable') {
     // Give a live owner time to finish writing its record before calling the file abandoned.
-    const stat = await fs.stat(lockPath).catch(() => null);
+    const stat = await fs.stat(lockPath).catch(missingOr(null, 'dir lock: stat'));
     return stat !== null && Date.now() - stat.mtimeMs > 2_000;
   }
   if (owner.host === os.hostname()) return !processIsAlive(owner.pid);
@@ -150,7 +151,8 @@ async function breakLock(lockPath: string): Promise<void> {
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'dir lock: break'); // gone: another process took it first
     return;
   }
   await fs.rm(aside, { force: true });

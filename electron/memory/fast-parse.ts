@@ -20,7 +20,7 @@ export function fastParseNote(text: string): ParsedNote {
   try {
     data = JSON.parse(text.slice(4, end));
   } catch {
-    return parseNote(text);
+    return parseNote(text); // not JSON: the full parser says why
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) return parseNote(text);
   const fm = data as Record<string, unknown>;

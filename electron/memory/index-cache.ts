@@ -9,6 +9,7 @@ import { analyze } from './search/analyze.js';
 import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
 import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
+import { unlessMissing } from './unexpected-error.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
@@ -160,7 +161,8 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
   let fd: number;
   try {
     fd = openSync(file, 'r');
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'index cache: read'); // no cache yet: built from the notes
     return null;
   }
   try {

@@ -18,6 +18,7 @@ import type {
   StoredNote,
   WriteNoteOptions,
 } from './types.js';
+import { onUnexpectedError, unlessMissing } from './unexpected-error.js';
 
 /**
  * One note directory: loads `<id>.md` files within the limits, keeps them in memory, writes them
@@ -231,8 +232,8 @@ class FileNoteStore implements NoteStore {
     for (const listener of this.warningListeners) {
       try {
         listener();
-      } catch {
-        // A failing listener must not break the store.
+      } catch (err) {
+        onUnexpectedError(err, 'note store: warnings listener'); // it must not break the store
       }
     }
   }
@@ -254,7 +255,8 @@ class FileNoteStore implements NoteStore {
     if (await isLink(file)) return null;
     try {
       return await fs.readFile(file, 'utf8');
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'note store: readRaw');
       return null;
     }
   }
@@ -346,8 +348,8 @@ class FileNoteStore implements NoteStore {
     for (const listener of this.listeners) {
       try {
         listener(change);
-      } catch {
-        // A failing listener must not break the store.
+      } catch (err) {
+        onUnexpectedError(err, 'note store: change listener'); // it must not break the store
       }
     }
   }

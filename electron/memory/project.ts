@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { ProjectInfo } from './types.js';
+import { missingOr, unlessMissing } from './unexpected-error.js';
 
 /**
  * Project identity and layout: `<root>/.oharness/project.json` holds `{"id": …}` — a git
@@ -51,10 +52,10 @@ export async function resolveProjectNotesDir(root: string, configured: string): 
   let at = root;
   for (const part of path.relative(root, dir).split(path.sep)) {
     at = path.join(at, part);
-    const stat = await fs.lstat(at).catch(() => null);
+    const stat = await fs.lstat(at).catch(missingOr(null, 'project dir: lstat'));
     if (!stat) break;
     if (stat.isSymbolicLink()) {
-      const target = await fs.readlink(at).catch(() => '?');
+      const target = await fs.readlink(at).catch(() => '?'); // only names the target in the warning
       return {
         ok: false,
         dir,
@@ -75,7 +76,8 @@ export async function readProjectId(root: string, warnings?: Warning[]): Promise
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'project: read project.json'); // not registered yet
     return null;
   }
   try {
@@ -109,7 +111,7 @@ export async function gitRootCommit(root: string): Promise<string | null> {
       .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
     return commits.length > 0 ? commits[commits.length - 1]! : null;
   } catch {
-    return null;
+    return null; // not a git repository, no commit yet, or no git installed
   }
 }
 
@@ -118,7 +120,7 @@ export async function registerProject(
   memoryDir: string,
 ): Promise<ProjectInfo & { id: string }> {
   const file = projectFilePath(root);
-  const stat = await fs.stat(root).catch(() => null);
+  const stat = await fs.stat(root).catch(missingOr(null, 'project: stat root'));
   if (!stat?.isDirectory())
     throw new AppError('invalid_input', `the project directory ${root} does not exist`);
   let id = await readProjectId(root);

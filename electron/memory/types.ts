@@ -271,7 +271,7 @@ export interface MemoryCore {
 export type NoteDraft = Pick<Note, 'summary' | 'type' | 'tags' | 'body'>;
 
 /**
- * remember / edit / forget with every rule of the seed (ids, tags, default scope by type,
+ * remember / edit / forget with every rule of a note (ids, tags, default scope by type,
  * credentials refused, limits, backups). Built by `createNotesService(core)` in notes-service.ts;
  * the API handlers, retain (agents) and the MCP server all call this one service.
  */

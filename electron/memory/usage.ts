@@ -6,6 +6,7 @@ import type { Scope } from '../../shared/note.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { withDirLock } from './dir-lock.js';
 import type { NoteUsage, UsageStore } from './types.js';
+import { missingOr, onUnexpectedError } from './unexpected-error.js';
 
 /**
  * Recall counts on this machine, in `$OHARNESS_HOME/memory-usage/<scope-key>.json`, readable JSON
@@ -60,7 +61,7 @@ function parseUsage(text: string): UsageMap {
     const parsed = UsageFileSchema.safeParse(JSON.parse(text));
     return parsed.success ? new Map(Object.entries(parsed.data.notes)) : new Map();
   } catch {
-    return new Map();
+    return new Map(); // not JSON: counted afresh
   }
 }
 
@@ -84,11 +85,11 @@ export async function createUsageStore(opts: UsageStoreOptions): Promise<UsageSt
   const seen: Record<Scope, string> = { user: '', project: '' };
 
   const statKey = async (file: string): Promise<string> => {
-    const st = await fs.stat(file).catch(() => null);
+    const st = await fs.stat(file).catch(missingOr(null, 'usage: stat'));
     return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
   };
   async function read(file: string): Promise<UsageMap> {
-    return parseUsage(await fs.readFile(file, 'utf8').catch(() => ''));
+    return parseUsage(await fs.readFile(file, 'utf8').catch(missingOr('', 'usage: read')));
   }
   async function refreshScope(scope: Scope): Promise<void> {
     const file = fileFor(scope);
@@ -122,8 +123,8 @@ export async function createUsageStore(opts: UsageStoreOptions): Promise<UsageSt
         counts[scope] = bounded;
         seen[scope] = await statKey(file);
       });
-    } catch {
-      // Usage is a ranking nudge: failing to record it never fails recall.
+    } catch (err) {
+      onUnexpectedError(err, 'usage: record'); // a ranking nudge: failing to record it never fails recall
       bump(counts[scope]);
     }
   }

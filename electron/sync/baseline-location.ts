@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { projectFilePath } from '../memory/project.js';
+import { unlessMissing } from '../memory/unexpected-error.js';
 
 /** Where a project's notes live on this machine: its root and its notes directory. */
 export const BaselineLocationSchema = z.object({ root: z.string(), dir: z.string() });
@@ -59,7 +60,8 @@ export function locateBaseline(
 function listDir(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'baselines: list');
     return [];
   }
 }
@@ -67,7 +69,8 @@ function listDir(dir: string): string[] {
 function readJson(file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) unlessMissing(err, 'baselines: read'); // damaged: treated as absent
     return null;
   }
 }

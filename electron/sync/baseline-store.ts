@@ -5,6 +5,8 @@ import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 import { BaselineLocationSchema } from './baseline-location.js';
+import { reportedOr, unlessMissing } from '../memory/unexpected-error.js';
+import { mapLimit } from '../../shared/map-limit.js';
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -175,7 +177,9 @@ export class BaselineStore {
     if (!parsed.success) {
       // A damaged baseline is set aside, never silently trusted: the next round is a full
       // listing, and every note changed on both sides since becomes a conflict instead of a guess.
-      await fs.rename(this.file('state.json'), this.file(`state.damaged-${Date.now()}.json`)).catch(() => {});
+      await fs
+        .rename(this.file('state.json'), this.file(`state.damaged-${Date.now()}.json`))
+        .catch(reportedOr(undefined, 'baseline: set aside'));
       return emptyBaseline(this.scopeKey);
     }
     return parsed.data;
@@ -248,20 +252,13 @@ export class BaselineStore {
       await fs.access(file);
       return;
     } catch {
-      await writeFileAtomic(file, content);
+      await writeFileAtomic(file, content); // not stored yet (any other failure: the write says why)
     }
   }
 
   /** Stores many objects, several at a time (their fsyncs overlap instead of queueing). */
   async putObjects(items: ReadonlyArray<{ hash: string; content: string }>, concurrency = 16): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await this.putObject(item.hash, item.content);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    await mapLimit(items, concurrency, (item) => this.putObject(item.hash, item.content));
   }
 
   async getObject(hash: string): Promise<string | null> {
@@ -273,7 +270,8 @@ export class BaselineStore {
     try {
       await fs.access(path.join(this.objectsDir, hash));
       return true;
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: object');
       return false;
     }
   }
@@ -282,7 +280,8 @@ export class BaselineStore {
   async listObjects(): Promise<Set<string>> {
     try {
       return new Set((await fs.readdir(this.objectsDir)).filter((name) => /^[0-9a-f]{64}$/.test(name)));
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: list objects');
       return new Set();
     }
   }
@@ -292,7 +291,8 @@ export class BaselineStore {
     let names: string[];
     try {
       names = await fs.readdir(this.objectsDir);
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'baseline: collect garbage');
       return 0;
     }
     let removed = 0;
@@ -310,6 +310,6 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return null;
+    return null; // not JSON: the schema check then refuses it
   }
 }

@@ -32,7 +32,7 @@ export function mergeSyncFor(engine: CommitFirstEngine, core: MemoryCore): Merge
 
 /**
  * The strict "commit first" path for batch changes nobody reviews note by note (cleanup merges,
- * consolidation — seed: Lagring och avstämning):
+ * consolidation), so a batch never lands over an edit this device has not seen:
  *   1. sync the scope; every note in the batch must then be fully synced (here = baseline = cloud)
  *   2. commit the whole batch in strict mode, carrying the manifest version that was checked
  *   3. only when the server accepts it, write the batch here (each replaced note backed up)

@@ -220,7 +220,7 @@ export class SyncHttpClient {
     try {
       json = JSON.parse(text);
     } catch {
-      json = undefined;
+      json = undefined; // not JSON (a proxy's error page): checked against the protocol below
     }
     if (!response.ok) {
       const parsed = SyncErrorBodySchema.safeParse(json);

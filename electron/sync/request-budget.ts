@@ -2,7 +2,7 @@ import type { Clock } from './clock.js';
 import type { DeviceLimitsFile } from './owner/device-limits.js';
 
 /**
- * The device's request budget: about 20 requests a minute (seed: När den synkroniserar), which
+ * The device's request budget: about 20 automatic requests a minute, which
  * leaves room under the server's per-account limit for the person's other devices. A sliding
  * window of request start times; `delayFor()` says how long an automatic request must wait.
  * With `shared`, the window lives in the home's device-limits file, so every process of the

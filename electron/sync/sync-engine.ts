@@ -16,6 +16,7 @@ import { SyncTargetsStore } from './sync-targets.js';
 import { FileTokenStore, type TokenStore } from './token-store.js';
 import type { ScopeRef } from './scope-key.js';
 import type { ScopeSyncStatus } from '../../shared/api/sync.js';
+import { reportedOr } from '../memory/unexpected-error.js';
 
 export interface SyncEngineOptions {
   home: string;
@@ -238,10 +239,10 @@ export class SyncEngine {
   }
 
   async status(svc: SyncService): Promise<ScopeSyncStatus> {
-    const target = await this.targets.get(svc.keyHash).catch(() => null);
+    const target = await this.targets.get(svc.keyHash).catch(reportedOr(null, 'sync status: target'));
     const state = await svc.state();
     const conflicts = await svc.conflicts();
-    const signedIn = (await this.accounts.current().catch(() => null)) !== null;
+    const signedIn = (await this.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null;
     const limits = svc.limits;
     const now = this.clock.now();
     const pausedUntil =
@@ -250,7 +251,7 @@ export class SyncEngine {
         : null;
     const report = svc.reportOf(state);
     const notices = report.notices;
-    const enabled = await svc.enabled().catch(() => target?.enabled ?? true);
+    const enabled = await svc.enabled().catch(reportedOr(target?.enabled ?? true, 'sync status: enabled'));
     // Switched off: no question waits (the next round, once on again, asks afresh).
     const pending = enabled ? report.pendingDeletes : null;
     let error = svc.error;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Where the sync engine keeps its files under OHARNESS_HOME (DESIGN.md §2). */
+/** Where the sync engine keeps its files under OHARNESS_HOME. */
 export interface SyncPaths {
   home: string;
   /** Baselines, one directory per scope: `memory-sync/<sha256(stableScopeKey)>/`. */

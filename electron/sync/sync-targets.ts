@@ -4,7 +4,7 @@ import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
 /**
  * The toggle and the account binding of each scope, kept in `$OHARNESS_HOME/plugins.json` under
- * `runtimePlugins[id=memory].config.syncTargets[sha256(stableScopeKey)]` (seed: Molnsynkronisering).
+ * `runtimePlugins[id=memory].config.syncTargets[sha256(stableScopeKey)]`.
  * Never a secret here: tokens live in a TokenStore, the cloud URL in cloud.json.
  *
  * `userId`/`origin` are null until the scope first syncs: the first account and origin that sync it

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SyncStatus } from '../../shared/api/sync.js';
+import { SyncStatusCodeSchema } from '../../shared/sync-status.js';
 import { useDeferredApiQuery } from '../api/queries.js';
 import { mergeWarnings } from '../components/WarningsBar.js';
 import { formatTime } from '../sync/format.js';
@@ -14,7 +15,8 @@ export function syncStateKey(s: SyncStatus | undefined, running: boolean): strin
   if (running) return 'status.syncing';
   if (!s.enabled) return 'status.syncOff';
   if (!s.signedIn) return 'status.signedOut';
-  if (s.scopes.some((sc) => sc.error && sc.error.code !== 'signed_out')) return 'status.syncError';
+  if (s.scopes.some((sc) => sc.error && sc.error.code !== SyncStatusCodeSchema.enum.signed_out))
+    return 'status.syncError';
   return 'status.syncOn';
 }
 

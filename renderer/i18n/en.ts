@@ -1,5 +1,8 @@
 import { syncUiEn } from '../sync/strings.js';
-/** English labels. Keys are shared with zh.ts; the seed's Chinese terms appear verbatim there. */
+/**
+ * English labels. Keys are shared with zh.ts; the app's fixed Chinese terms (待整理, 关闭云同步, …)
+ * appear verbatim there.
+ */
 export const en = {
   app: {
     title: 'Memory Desk',

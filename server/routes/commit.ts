@@ -13,7 +13,8 @@ import {
   type CommitResponse,
   type SyncEntry,
 } from '../../shared/sync-protocol.js';
-import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
+import { mapLimit } from '../../shared/map-limit.js';
+import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
   headOf,

@@ -1,7 +1,8 @@
 import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
 import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
-import { type Caller, type ServerDeps, mapLimit, scopeLabel } from '../context.js';
+import { mapLimit } from '../../shared/map-limit.js';
+import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
   compareIds,
@@ -170,7 +171,7 @@ function decodeCursor(text: string): Cursor {
       return { v: data.v, s: data.s, a: data.a };
     }
   } catch {
-    // fall through
+    // not base64url JSON: refused below like any cursor this server did not give out
   }
   throw new SyncError('invalid_request', 'The snapshot cursor is not one this server gave out.');
 }

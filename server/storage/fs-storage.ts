@@ -179,7 +179,7 @@ export class FsStorage implements StorageAdapter {
         });
         return { etag };
       } finally {
-        await fs.unlink(temp).catch(() => undefined);
+        await fs.unlink(temp).catch(() => undefined); // renamed into place already (ENOENT) on success
       }
     } catch (err) {
       throw wrap(err);
@@ -226,7 +226,7 @@ export class FsStorage implements StorageAdapter {
     if (prefix.endsWith('/')) {
       await fs
         .rm(this.filePath(prefix.slice(0, -1)), { recursive: true, force: true })
-        .catch(() => undefined);
+        .catch(() => undefined); // tidying empty directories: the keys are deleted already
     }
     return keys.length;
   }
@@ -252,8 +252,8 @@ export class FsStorage implements StorageAdapter {
       return await fn();
     } finally {
       // Remove our lock only if it is still ours.
-      const now = await fs.readFile(lock, 'utf8').catch(() => '');
-      if (now === content) await fs.unlink(lock).catch(() => undefined);
+      const now = await fs.readFile(lock, 'utf8').catch(() => ''); // broken by another process as stale: not ours
+      if (now === content) await fs.unlink(lock).catch(() => undefined); // gone meanwhile: nothing to release
     }
   }
 
@@ -283,11 +283,11 @@ export class FsStorage implements StorageAdapter {
     try {
       await fs.rename(lock, aside);
     } catch {
-      return;
+      return; // another process broke it first
     }
-    const moved = await fs.readFile(aside, 'utf8').catch(() => '');
+    const moved = await fs.readFile(aside, 'utf8').catch(() => ''); // unreadable: treated as not the lock judged
     if (moved !== text) await fs.link(aside, lock).catch(() => undefined); // put a live lock back
-    await fs.unlink(aside).catch(() => undefined);
+    await fs.unlink(aside).catch(() => undefined); // a stray .broken file holds no lock
   }
 }
 

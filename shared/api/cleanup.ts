@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
 import { defineMethod } from './define.js';
 
-/** The five kinds of 待整理 finding (DESIGN §6). */
+/** The five kinds of 待整理 finding: same topic, a broken [[link]], a missing file, unused, too long. */
 export const FINDING_KINDS = ['same_topic', 'broken_link', 'missing_file', 'unused', 'too_long'] as const;
 export const FindingKindSchema = z.enum(FINDING_KINDS);
 export type FindingKind = z.infer<typeof FindingKindSchema>;

@@ -136,6 +136,13 @@ export const notesApi = {
       userDir: z.string().nullable(),
       counts: z.object({ project: z.number(), user: z.number() }),
       warnings: z.array(WarningSchema),
+      /** Errors nobody expected that the process carried on after (electron/memory/unexpected-error.ts). */
+      unexpectedErrors: z.object({
+        count: z.number().int().nonnegative(),
+        /** The log file each distinct one was written to once, or null. */
+        log: z.string().nullable(),
+        recent: z.array(z.object({ where: z.string(), message: z.string() })),
+      }),
     }),
   }),
   'notes.list': defineMethod({

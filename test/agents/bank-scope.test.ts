@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectLabel, retainTarget } from '../../electron/agents/retain/bank-scope.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: string;
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bank-'));
+  tmp = await tempDir('bank');
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

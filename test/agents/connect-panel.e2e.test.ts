@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import {
   screenshot,
   WAIT,
 } from '../e2e/harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * The "Connect an agent" panel in real Chromium against the real web bridge, with HOME a temp
@@ -29,7 +29,7 @@ let cliScript: string;
 
 beforeAll(async () => {
   ensureRendererBuilt();
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-connect-'));
+  tmp = await tempDir('connect');
   homeDir = path.join(tmp, 'user-home');
   const home = path.join(homeDir, '.oharness');
   const projectRoot = path.join(tmp, 'shop');

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
 import { runMemdesk } from './run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: string;
 let homeA: string;
@@ -22,7 +22,7 @@ async function snapshot(dir: string): Promise<Map<string, Buffer>> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-export-'));
+  tmp = await tempDir('export');
   homeA = path.join(tmp, 'home-a');
   homeB = path.join(tmp, 'home-b');
   work = path.join(tmp, 'work');

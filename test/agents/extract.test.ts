@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscript } from '../../electron/agents/extract/transcript.js';
@@ -7,6 +6,7 @@ import { startStandInModel, type StandInModel } from '../cleanup/model-standin.j
 import { fixture } from '../hooks/helpers.js';
 import { mdFiles } from './harness.js';
 import { runMemdesk } from './run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * Extraction against a STAND-IN FOR THE EXTERNAL MODEL (test/cleanup/model-standin.ts: a real
@@ -53,7 +53,7 @@ const facts = (items: Array<{ content: string; context?: string; rewrites?: stri
 });
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-extract-'));
+  tmp = await tempDir('extract');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'shop');
   await fs.mkdir(project, { recursive: true });

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { createAgentsHandlers } from '../../electron/api/handlers/agents.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
 import type { MemoryCore, NotesService } from '../../electron/memory/types.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A real core on real temp directories, with an injected clock. */
 export interface Harness {
@@ -21,7 +21,7 @@ export interface Harness {
 export async function makeHarness(
   opts: { projectName?: string; env?: Record<string, string | undefined>; withProject?: boolean } = {},
 ): Promise<Harness> {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-agents-'));
+  const tmp = await tempDir('agents');
   const home = path.join(tmp, 'home');
   const projectRoot = path.join(tmp, opts.projectName ?? 'My Project');
   await fs.mkdir(projectRoot, { recursive: true });

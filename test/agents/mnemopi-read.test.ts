@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapMnemopiRow } from '../../electron/agents/mnemopi/map-row.js';
 import { readMnemopiBank, toEpochMs } from '../../electron/agents/mnemopi/read-bank.js';
 import { writeMnemopiDb } from './mnemopi-fixture.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: string;
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mnemopi-read-'));
+  tmp = await tempDir('mnemopi-read');
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { runMemdesk } from './run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * Project-true retain (seed 000): a fact retained in project A with the default per-project-tagged
@@ -29,7 +29,7 @@ type Hits = { notes: Array<{ id: string; summary: string }> };
 const summaries = (r: Hits) => r.notes.map((n) => n.summary).sort();
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-projects-'));
+  tmp = await tempDir('projects');
   home = path.join(tmp, 'home');
   for (const name of ['Alpha', 'Beta']) {
     roots[name] = path.join(tmp, name);

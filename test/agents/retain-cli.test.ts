@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMemdesk } from './run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: string;
 let home: string;
 let cwd: string;
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-retain-cli-'));
+  tmp = await tempDir('retain-cli');
   home = path.join(tmp, 'home');
   cwd = path.join(tmp, 'Billing Service');
   await fs.mkdir(cwd, { recursive: true });

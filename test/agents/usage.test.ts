@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { boundUsage, createUsageStore, usageDir } from '../../electron/memory/usage.js';
 import { TSX_LOADER } from './run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const worker = path.join(path.dirname(fileURLToPath(import.meta.url)), 'usage-worker.ts');
 const DAY = 24 * 60 * 60 * 1000;
@@ -42,7 +42,7 @@ function runWorker(count: number): Promise<{ attached: number }> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-usage-'));
+  tmp = await tempDir('usage');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'shop');
   await fs.mkdir(project, { recursive: true });

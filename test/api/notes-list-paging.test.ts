@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiInput, ApiOutput } from '../../shared/api.js';
@@ -7,6 +6,7 @@ import { invokeApi } from '../../electron/api/dispatch.js';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import type { OpenProject } from '../../electron/app/open-project.js';
 import { defaultSeedDirs, generatedNotes, seedGeneratedNotes } from '../../electron/demo/seed.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * notes.list a page at a time, through the real API over a temp home with 300 generated notes
@@ -21,7 +21,7 @@ let call: <M extends 'notes.list' | 'notes.tags' | 'notes.search' | 'notes.remem
 ) => Promise<ApiOutput<M>>;
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-paging-'));
+  tmp = await tempDir('paging');
   const home = path.join(tmp, 'home');
   const project = path.join(tmp, 'project');
   const dirs = defaultSeedDirs(home, project);

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_ROUND_DELAY_MS, type RoundReport } from '../../electron/cleanup/consolidation.js';
@@ -8,6 +7,7 @@ import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 import { FakeClock } from '../sync/fake-clock.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Background consolidation starts with the web bridge and stops with it (issue 7). */
 let server: TestServer;
@@ -30,7 +30,7 @@ async function start(opts: { sync: boolean }): Promise<{
   rounds: RoundReport[];
   close: () => Promise<void>;
 }> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-consolidation-'));
+  const root = await tempDir('consolidation');
   const home = path.join(root, 'home');
   const projectRoot = path.join(root, 'project');
   await seedSampleNotes(defaultSeedDirs(home, projectRoot));

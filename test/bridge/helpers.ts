@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export interface BridgeEnv {
   bridge: WebBridge;
@@ -17,7 +17,7 @@ export interface BridgeEnv {
 
 /** The real web bridge over a temp home seeded with the demo notes. */
 export async function startSeededBridge(opts: { staticDir?: string } = {}): Promise<BridgeEnv> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-bridge-'));
+  const root = await tempDir('bridge');
   const home = path.join(root, 'home');
   const projectRoot = path.join(root, 'project');
   const dirs = defaultSeedDirs(home, projectRoot);

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandlerContext } from '../../electron/api/context.js';
@@ -19,6 +18,7 @@ import {
   type MainMessage,
 } from '../../shared/ipc-contract.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * The IPC binding over the real handler table and core. Electron's ipcMain is the one thing that
@@ -51,7 +51,7 @@ const ipc = new IpcMainStandIn();
 let unbind: () => void;
 
 beforeAll(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-ipc-'));
+  root = await tempDir('ipc');
   const dirs = defaultSeedDirs(path.join(root, 'home'), path.join(root, 'project'));
   projectDir = dirs.projectMemoryDir;
   await seedSampleNotes(dirs);

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,6 +11,7 @@ import {
   loadWindowState,
   saveWindowState,
 } from '../../electron/main/window-state.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ describe('window state', () => {
     expect(fitToDisplays({ ...on, x: 2500 }, screen)).toEqual({ width: 1200, height: 800, maximized: false });
   });
   it('round-trips through its file and falls back on a damaged one', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-shell-'));
+    const dir = await tempDir('shell');
     const file = path.join(dir, 'window-state.json');
     await saveWindowState(file, { x: 10, y: 20, width: 900, height: 700, maximized: true });
     expect(loadWindowState(file, screen)).toEqual({ x: 10, y: 20, width: 900, height: 700, maximized: true });
@@ -42,7 +42,7 @@ describe('recent projects', () => {
     expect(list[0]).toBe('/p/5');
     expect(list).toHaveLength(10);
     expect(new Set(list).size).toBe(10);
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-recent-'));
+    const dir = await tempDir('recent');
     await saveRecentProjects(path.join(dir, 'recent.json'), list);
     expect(loadRecentProjects(path.join(dir, 'recent.json'))).toEqual(list);
     expect(loadRecentProjects(path.join(dir, 'missing.json'))).toEqual([]);

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Note, Scope } from '../../shared/note.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import type { MemoryCore } from '../../electron/memory/types.js';
+import { tempDir } from '../support/temp-dir.js';
 
 export const DAY = 24 * 60 * 60 * 1000;
 export const T0 = 1_790_000_000_000;
@@ -34,7 +34,7 @@ export interface Sandbox {
 }
 
 export async function sandbox(env: Record<string, string> = {}): Promise<Sandbox> {
-  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-cleanup-'));
+  const base = await tempDir('cleanup');
   const home = path.join(base, 'home');
   const root = path.join(base, 'project');
   await fs.mkdir(path.join(root, 'MEMORY'), { recursive: true });

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -8,6 +7,7 @@ import { expect } from 'vitest';
 import { parseNote } from '../../shared/note-format.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Shared setup of the browser tests: the real web bridge over a temp home, Debian's Chromium. */
 
@@ -49,7 +49,7 @@ export interface DemoEnv {
 }
 
 export async function startDemo(opts: { seed?: boolean } = {}): Promise<DemoEnv> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-e2e-'));
+  const root = await tempDir('e2e');
   const home = path.join(root, 'home');
   const projectRoot = path.join(root, 'project');
   const dirs = defaultSeedDirs(home, projectRoot);

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
@@ -19,6 +18,7 @@ import {
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { launchChromium, newPage } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * What sign-in refuses, with words a person can act on: a forged state, nonce or PKCE verifier,
@@ -49,7 +49,7 @@ async function builtIn(
 }
 
 beforeAll(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-oidc-refusals-'));
+  root = await tempDir('oidc-refusals');
   browser = await launchChromium();
   idp = await builtIn('idp');
 }, 60_000);

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import {
   startDemo,
   WAIT,
 } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * The sign-in flow of electron/sync/auth in real Chromium against the sync server's built-in
@@ -33,7 +33,7 @@ let root: string;
 const PASSWORD = 'correct horse battery staple';
 
 beforeAll(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-oidc-'));
+  root = await tempDir('oidc');
   const storage = new FsStorage(path.join(root, 'data'));
   await new AccountStore(storage).add('alice', PASSWORD);
   await new AccountStore(storage).add('bob', PASSWORD);

@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
 import { RENDERER_DIR } from './harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * The sync lifecycle of a long-running process (the web bridge here; the desktop app builds the
@@ -32,7 +32,7 @@ describe('sync lifecycle with the web bridge', { timeout: 60_000 }, () => {
     });
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-e2e-lifecycle-'));
+    const root = await tempDir('e2e-lifecycle');
     const home = path.join(root, 'home');
     const projectRoot = path.join(root, 'project');
     await fs.mkdir(projectRoot, { recursive: true });

@@ -12,6 +12,7 @@ import { sessionsDir } from '../../electron/agents/hooks/session-state.js';
 import { LOCK_FILE_NAME } from '../../electron/memory/dir-lock.js';
 import { runMemdesk } from '../agents/run-cli.js';
 import { fixture } from './helpers.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * Each harness's hook contract driven with its own JSON shapes (test/hooks/fixtures, taken from
@@ -25,7 +26,7 @@ let ctx: HandlerContext;
 let hook: (harness: string, event: string, payload: unknown) => Promise<string>;
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-hooks-'));
+  tmp = await tempDir('hooks');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'shop');
   await fs.mkdir(project, { recursive: true });

@@ -12,6 +12,7 @@ import {
 } from '../../electron/agents/setup/memdesk-command.js';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { fixture } from './helpers.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * What `memdesk setup` writes as the command: an absolute path (never a bare `memdesk` the
@@ -21,7 +22,7 @@ import { fixture } from './helpers.js';
 let tmp: string;
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-setup-cmd-'));
+  tmp = await tempDir('setup-cmd');
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

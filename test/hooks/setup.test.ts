@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HARNESSES } from '../../shared/api/agents-connect.js';
 import { harnessStatuses, runSetup, type SetupDeps } from '../../electron/agents/setup/setup.js';
 import { CLI_ENTRY, runMemdesk, TSX_LOADER } from '../agents/run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** `memdesk setup` on a temporary HOME: merge, back up first, idempotent, dry run, undo. */
 let tmp: string;
@@ -15,7 +15,7 @@ const NODE = '/usr/local/bin/node';
 let script: string;
 
 beforeEach(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-setup-'));
+  tmp = await tempDir('setup');
   homeDir = path.join(tmp, 'user-home');
   await fs.mkdir(homeDir, { recursive: true });
   script = path.join(tmp, 'Memory Desk', 'dist', 'cli', 'memdesk.js');

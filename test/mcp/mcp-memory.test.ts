@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +7,7 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { usageDir } from '../../electron/memory/usage.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * What an agent gets from `memdesk mcp` before it calls any tool: the memory prompt (the seed's
@@ -42,7 +42,7 @@ async function writeNote(dir: string, id: string, summary: string, updatedAt: nu
 }
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-memory-'));
+  tmp = await tempDir('mcp-memory');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'Shop');
   await writeNote(

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readPromptSnapshot } from '../../electron/agents/recall/prompt-snapshot.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { CLI_ENTRY, TSX_LOADER } from '../agents/run-cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * `memdesk mcp` answers initialize from the prompt snapshot the last start left behind, before any
@@ -66,7 +66,7 @@ async function indexResource(client: Client): Promise<string> {
 const place = () => ({ home, projectRoot: project, env: { OHARNESS_HOME: home } });
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-start-'));
+  tmp = await tempDir('mcp-start');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'Shop');
   await writeNote('invoices', 'Invoices are numbered per year', 1_780_000_000_000);

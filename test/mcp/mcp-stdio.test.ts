@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNote, serializeNote } from '../../shared/note-format.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * The MCP server over the real protocol: the SDK's own Client talks to `memdesk mcp` running as a
@@ -40,7 +40,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
 }
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-'));
+  tmp = await tempDir('mcp');
   home = path.join(tmp, 'home');
   project = path.join(tmp, 'Shop Front');
   await fs.mkdir(path.join(project, '.oharness'), { recursive: true });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { mulberry32 } from '../support/prng.js';
 import { MNEMOPI_SCHEMA } from '../agents/mnemopi-fixture.js';
 import { craftZip } from './zip-craft.js';
 import { encode, int, mutateBytes, mutatedNoteText, pick } from './fuzz-inputs.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * Hostile and broken inputs through the real parsers: no crash, no hang past a budget (measured in
@@ -26,7 +26,7 @@ const BANKS = 2_000;
 
 let tmp: string;
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-fuzz-'));
+  tmp = await tempDir('fuzz');
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

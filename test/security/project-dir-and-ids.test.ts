@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
 import type { MemoryCore } from '../../electron/memory/types.js';
 import { MAX_NOTE_ID_BYTES, noteIdProblem } from '../../shared/note-id.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let tmp: string;
 let core: MemoryCore | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function setup(): Promise<{ home: string; root: string; outside: string }> {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-sec-'));
+  tmp = await tempDir('sec');
   const home = path.join(tmp, 'home');
   const root = path.join(tmp, 'project');
   const outside = path.join(tmp, 'outside');

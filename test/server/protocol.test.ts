@@ -113,7 +113,7 @@ describe.each<AdapterKind>(['fs', 's3'])('sync protocol over %s storage', (kind)
     expect(poll.body).toMatchObject({ status: 'unchanged', version: 1 });
     expect(JSON.stringify(poll.body).length).toBeLessThan(400);
 
-    // Storage layout of DESIGN.md §7.
+    // The storage layout of server/storage-keys.ts.
     const keys = (await made.storage.list('users/alice/')).sort();
     expect(keys).toContain('users/alice/projects/proj-1/memory/manifest.json');
     expect(

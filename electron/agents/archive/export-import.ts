@@ -18,6 +18,7 @@ import { credentialsMessage, findCredentials } from '../../memory/credentials.js
 import type { MemoryCore, NoteStore } from '../../memory/types.js';
 import { runImportTask, type WorkerRunOptions } from '../import-worker/run-in-worker.js';
 import { ARCHIVE_LIMITS, buildArchive, type ArchiveLimits, type ReadArchiveResult } from './zip-format.js';
+import { missingOr } from '../../memory/unexpected-error.js';
 
 type ImportResult = z.infer<typeof ImportZipOutputSchema>;
 type OnCollision = z.infer<typeof OnCollisionSchema>;
@@ -42,7 +43,7 @@ export async function exportScope(
 ): Promise<{ path: string; scope: Scope; notes: number; bytes: number }> {
   const store = storeOf(core, input.scope);
   const out = path.resolve(input.out);
-  if (await fs.stat(out).catch(() => null)) {
+  if (await fs.stat(out).catch(missingOr(null, 'export: stat'))) {
     throw new AppError(
       'refused',
       `${out} already exists; choose another file name (an export never replaces a file)`,
@@ -54,7 +55,7 @@ export async function exportScope(
   const notes: Array<{ id: string; bytes: Uint8Array }> = [];
   for (const name of names) {
     const file = path.join(store.dir, name);
-    const stat = await fs.stat(file).catch(() => null);
+    const stat = await fs.stat(file).catch(missingOr(null, 'export: stat note')); // removed since listed
     if (!stat?.isFile()) continue;
     notes.push({ id: name.slice(0, -3), bytes: new Uint8Array(await fs.readFile(file)) });
   }
@@ -94,7 +95,7 @@ export async function importArchive(
   const limits = opts.limits ?? ARCHIVE_LIMITS;
   const store = storeOf(core, input.scope);
   const file = path.resolve(input.file);
-  const stat = await fs.stat(file).catch(() => null);
+  const stat = await fs.stat(file).catch(missingOr(null, 'import: stat'));
   if (!stat?.isFile()) throw new AppError('not_found', `${file} is not a file`);
   if (stat.size > limits.maxArchiveBytes)
     throw new AppError('refused', `${file} is larger than ${limits.maxArchiveBytes} bytes`);

@@ -169,7 +169,7 @@ export function readArchive(data: Uint8Array, limits: ArchiveLimits = ARCHIVE_LI
     try {
       parsed = JSON.parse(strFromU8(manifestBytes));
     } catch {
-      parsed = null;
+      parsed = null; // not JSON: refused below as a damaged manifest
     }
     const result = ManifestSchema.safeParse(parsed);
     if (result.success) manifest = result.data;

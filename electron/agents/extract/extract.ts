@@ -136,7 +136,7 @@ async function keepFacts(
 }
 
 /**
- * `memdesk extract` and the Stop / PreCompact hooks (seed "Automatisk extrahering"): the
+ * Automatic extraction, `memdesk extract` and the Stop / PreCompact hooks (off unless turned on): the
  * conversation since the last extraction of this session goes to the configured OpenAI-compatible
  * model (the one 生成合并建议 uses), when at least memory.autoExtract.minUserTurns user messages
  * came since — before a compaction whatever is left, however short, since it is the last chance.

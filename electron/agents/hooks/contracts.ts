@@ -30,7 +30,7 @@ export interface HookInput {
   prompt: string | null;
   /** SessionStart's source: startup | resume | clear | compact. */
   source: string | null;
-  /** True inside a subagent (seed: subagents neither recall nor extract). */
+  /** True inside a subagent: a subagent neither recalls nor extracts. */
   subagent: boolean;
   /** The session's working directory (Cursor: the first workspace root); its project is the one recalled from. */
   cwd: string | null;

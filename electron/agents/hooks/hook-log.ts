@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { missingOr } from '../../memory/unexpected-error.js';
 
 /** Past this size the log is moved to hooks.log.1 (replacing the previous one): two files at most. */
 export const HOOK_LOG_MAX_BYTES = 512 * 1024;
@@ -19,7 +20,7 @@ export async function logHookProblem(home: string, at: number, where: string, er
   const file = hookLogPath(home);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const size = (await fs.stat(file).catch(() => null))?.size ?? 0;
+    const size = (await fs.stat(file).catch(missingOr(null, 'hook log: stat')))?.size ?? 0;
     if (size > HOOK_LOG_MAX_BYTES) await fs.rename(file, `${file}.1`);
     await fs.appendFile(file, `${new Date(at).toISOString()} ${where}: ${first}\n`);
   } catch {

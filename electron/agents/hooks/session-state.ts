@@ -4,12 +4,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { withDirLock } from '../../memory/dir-lock.js';
+import { missingOr } from '../../memory/unexpected-error.js';
 
 /**
  * What the hooks remember about one agent session, per machine, in
  * `$OHARNESS_HOME/memory-hooks/sessions/<hash of harness and session id>.json`:
- * - `attached`: notes already attached in this session (never attached again; seed: "a note attached
- *   once is not attached again while a message carrying it is in the transcript"). Compaction and
+ * - `attached`: notes already attached in this session (a note attached once is not attached again
+ *   while a message carrying it is in the transcript). Compaction and
  *   /clear free them (SessionStart with source compact/clear, PreCompact);
  * - `extractedUpTo`: how many transcript entries extraction has read, so a resumed session is not
  *   extracted again from the start;
@@ -94,10 +95,12 @@ export class SessionStore {
 
   /** Forgets expired sessions and keeps the MAX_SESSIONS most recent (run at session start). */
   async prune(): Promise<void> {
-    const names = (await fs.readdir(this.dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+    const names = (await fs.readdir(this.dir).catch(missingOr([] as string[], 'sessions: list'))).filter(
+      (n) => n.endsWith('.json'),
+    );
     const dated = await Promise.all(
       names.map(async (n) => {
-        const text = await fs.readFile(path.join(this.dir, n), 'utf8').catch(() => '');
+        const text = await fs.readFile(path.join(this.dir, n), 'utf8').catch(missingOr('', 'sessions: read')); // pruned meanwhile
         const parsed = SessionStateSchema.safeParse(safeJson(text));
         return { n, at: parsed.success ? parsed.data.updatedAt : 0 };
       }),
@@ -116,6 +119,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return null;
+    return null; // not JSON: the schema check then refuses it
   }
 }

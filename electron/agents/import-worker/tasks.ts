@@ -1,7 +1,7 @@
 import type { ArchiveLimits, ReadArchiveResult } from '../archive/zip-format.js';
 import type { BankLimits, ReadBankResult } from '../mnemopi/read-bank.js';
 
-/** What an import worker is asked to read (worker-entry.ts) and what it answers. */
+/** What an import worker is asked to read (import-worker.ts) and what it answers. */
 export type ImportTask =
   | { kind: 'zip'; file: string; limits: ArchiveLimits }
   | { kind: 'banks'; files: string[]; limits: BankLimits };
@@ -9,6 +9,3 @@ export type ImportTask =
 export type ImportTaskResult<T extends ImportTask> = T extends { kind: 'zip' }
   ? ReadArchiveResult
   : ReadBankResult[];
-
-export type WorkerReply =
-  { ok: true; result: ReadArchiveResult | ReadBankResult[] } | { ok: false; error: string };

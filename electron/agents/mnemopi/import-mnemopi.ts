@@ -11,6 +11,7 @@ import { runImportTask, type WorkerRunOptions } from '../import-worker/run-in-wo
 import { freeNoteIdFor } from '../note-id-for.js';
 import { mapMnemopiRow } from './map-row.js';
 import { BANK_LIMITS, type BankLimits, type ReadBankResult } from './read-bank.js';
+import { missingOr } from '../../memory/unexpected-error.js';
 
 export type MnemopiBankReport = z.infer<typeof MnemopiBankReportSchema>;
 
@@ -30,18 +31,19 @@ interface BankCandidate {
  * the rest are reported as skipped.
  */
 async function candidates(input: string): Promise<{ found: BankCandidate[]; overflow: BankCandidate[] }> {
-  const stat = await fs.stat(input).catch(() => null);
+  const stat = await fs.stat(input).catch(() => null); // not there: reading it says why (missing/unreadable)
   if (!stat || stat.isFile()) return { found: [{ bank: 'default', file: input }], overflow: [] };
   const found: BankCandidate[] = [];
   const main = path.join(input, MAIN_DB_NAME);
-  if (await fs.stat(main).catch(() => null)) found.push({ bank: 'default', file: main });
+  if (await fs.stat(main).catch(missingOr(null, 'mnemopi: stat')))
+    found.push({ bank: 'default', file: main });
   const banksDir = path.join(input, 'banks');
-  const entries = await fs.readdir(banksDir, { withFileTypes: true }).catch(() => []);
+  const entries = await fs.readdir(banksDir, { withFileTypes: true }).catch(missingOr([], 'mnemopi: banks'));
   const siblings: BankCandidate[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(banksDir, entry.name);
     if (entry.isDirectory()) {
-      const inner = await fs.readdir(full).catch(() => [] as string[]);
+      const inner = await fs.readdir(full).catch(missingOr([] as string[], 'mnemopi: bank dir'));
       const dbs = inner.filter((n) => n.endsWith('.db'));
       const file = inner.includes(MAIN_DB_NAME) ? MAIN_DB_NAME : dbs.length === 1 ? dbs[0] : undefined;
       // A bank directory without a database is still reported (as missing), never silently dropped.

@@ -53,7 +53,7 @@ function bothScopes(core: MemoryCore): StoredNote[] {
   return [...(core.store('project')?.list() ?? []), ...(core.store('user')?.list() ?? [])];
 }
 
-/** The memory index of the open project (seed: one line per note, newest first, within memory.indexChars). */
+/** The memory index of the open project: one line per note, newest first, cut to memory.indexChars. */
 export async function memoryIndex(core: MemoryCore): Promise<IndexText> {
   return buildIndexText(bothScopes(core), core.config.indexChars, await projectFilterLabel(core));
 }
@@ -68,8 +68,8 @@ export async function visibleNotes(core: MemoryCore): Promise<StoredNote[]> {
 
 /**
  * What goes into the agent's system prompt (MCP `instructions`, a SessionStart hook's context): the
- * seed's guidance on when a note is worth writing, then the index. With no notes at all the index's
- * two lines saying when to write one replace the whole guidance (seed). Kept as the project's
+ * guidance on when a note is worth writing, then the index. With no notes at all the index's two
+ * lines saying when to write one replace the whole guidance. Kept as the project's
  * prompt snapshot.
  */
 export async function memoryPrompt(core: MemoryCore): Promise<IndexText & { prompt: string }> {

@@ -4,7 +4,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { loadMemoryConfig } from '../../memory/config.js';
 import type { MemoryCore } from '../../memory/types.js';
-import { configStamp, mtimeOf, RACY_MS, snapshotFile, type Snapshot, type SnapshotPlace } from './prompt-snapshot.js';
+import {
+  configStamp,
+  mtimeOf,
+  RACY_MS,
+  snapshotFile,
+  type Snapshot,
+  type SnapshotPlace,
+} from './prompt-snapshot.js';
+import { missingOr, onUnexpectedError } from '../../memory/unexpected-error.js';
 
 /**
  * Saves the prompt just built from `core`'s notes as the project's prompt snapshot
@@ -37,11 +45,11 @@ export async function savePromptSnapshot(
     const file = snapshotFile(place.home, place.projectRoot);
     const snap: Snapshot = { version: 2, config, dirs, prompt };
     const text = JSON.stringify(snap);
-    if ((await fs.readFile(file, 'utf8').catch(() => null)) === text) return;
+    if ((await fs.readFile(file, 'utf8').catch(missingOr(null, 'prompt snapshot: read'))) === text) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomic(file, text);
-  } catch {
-    // the snapshot is an optimisation: without it `memdesk mcp` loads the notes first
+  } catch (err) {
+    onUnexpectedError(err, 'prompt snapshot: save'); // an optimisation: without it `memdesk mcp` loads the notes first
   }
 }
 

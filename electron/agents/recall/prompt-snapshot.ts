@@ -73,7 +73,7 @@ export async function mtimeOf(dir: string): Promise<number | null> {
   try {
     return (await fs.stat(dir)).mtimeMs;
   } catch {
-    return null;
+    return null; // gone or unreadable: the stamp differs, so the snapshot is not trusted
   }
 }
 

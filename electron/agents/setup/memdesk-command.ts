@@ -121,7 +121,7 @@ function realpathOr(file: string): string {
   try {
     return realpathSync(file);
   } catch {
-    return file;
+    return file; // not there (yet): the path as given
   }
 }
 

@@ -1,4 +1,3 @@
-import type { StartExtraction } from '../../agents/extract/detached.js';
 import { answerHook } from '../../agents/hooks/answer-hook.js';
 import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
 import type { HandlerContext } from '../context.js';
@@ -11,16 +10,12 @@ export type AgentsConnectHandlers = Pick<
 >;
 
 /**
- * Extraction (with the model client and the cleanup key store) and setup (every harness's config
- * files) are imported when first called: a per-message hook, which answers from recall or the
- * index, loads neither (docs/performance.md, "cold path").
+ * The agents handlers over the services the composition root built (ctx.agents). Extraction and
+ * setup (every harness's config files) are imported when first called: a per-message hook, which
+ * answers from recall or the index, loads neither (docs/performance.md, "cold path").
  */
-const startDetachedExtraction: StartExtraction = async (job) =>
-  (await import('../../agents/extract/detached.js')).startDetachedExtraction(job);
-
 export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectHandlers {
-  const { core } = ctx;
-  const setupDeps = { home: core.home, env: ctx.env, now: core.now };
+  const { core, agents } = ctx;
   return {
     'agents.recall': async ({ message, alreadyAttached }) => {
       const result = await recallForAgent(core, { message, alreadyAttached, record: true });
@@ -42,29 +37,22 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
       })),
     }),
     'agents.hook': (call) =>
-      answerHook({ core, env: ctx.env, startExtraction: startDetachedExtraction }, call),
+      answerHook({ core, env: ctx.env, startExtraction: agents.startExtraction }, call),
     'agents.extract': async (input) => {
-      const [{ extractFromTranscript }, { configuredExtractModel }] = await Promise.all([
+      const [{ extractFromTranscript }, model] = await Promise.all([
         import('../../agents/extract/extract.js'),
-        import('./extract-model.js'),
+        agents.extractModel(),
       ]);
-      return extractFromTranscript(
-        {
-          core,
-          notes: ctx.notes,
-          cwd: ctx.cwd,
-          model: await configuredExtractModel(core.home, ctx.cleanup?.keyStore),
-        },
-        input,
-      );
+      return extractFromTranscript({ core, notes: ctx.notes, cwd: ctx.cwd, model }, input);
     },
-    'agents.setup': async (input) => (await import('../../agents/setup/setup.js')).runSetup(setupDeps, input),
+    'agents.setup': async (input) =>
+      (await import('../../agents/setup/setup.js')).runSetup(agents.setup, input),
     'agents.connections': async () => {
       const [{ harnessStatuses }, { notesTaggedForProjects }] = await Promise.all([
         import('../../agents/setup/setup.js'),
         import('../../agents/project-tags.js'),
       ]);
-      return { harnesses: await harnessStatuses(setupDeps), ...(await notesTaggedForProjects(core)) };
+      return { harnesses: await harnessStatuses(agents.setup), ...(await notesTaggedForProjects(core)) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { unexpectedErrors } from '../../memory/unexpected-error.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
 
@@ -25,6 +26,7 @@ export function createProjectHandlers({ core }: HandlerContext): ProjectHandlers
         user: core.store('user')?.list().length ?? 0,
       },
       warnings: core.warnings(),
+      unexpectedErrors: unexpectedErrors(),
     }),
   };
 }

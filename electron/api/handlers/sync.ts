@@ -7,6 +7,7 @@ import type { SyncEngine } from '../../sync/sync-engine.js';
 import type { SyncService } from '../../sync/sync-service.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
+import { reportedOr } from '../../memory/unexpected-error.js';
 
 export type SyncHandlers = Pick<
   ApiHandlers,
@@ -32,8 +33,10 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
     const synced = scopes.map((s) => s.lastSyncedAt);
     return {
       enabled: scopes.length > 0 && scopes.every((s) => s.enabled),
-      signedIn: scopes.some((s) => s.signedIn) || (await e.accounts.current().catch(() => null)) !== null,
-      origin: await e.accounts.origin().catch(() => null),
+      signedIn:
+        scopes.some((s) => s.signedIn) ||
+        (await e.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null,
+      origin: await e.accounts.origin().catch(reportedOr(null, 'sync status: origin')),
       lastSyncedAt:
         synced.length > 0 && synced.every((t) => t !== null) ? Math.min(...(synced as number[])) : null,
       scopes,

@@ -7,6 +7,7 @@ import { noteIdProblem } from '../../../shared/note-id.js';
 import { fastParseNote } from '../fast-parse.js';
 import type { StoredNote } from '../types.js';
 import { storedNote } from './stored-note.js';
+import { onUnexpectedError } from '../unexpected-error.js';
 
 /** Frontmatter may add this much to a file beyond memory.maxNoteBytes of body before it is not read at all. */
 const FRONTMATTER_ALLOWANCE = 64 * 1024;
@@ -71,7 +72,7 @@ export async function readNoteFile(d: NoteDir, name: string): Promise<ReadResult
   } catch (err) {
     return { error: err as Error };
   } finally {
-    await handle.close().catch(() => {});
+    await handle.close().catch((err) => onUnexpectedError(err, 'note file: close'));
   }
   const fail = (reason: string, held: HeldReason = 'unreadable'): ReadResult => ({
     entry: {

@@ -5,6 +5,8 @@ import type { HeldNote, HeldReason } from '../../../shared/held-note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import type { StoredNote } from '../types.js';
 import { linkWarning, readNoteFile, unreadableWarning, type FileEntry, type NoteDir } from './note-file.js';
+import { missingOr } from '../unexpected-error.js';
+import { mapLimit } from '../../../shared/map-limit.js';
 
 const READ_CONCURRENCY = 64;
 
@@ -70,8 +72,8 @@ export async function scanNoteDir(
     }
     names = names.filter((n) => stats.has(n));
   } else if (needStat) {
-    await forEachLimited(names, READ_CONCURRENCY, async (name) => {
-      const st = await fs.stat(path.join(d.dir, name)).catch(() => null);
+    await mapLimit(names, READ_CONCURRENCY, async (name) => {
+      const st = await fs.stat(path.join(d.dir, name)).catch(missingOr(null, 'note scan: stat')); // removed since listed
       if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
     });
     names = names.filter((n) => stats.has(n));
@@ -105,7 +107,7 @@ export async function scanNoteDir(
     if (before && st && before.mtimeMs === st.mtimeMs && before.size === st.size) files.set(name, before);
     else changed.push(name);
   }
-  await forEachLimited(changed, READ_CONCURRENCY, async (name) => {
+  await mapLimit(changed, READ_CONCURRENCY, async (name) => {
     const before = known.get(name);
     const result = await readNoteFile(d, name);
     if ('entry' in result) files.set(name, result.entry);
@@ -147,19 +149,4 @@ export async function scanNoteDir(
   }
   held.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { outcome: { files, loaded, warnings, held, mdCount } };
-}
-
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  });
-  await Promise.all(workers);
 }

@@ -1,4 +1,5 @@
 import { watch as watchFs, type FSWatcher } from 'node:fs';
+import { onUnexpectedError } from '../unexpected-error.js';
 
 export interface DirWatcherOptions {
   dir: string;
@@ -76,8 +77,8 @@ export class DirWatcher {
         this.rescanAgain = false;
         try {
           await this.opts.rescan();
-        } catch {
-          // A transient error (a file vanishing mid-read) is retried at the next event.
+        } catch (err) {
+          onUnexpectedError(err, 'note watcher: rescan'); // retried at the next event
         }
       } while (this.rescanAgain && !this.closed);
     })();

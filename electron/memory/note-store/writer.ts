@@ -6,9 +6,11 @@ import { parseNote, serializeNote } from '../../../shared/note-format.js';
 import { noteIdKey, noteIdProblem } from '../../../shared/note-id.js';
 import { syncDir, writeFileAtomic } from '../atomic-write.js';
 import { fastContentHash } from '../hash.js';
+import { noteReadError } from '../read-failure.js';
 import type { BackupStore, DeleteNoteOptions, StoredNote, WriteNoteOptions } from '../types.js';
 import { readNoteFile, type FileEntry, type NoteDir } from './note-file.js';
 import { storedNote } from './stored-note.js';
+import { unlessMissing } from '../unexpected-error.js';
 
 /** What writing needs of the store it writes for. */
 export interface WriteTarget extends NoteDir {
@@ -196,14 +198,18 @@ export async function deleteNote(
     let raw: string;
     try {
       raw = await fs.readFile(file, 'utf8');
-    } catch {
-      throw new AppError('not_found', `no note "${id}" in ${t.dir}`);
+    } catch (err) {
+      throw noteReadError(err, id, file, t.dir);
     }
     const parsed = parseNote(raw);
-    if (
-      opts.expectedHash !== undefined &&
-      (!parsed.ok || fastContentHash(parsed.note) !== opts.expectedHash)
-    ) {
+    if (opts.expectedHash !== undefined && !parsed.ok) {
+      throw new AppError(
+        'conflict',
+        `the note "${id}" on disk is no longer a valid note (${parsed.reason}); fix the file before deleting it`,
+        { cause: 'malformed' },
+      );
+    }
+    if (opts.expectedHash !== undefined && parsed.ok && fastContentHash(parsed.note) !== opts.expectedHash) {
       throw new AppError(
         'conflict',
         `the note "${id}" changed on disk since it was read; reload it before deleting`,
@@ -251,7 +257,8 @@ async function mdNames(dir: string): Promise<string[]> {
 export async function isLink(file: string): Promise<boolean> {
   try {
     return (await fs.lstat(file)).isSymbolicLink();
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'note store: lstat'); // not there: not a link
     return false;
   }
 }

@@ -4,8 +4,8 @@ import { DEFAULT_INDEX_CHARS } from './scoring.js';
 import type { IndexText, IndexTextEntry } from './types.js';
 
 /**
- * What the system prompt shows instead of the index when there are no notes at all (seed: two
- * lines saying when to write one, instead of the full guidance).
+ * What the system prompt shows instead of the index when there are no notes at all: two lines
+ * saying when to write one, instead of the full guidance.
  */
 export const EMPTY_INDEX_GUIDANCE =
   'No memory notes yet.\n' +

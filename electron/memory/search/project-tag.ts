@@ -1,7 +1,7 @@
 import type { Scope } from '../../../shared/note.js';
 
 /**
- * Project-true retain (seed 000, `per-project-tagged`): a fact retained in project A lives in the
+ * Project-true retain (`memory.retain.scoping: per-project-tagged`): a fact retained in project A lives in the
  * user scope tagged `project:a`. In project B, recall, search and the memory index leave out user
  * notes tagged only for other projects; untagged user notes stay visible everywhere, and project
  * notes live in their own project's directory anyway. Labels and tags compare ignoring case (retain

@@ -35,7 +35,7 @@ export interface RecallIndex {
 }
 
 /**
- * Per-message recall (seed "Återkallning"): score the message against every note; attach the best
+ * Per-message recall: score the message against every note; attach the best
  * notes that (1) match in their summary or tags, (2) reach `minScore` on text alone, (3) are not
  * already attached in the transcript — at most `perTurn` of them, within `budgetChars` characters
  * of `<note>` blocks (a body that does not fit is clipped, never the summary). Notes the attached

@@ -152,7 +152,8 @@ export interface RankOptions {
   /**
    * Re-weight the query by pseudo-relevance feedback (the index's `ranking.feedback`) before the
    * final ranking. Which notes qualify (summary/tag match, `minTextScore`) is still decided by
-   * the query as given: feedback only reorders them, so recall's seed rules keep their meaning.
+   * the query as given: feedback only reorders them, so recall's own rules (a summary or tag
+   * match, the minimum score) keep their meaning.
    */
   feedback?: boolean;
   /** The typed terms whose closeness re-ranks the best notes (the index's `ranking.proximity`). */

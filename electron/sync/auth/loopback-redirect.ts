@@ -54,7 +54,7 @@ export async function openLoopbackRedirect(options: {
     fail(new Error('the sign-in was cancelled'));
     close();
   });
-  callback.catch(() => undefined);
+  callback.catch(() => undefined); // its caller awaits it; this only keeps an unawaited failure from crashing
   return {
     redirectUri,
     callback,

@@ -23,7 +23,7 @@ export function parseCredential(stored: string): OidcCredential | null {
     const parsed = OidcCredentialSchema.safeParse(JSON.parse(stored));
     return parsed.success ? parsed.data : null;
   } catch {
-    return null;
+    return null; // not JSON: not a credential of this kind
   }
 }
 

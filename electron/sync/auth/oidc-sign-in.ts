@@ -44,7 +44,7 @@ export async function fetchAuthConfig(origin: string): Promise<AuthConfig> {
       'refused',
       `${origin} offers no browser sign-in; sign in with a token from whoever runs it (memdesk login --origin URL --token TOKEN)`,
     );
-  const parsed = AuthConfigSchema.safeParse(await response.json().catch(() => null));
+  const parsed = AuthConfigSchema.safeParse(await response.json().catch(() => null)); // not JSON: refused below
   if (!response.ok || !parsed.success)
     throw new AppError('refused', `${origin} did not say how to sign in (HTTP ${response.status})`);
   return parsed.data;

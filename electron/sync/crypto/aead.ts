@@ -25,6 +25,6 @@ export function open(key: Uint8Array, sealed: Uint8Array, aad: Uint8Array): Uint
   try {
     return xchacha20poly1305(key, sealed.subarray(0, NONCE_BYTES), aad).decrypt(sealed.subarray(NONCE_BYTES));
   } catch {
-    return null;
+    return null; // the tag does not verify: tampered, or another key
   }
 }

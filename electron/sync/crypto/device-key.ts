@@ -28,7 +28,7 @@ export async function readDeviceKey(store: TokenStore, origin: string): Promise<
   try {
     parsed = DeviceKeySchema.safeParse(JSON.parse(text));
   } catch {
-    return null;
+    return null; // not JSON: no usable device key (the person unlocks again)
   }
   if (!parsed.success || masterKeyId(masterOf(parsed.data)) !== parsed.data.keyId) return null;
   return parsed.data;

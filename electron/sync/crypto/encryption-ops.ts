@@ -15,6 +15,7 @@ import {
   unlockWithRecoveryCode,
   type Keyring,
 } from './keyring.js';
+import { reportedOr } from '../../memory/unexpected-error.js';
 
 /** What one sync round of a scope did, for the commands' answers. */
 export interface ScopeRun {
@@ -70,14 +71,14 @@ function failed(runs: ScopeRun[]): string | null {
 
 export async function encryptionStatus(deps: EncryptionDeps) {
   const origin = await deps.accounts.origin();
-  const account = await deps.accounts.current().catch(() => null);
+  const account = await deps.accounts.current().catch(reportedOr(null, 'encryption status: account'));
   const device = origin ? await readDeviceKey(deps.keys, origin) : null;
   let accountEncrypted: boolean | null = null;
   if (account) {
     try {
       accountEncrypted = (await serverKeyring(await signedIn(deps))).keyring !== null;
     } catch {
-      accountEncrypted = null;
+      accountEncrypted = null; // the server cannot be asked now (offline, signed out there): unknown
     }
   }
   return {

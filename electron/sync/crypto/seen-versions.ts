@@ -102,6 +102,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return null;
+    return null; // not JSON: the schema check then refuses it
   }
 }

@@ -195,7 +195,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       stderr.write(`${(err as Error).stack}\n`);
     return usage ? 2 : 1;
   } finally {
-    const project = await closing()?.catch(() => null);
+    const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
     // Notes this run wrote reach the cloud: handed to the running owner, or one bounded round.
     if (project) await (appRoot as AppRoot | null)?.syncBeforeExit().catch(() => null);
     await project?.close();

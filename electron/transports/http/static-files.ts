@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { missingOr } from '../../memory/unexpected-error.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,18 +29,18 @@ export async function resolveStaticFile(root: string, urlPath: string): Promise<
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
-    return null;
+    return null; // URIError: a malformed %-escape names no file
   }
   if (decoded.includes('\0')) return null;
   const rel = decoded.replace(/^\/+/, '') || 'index.html';
   const full = path.resolve(root, rel);
   const rootResolved = path.resolve(root);
   if (full !== rootResolved && !full.startsWith(rootResolved + path.sep)) return null;
-  const stat = await fs.stat(full).catch(() => null);
+  const stat = await fs.stat(full).catch(missingOr(null, 'static files: stat'));
   if (stat?.isFile()) return full;
   if (!path.extname(rel)) {
     const index = path.join(rootResolved, 'index.html');
-    if (await fs.stat(index).catch(() => null)) return index;
+    if (await fs.stat(index).catch(missingOr(null, 'static files: stat'))) return index;
   }
   return null;
 }

@@ -14,12 +14,13 @@ import type { McpFront } from './front.js';
 import { MCP_CAPABILITIES, MCP_SERVER_NAME, MCP_SERVER_VERSION } from './protocol.js';
 import { listResources, readResource } from './resources.js';
 import { MCP_TOOLS, parseToolArgs, toolJsonSchema } from './tools.js';
+import { reportedOr } from '../../memory/unexpected-error.js';
 
 /**
  * The MCP server: lists the tools and answers calls through the API table. Errors become tool
  * errors (`isError: true`) with `code: message`, so the model sees why. `instructions` (sent with
  * the initialize result, which clients put in the system prompt) carry the memory prompt: the
- * seed's guidance and the index. Resources: `memory://index` and one per note.
+ * guidance on when to write a note, and the index. Resources: `memory://index` and one per note.
  */
 export function createMcpServer(invoke: InvokeApi, instructions: string): Server {
   const server = new Server(
@@ -103,23 +104,27 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
   const watchNotes = async () => {
     const first = await start.notesPrompt();
     if (closed) return;
-    if (first !== start.instructions) server.sendResourceListChanged().catch(() => {});
+    if (first !== start.instructions)
+      server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
     // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
-    setTimeout(() => void start.rebuildPrompt().catch(() => {}), SNAPSHOT_RETRY_MS).unref();
+    setTimeout(
+      () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
+      SNAPSHOT_RETRY_MS,
+    ).unref();
     let last = await notesFingerprint(invoke);
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {
           if (now === last) return;
           last = now;
-          server.sendResourceListChanged().catch(() => {});
-          void start.rebuildPrompt().catch(() => {}); // keeps the prompt snapshot current for the next start
+          server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
+          void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')); // keeps the prompt snapshot current for the next start
         },
-        () => {},
+        reportedOr(undefined, 'mcp: notes poll'),
       );
     }, CHANGE_POLL_MS);
   };
-  server.oninitialized = () => void watchNotes().catch(() => {});
+  server.oninitialized = () => void watchNotes().catch(reportedOr(undefined, 'mcp: watch notes'));
   try {
     await new Promise<void>((resolve, reject) => {
       transport.onclose = () => resolve();

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ScopeSyncStatus, SyncNowOutput, SyncStatus } from '../../../shared/api/sync.js';
+import { SyncStatusCodeSchema } from '../../../shared/sync-status.js';
 import { registerCommand } from '../../app/commands.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
@@ -10,6 +11,8 @@ import { BrowserSignIn } from '../../sync/BrowserSignIn.js';
 import { DevicesList } from '../../sync/DevicesList.js';
 import { EncryptionNotice, EncryptionSection } from '../../sync/EncryptionSection.js';
 import '../../sync/sync.css';
+
+const Code = SyncStatusCodeSchema.enum;
 
 /**
  * The sync panel (R-SYNC-UI): 关闭云同步, 立即同步, "last synced" (the older of the two scopes),
@@ -136,7 +139,7 @@ function ToggleSection({ status }: { status: SyncStatus }) {
 function SummarySection({ status }: { status: SyncStatus }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const limited = status.scopes.find((sc) => sc.error?.code === 'rate_limited');
+  const limited = status.scopes.find((sc) => sc.error?.code === Code.rate_limited);
   const paused = status.scopes.map((sc) => sc.pausedUntil).find((p) => p !== null) ?? null;
   const free = status.scopes.find((sc) => sc.plan?.name === 'free')?.plan;
   const paid = status.scopes.some((sc) => sc.plan?.name === 'paid');
@@ -144,7 +147,9 @@ function SummarySection({ status }: { status: SyncStatus }) {
   // Signed out is said once, in the account section; a 429 has its own line below.
   const errors = status.scopes.filter(
     (sc) =>
-      sc.error && sc.error.code !== 'rate_limited' && !(sc.error.code === 'signed_out' && !status.signedIn),
+      sc.error &&
+      sc.error.code !== Code.rate_limited &&
+      !(sc.error.code === Code.signed_out && !status.signedIn),
   );
   return (
     <section className="sync-card" aria-labelledby="sync-summary-h">
@@ -319,7 +324,7 @@ function useSyncNowAction(): () => void {
           const failed = rounds.find((r) => r.error);
           if (failed?.error) {
             // The panel shows a 429 and "sync is off" itself: a quiet toast for those.
-            const quiet = failed.error.code === 'rate_limited' || failed.error.code === 'sync_off';
+            const quiet = failed.error.code === Code.rate_limited || failed.error.code === Code.sync_off;
             showToast({ tone: quiet ? 'info' : 'error', message: failed.error.message, timeoutMs: 8_000 });
             return;
           }

@@ -29,6 +29,12 @@ export const projectCommands: CliCommand[] = [
         `project notes: ${out.project ? `${out.counts.project} in ${out.project.memoryDir}` : '-'}`,
         `user notes: ${out.userDir ? `${out.counts.user} in ${out.userDir}` : 'unavailable'}`,
       ];
+      const unexpected = out.unexpectedErrors;
+      if (unexpected.count > 0)
+        lines.push(
+          `unexpected errors: ${unexpected.count}${unexpected.log ? ` (logged in ${unexpected.log})` : ''}`,
+          ...unexpected.recent.map((e) => `  ${e.where}: ${e.message}`),
+        );
       // The one-off check of project-true retain: user notes only some projects see.
       const tagged = await io.invoke('agents.connections', {});
       for (const t of tagged.taggedForProjects) {

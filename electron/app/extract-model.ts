@@ -1,8 +1,8 @@
-import type { ExtractModel } from '../../agents/extract/extract.js';
-import { ChatError, chatComplete } from '../../cleanup/model/chat-client.js';
-import { FileKeyStore, type KeyStore } from '../../cleanup/model/key-store.js';
-import { extractJsonObject } from '../../cleanup/model/model-draft.js';
-import { readModelSettings } from '../../cleanup/model/settings.js';
+import type { ExtractModel } from '../agents/extract/extract.js';
+import { ChatError, chatComplete } from '../cleanup/model/chat-client.js';
+import { FileKeyStore, type KeyStore } from '../cleanup/model/key-store.js';
+import { extractJsonObject } from '../cleanup/model/model-draft.js';
+import { readModelSettings } from '../cleanup/model/settings.js';
 
 /**
  * Extraction's model: the OpenAI-compatible endpoint set up for 生成合并建议
