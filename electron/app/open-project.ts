@@ -1,4 +1,4 @@
-import type { CleanupDeps, ProjectCleanup } from '../cleanup/background.js';
+import type { ProjectCleanup } from '../cleanup/background.js';
 import type { MergeSync } from '../cleanup/merge-sync-port.js';
 import { createMemoryCore } from '../memory/core.js';
 import { createNotesService } from '../memory/notes-service.js';
@@ -12,6 +12,7 @@ import type { KnownPlan } from '../cleanup/consolidation.js';
 import type { KeyStore } from '../cleanup/model/key-store.js';
 import { createAgentsServices } from './agents-services.js';
 import type { ProcessSync } from './process-sync.js';
+import { createLazyCleanup } from './cleanup-services.js';
 
 /** What a project is built from: the process's services (the composition root, app-root.ts). */
 export interface ProcessServices {
@@ -84,15 +85,14 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     enabled: async (scope) => (await root.sync()).mergeSync(core).enabled(scope),
     commitFirst: async (scope, batch) => (await root.sync()).mergeSync(core).commitFirst(scope, batch),
   };
-  // Without a key store of the process's, 待整理 uses the 0600 file under OHARNESS_HOME (loaded when used).
-  const cleanupDeps: CleanupDeps = { ...(keyStore ? { keyStore } : {}), sync: mergeSync };
+  const lazyCleanup = createLazyCleanup(core, { keyStore, sync: mergeSync, analysisWorker: !!consolidation });
   const ctx: HandlerContext = {
     core,
     notes: createNotesService(core),
     cwd: opts.cwd ?? opts.projectRoot ?? process.cwd(),
     env,
     sync: { engine: async () => (await root.sync()).attach(core) },
-    cleanup: cleanupDeps,
+    cleanup: lazyCleanup,
     agents: createAgentsServices(core, env, keyStore),
     ...(root.openExternal ? { openExternal: root.openExternal } : {}),
   };
@@ -102,8 +102,6 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     if (consolidation) {
       const { startProjectCleanup } = await import('../cleanup/background.js');
       cleanup = await startProjectCleanup(ctx, {
-        sync: mergeSync,
-        ...(keyStore ? { keyStore } : {}),
         lastKnownPlan: () => root.knownPlan(),
         ...consolidation,
       });
@@ -115,6 +113,7 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
   async function release(): Promise<void> {
     try {
       await cleanup?.stop();
+      await lazyCleanup.close();
     } finally {
       root.release(core);
       await core.close();

@@ -7,6 +7,7 @@ import { takeRequests, type SyncRequest } from '../sync/owner/requests.js';
 import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
 import type { OpenProject } from './open-project.js';
 import type { ProcessSync } from './process-sync.js';
+import { onUnexpectedError, reportedOr } from '../memory/unexpected-error.js';
 
 export interface OwnershipOptions {
   role: OwnerRole;
@@ -115,7 +116,8 @@ export class SyncOwnership {
       this.watcher = watch(this.paths.requestsDir, () => this.serveRequests());
       // A watch that fails later (directory removed) leaves the heartbeat's reading.
       this.watcher.on('error', () => this.unwatch());
-    } catch {
+    } catch (err) {
+      onUnexpectedError(err, 'sync ownership: watch requests'); // the heartbeat still reads them
       this.watcher = null;
     }
   }
@@ -158,7 +160,7 @@ export class SyncOwnership {
     for (const [root, guest] of this.guests) {
       if (now - guest.lastNudge <= guestMs) continue;
       this.guests.delete(root);
-      void guest.project.then((p) => p.close()).catch(() => undefined);
+      void guest.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'));
     }
   }
 
@@ -184,6 +186,6 @@ export class SyncOwnership {
     clearHandover(this.paths.handoverFile);
     const guests = [...this.guests.values()];
     this.guests.clear();
-    await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(() => undefined)));
+    await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'))));
   }
 }

@@ -1,28 +1,19 @@
 import type { MemoryCore } from '../memory/types.js';
-import { CleanupService } from './cleanup-service.js';
+import type { CleanupService } from './cleanup-service.js';
 import { Consolidator, type KnownPlan, type RoundReport, type Timers } from './consolidation.js';
-import type { MergeSync } from './merge-sync-port.js';
-import { FileKeyStore, type KeyStore } from './model/key-store.js';
 
-/** What a process wires in for 待整理 (`ctx.cleanup`); absent fields get their defaults. */
+/** What a process wires in for 待整理 (`ctx.cleanup`): its service, built by the composition root. */
 export interface CleanupDeps {
-  keyStore?: KeyStore;
-  /** null: never sync (a plain local merge). */
-  sync?: MergeSync | null;
-  service?: CleanupService;
+  service(): Promise<CleanupService>;
 }
 
 /** The part of the handler context that 待整理 fills in (structural: cleanup never imports api). */
 export interface CleanupHost {
   core: MemoryCore;
-  cleanup?: CleanupDeps;
+  cleanup: CleanupDeps;
 }
 
 export interface ProjectCleanupOptions {
-  /** The sync engine's commitFirst for this core (null: merges stay local). */
-  sync: MergeSync | null;
-  /** safeStorage in the desktop app; the 0600 file under OHARNESS_HOME by default. */
-  keyStore?: KeyStore;
   /** What the sync server's last answer said about the plan (AppSync.knownPlan); null: unknown. */
   lastKnownPlan: () => KnownPlan;
   timers?: Timers;
@@ -39,18 +30,16 @@ export interface ProjectCleanup {
 
 /**
  * 待整理 for one open project in a long-running process (the desktop app, the web bridge): one
- * CleanupService shared by the page's handlers (`ctx.cleanup.service`) and background
- * consolidation, so both take the same path (commitFirst with sync on). Call before building the
- * handler table from `ctx`.
+ * CleanupService shared by the page's handlers (`ctx.cleanup.service`, built by the composition
+ * root, which also closes it) and background consolidation, so both take the same path
+ * (commitFirst with sync on).
  */
 export async function startProjectCleanup(
   ctx: CleanupHost,
   opts: ProjectCleanupOptions,
 ): Promise<ProjectCleanup> {
   const core = ctx.core;
-  const keyStore = opts.keyStore ?? new FileKeyStore(core.home);
-  const service = new CleanupService({ core, keyStore, sync: opts.sync, analysisWorker: true });
-  ctx.cleanup = { ...ctx.cleanup, keyStore, service };
+  const service = await ctx.cleanup.service();
   const consolidator = new Consolidator({
     target: service,
     home: core.home,
@@ -68,7 +57,6 @@ export async function startProjectCleanup(
     async stop() {
       consolidator.stop();
       await consolidator.whenIdle();
-      await service.close();
     },
   };
 }

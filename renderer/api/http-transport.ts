@@ -3,6 +3,7 @@ import type { InvokeReply } from '../../shared/ipc-contract.js';
 import { errorFromUnknownBody } from './errors.js';
 import { httpArchive } from './http-archive.js';
 import type { Transport } from './transport.js';
+import { onUnexpectedError } from './unexpected-error.js';
 
 export interface HttpTransportOptions {
   /** '' in the page (same origin); an absolute http://127.0.0.1:PORT in Node tests. */
@@ -30,7 +31,8 @@ export function createHttpTransport(opts: HttpTransportOptions = {}): Transport 
     let data: unknown;
     try {
       data = JSON.parse(text);
-    } catch {
+    } catch (err) {
+      onUnexpectedError(err, 'events: parse'); // the bridge sends JSON only
       return;
     }
     // Event kinds this build does not know yet are passed on as-is: they still invalidate queries.
@@ -137,6 +139,6 @@ function parseJson(text: string): unknown {
   try {
     return text ? (JSON.parse(text) as unknown) : null;
   } catch {
-    return null;
+    return null; // not JSON (a proxy's or server's error page): the caller shows the text itself
   }
 }

@@ -22,7 +22,7 @@ function storedLocale(): string | null {
   try {
     return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
   } catch {
-    return null;
+    return null; // storage refused (disabled, private mode): go by the browser's languages
   }
 }
 

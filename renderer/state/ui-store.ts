@@ -132,7 +132,7 @@ function readStoredTheme(): ThemeChoice {
     const t = globalThis.localStorage?.getItem('memdesk.theme');
     return t === 'light' || t === 'dark' ? t : 'system';
   } catch {
-    return 'system';
+    return 'system'; // storage refused (disabled, private mode): follow the system theme
   }
 }
 

@@ -6,6 +6,7 @@ import type { ApiError } from '../api/errors.js';
 import { useDeferredApiQuery } from '../api/queries.js';
 import { useFirstListShown } from '../state/first-list.js';
 import { useUi } from '../state/ui-store.js';
+import { reportedOr } from '../api/unexpected-error.js';
 
 /** Sync methods whose results the page shows; every sync write makes them stale. */
 const SYNC_QUERIES = [
@@ -56,7 +57,8 @@ export function useProjectActivity(): void {
   const ready = useFirstListShown();
   useEffect(() => {
     if (tab !== 'memory' || !ready) return;
-    const touch = () => void client.call('sync.markInUse', {}).catch(() => undefined);
+    const touch = () =>
+      void client.call('sync.markInUse', {}).catch(reportedOr(undefined, 'sync: mark in use'));
     touch();
     const timer = setInterval(touch, 10 * 60_000);
     return () => clearInterval(timer);

@@ -72,7 +72,7 @@ describe('background consolidation in the web bridge', () => {
     expect(rounds[0]).toMatchObject({ at: t0 + FIRST_ROUND_DELAY_MS, ran: false });
     expect(rounds[0]!.skipped).toMatch(/paid plans/);
     // The page's handlers use the same CleanupService.
-    expect(bridge.context.cleanup?.service).toBe(bridge.cleanup!.service);
+    expect(await bridge.context.cleanup.service()).toBe(bridge.cleanup!.service);
     expect(clock.next()).not.toBeNull();
     await close();
     // Stopped: no timer left, and time passing runs nothing.

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
   missingOr,
   onUnexpectedError,
-  secretFree,
   setUnexpectedErrorLog,
   unexpectedErrors,
   unlessMissing,
 } from '../../electron/memory/unexpected-error.js';
+import { secretFree } from '../../shared/secret-free.js';
 import { runCli } from '../../electron/transports/cli/run.js';
 import { tempDir } from '../support/temp-dir.js';
 

@@ -1,5 +1,3 @@
-import { CleanupService } from '../../cleanup/cleanup-service.js';
-import { FileKeyStore } from '../../cleanup/model/key-store.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
 
@@ -17,16 +15,9 @@ export type CleanupHandlers = Pick<
   | 'cleanup.modelConfigure'
 >;
 
-export function createCleanupHandlers(ctx: HandlerContext): CleanupHandlers {
-  // A long-running process shares one service with background consolidation (ctx.cleanup.service).
-  const deps = ctx.cleanup;
-  const service =
-    deps.service ??
-    new CleanupService({
-      core: ctx.core,
-      keyStore: deps.keyStore ?? new FileKeyStore(ctx.core.home),
-      sync: deps.sync ?? null,
-    });
+export async function createCleanupHandlers(ctx: HandlerContext): Promise<CleanupHandlers> {
+  // Built by the composition root (electron/app/cleanup-services.ts), shared with background consolidation.
+  const service = await ctx.cleanup.service();
   const drafts = new Map<string, AbortController>();
   return {
     'cleanup.findings': async ({ scope, includeDismissed }) => ({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { unlessMissing } from '../../memory/unexpected-error.js';
 
 const DeviceLimitsSchema = z.object({
   /** Start times of the device's sync requests in the budget's window. */
@@ -28,7 +29,8 @@ export class DeviceLimitsFile {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'device limits: read'); // missing: no round has been limited yet
       return EMPTY;
     }
     try {

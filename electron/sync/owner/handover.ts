@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import path from 'node:path';
 import { z } from 'zod';
 import { processIsAlive, processStart } from './process-identity.js';
+import { unlessMissing } from '../../memory/unexpected-error.js';
 
 /** procStart as in the owner lock: a pid reused by another process does not keep the request. */
 const HandoverSchema = z.object({ pid: z.number().int(), procStart: z.string().nullable() });
@@ -27,7 +28,8 @@ export function handoverWaiting(file: string): number | null {
     const parsed = HandoverSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!parsed.success) return null;
     request = parsed.data;
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'sync handover: read'); // missing: nobody is waiting
     return null;
   }
   const { pid, procStart } = request;
@@ -41,7 +43,7 @@ export function clearHandover(file: string): void {
   try {
     const parsed = HandoverSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (parsed.success && parsed.data.pid === process.pid) unlinkSync(file);
-  } catch {
-    // none, or not ours
+  } catch (err) {
+    unlessMissing(err, 'sync handover: clear'); // missing: no request to withdraw
   }
 }

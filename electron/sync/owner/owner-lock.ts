@@ -14,6 +14,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { processIsAlive, processStart } from './process-identity.js';
+import { onUnexpectedError } from '../../memory/unexpected-error.js';
 
 /** Which kind of process holds the lock (shown in `memdesk status`). */
 export const OwnerRoleSchema = z.enum(['app', 'bridge', 'mcp', 'cli']);
@@ -187,13 +188,14 @@ export function readRecord(file: string): OwnerRecord | 'absent' | 'malformed' {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    onUnexpectedError(err, 'sync owner lock: read'); // unreadable (permission, disk): judged like a damaged lock
     return 'malformed';
   }
   try {
     const parsed = OwnerRecordSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : 'malformed';
   } catch {
-    return 'malformed';
+    return 'malformed'; // not JSON: damage (locks are linked whole), taken over at once (isStale)
   }
 }
 

@@ -11,7 +11,7 @@ export function processStart(pid: number): string | null {
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return null;
+    return null; // no /proc (not Linux) or the process is gone: callers then go by pid and heartbeat
   }
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

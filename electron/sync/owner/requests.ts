@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { unlessMissing } from '../../memory/unexpected-error.js';
 
 const SyncRequestSchema = z.object({
   /** The note directory (the scheduler's key: its resolved path). */
@@ -32,7 +33,8 @@ export function takeRequests(dir: string): SyncRequest[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  } catch {
+  } catch (err) {
+    unlessMissing(err, 'sync requests: list'); // missing: nobody has nudged yet
     return [];
   }
   const out: SyncRequest[] = [];
@@ -40,7 +42,8 @@ export function takeRequests(dir: string): SyncRequest[] {
     const taking = path.join(dir, `.${name}.taking.${process.pid}.${randomBytes(4).toString('hex')}`);
     try {
       renameSync(path.join(dir, name), taking);
-    } catch {
+    } catch (err) {
+      unlessMissing(err, 'sync requests: take');
       continue; // taken by another reader, or gone
     }
     try {

@@ -8,6 +8,7 @@ import { apiKey, invalidateForEvent } from '../../api/queries.js';
 import { editorStore, isDirty } from '../../state/editor-store.js';
 import { showToast, toastStore } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
+import { onUnexpectedError } from '../../api/unexpected-error.js';
 
 let inflight: Promise<boolean> | null = null;
 
@@ -77,7 +78,12 @@ export function useNoteActions() {
     } catch (err) {
       if (isApiError(err, 'conflict')) {
         // Changed on disk since the editor loaded it: fetch that version and let the person choose.
-        const fresh = await client.call('notes.get', { id: base.id, scope: base.scope }).catch(() => null);
+        const fresh = await client
+          .call('notes.get', { id: base.id, scope: base.scope })
+          .catch((e: unknown) => {
+            if (!isApiError(e, 'not_found')) onUnexpectedError(e, 'note editor: reload after conflict');
+            return null; // not_found: deleted on disk; anything else is reported and shown the same way
+          });
         if (fresh) editorStore.getState().receive(fresh);
         else editorStore.getState().markDeletedOnDisk();
         return false;
