@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,8 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPromptSnapshot } from '../../electron/agents/recall/prompt-snapshot.js';
-import { serializeNote } from '../../shared/note-format.js';
 import { CLI_ENTRY, TSX_LOADER } from '../agents/run-cli.js';
+import { createShopProject, type ShopProject } from './shop-project.js';
 
 /**
  * `memdesk mcp` answers initialize before the MCP SDK (and ajv, zod) is loaded: the child runs with
@@ -22,14 +21,8 @@ let tmp: string;
 let home: string;
 let project: string;
 const holdBack = new URL('./hold-back/register.mjs', import.meta.url).href;
-const PAST = new Date(Date.now() - 3_600_000);
-const memoryDir = () => path.join(project, 'MEMORY');
-
-async function writeNote(id: string, summary: string, updatedAt: number): Promise<void> {
-  await fs.mkdir(memoryDir(), { recursive: true });
-  const note = { id, summary, type: 'project' as const, tags: [], createdAt: updatedAt, updatedAt, body: `Body of ${id}.\n` };
-  await fs.writeFile(path.join(memoryDir(), `${id}.md`), serializeNote(note));
-}
+let shop: ShopProject;
+const writeNote: ShopProject['writeNote'] = (...args) => shop.writeNote(...args);
 
 function transport(release: string | null) {
   const t = new StdioClientTransport({
@@ -60,13 +53,8 @@ function transport(release: string | null) {
 }
 
 beforeAll(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'memdesk-mcp-first-'));
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'Shop');
-  await writeNote('invoices', 'Invoices are numbered per year', 1_780_000_000_000);
-  const userDir = path.join(home, 'memory', 'user');
-  await fs.mkdir(userDir, { recursive: true });
-  for (const dir of [memoryDir(), userDir]) await fs.utimes(dir, PAST, PAST);
+  shop = await createShopProject('mcp-first');
+  ({ tmp, home, project } = shop);
   // A first start builds the prompt and leaves it as the snapshot the next start answers from.
   const first = new Client({ name: 'memdesk-first-start', version: '1.0.0' });
   await first.connect(transport(null).t);

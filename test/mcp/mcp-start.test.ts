@@ -8,9 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readPromptSnapshot } from '../../electron/agents/recall/prompt-snapshot.js';
-import { serializeNote } from '../../shared/note-format.js';
 import { CLI_ENTRY, TSX_LOADER } from '../agents/run-cli.js';
-import { tempDir } from '../support/temp-dir.js';
+import { createShopProject, PAST, type ShopProject } from './shop-project.js';
 
 /**
  * `memdesk mcp` answers initialize from the prompt snapshot the last start left behind, before any
@@ -21,25 +20,10 @@ let tmp: string;
 let home: string;
 let project: string;
 const clients: Client[] = [];
-const memoryDir = () => path.join(project, 'MEMORY');
-/** Well in the past, so a snapshot taken now is not refused as racy (prompt-snapshot.ts RACY_MS). */
-const PAST = new Date(Date.now() - 3_600_000);
+let shop: ShopProject;
+const memoryDir = () => shop.memoryDir;
+const writeNote: ShopProject['writeNote'] = (...args) => shop.writeNote(...args);
 
-async function writeNote(id: string, summary: string, updatedAt: number): Promise<void> {
-  await fs.mkdir(memoryDir(), { recursive: true });
-  await fs.writeFile(
-    path.join(memoryDir(), `${id}.md`),
-    serializeNote({
-      id,
-      summary,
-      type: 'project',
-      tags: [],
-      createdAt: updatedAt,
-      updatedAt,
-      body: `Body of ${id}.\n`,
-    }),
-  );
-}
 
 async function start(): Promise<{ client: Client; changed: Promise<void> }> {
   const transport = new StdioClientTransport({
@@ -66,13 +50,8 @@ async function indexResource(client: Client): Promise<string> {
 const place = () => ({ home, projectRoot: project, env: { OHARNESS_HOME: home } });
 
 beforeAll(async () => {
-  tmp = await tempDir('mcp-start');
-  home = path.join(tmp, 'home');
-  project = path.join(tmp, 'Shop');
-  await writeNote('invoices', 'Invoices are numbered per year', 1_780_000_000_000);
-  const userDir = path.join(home, 'memory', 'user');
-  await fs.mkdir(userDir, { recursive: true });
-  for (const dir of [memoryDir(), userDir]) await fs.utimes(dir, PAST, PAST);
+  shop = await createShopProject('mcp-start');
+  ({ tmp, home, project } = shop);
 });
 
 afterEach(async () => {
