@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildCliBundle } from '../../scripts/build-cli.js';
-import { arg, generate, generateVaried, median, rng } from '../load/corpus.js';
+import { arg, generate, generateVaried, median, rng, runsFooter } from '../load/corpus.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -205,12 +205,7 @@ async function main(): Promise<void> {
     console.log(
       `\nmemdesk mcp at ${total} notes: initialize answered ${ms(mcp.initialize)} (${(mcp.initialize / nodeFull!.wall).toFixed(2)}× node -e 0), first recall answered ${ms(mcp.recall)} (${(mcp.recall / nodeFull!.wall).toFixed(2)}×)`,
     );
-    console.log(
-      `\nruns: ${RUNS} (medians), load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
-    );
+    console.log(`\n${runsFooter(RUNS)}`);
   } finally {
     await fs.rm(base, { recursive: true, force: true });
   }

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { serializeNote } from '../../shared/note-format.js';
-import { arg, generate, median, rng } from '../load/corpus.js';
+import { arg, generate, median, rng, runsFooter } from '../load/corpus.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -250,12 +250,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|');
     show('prompt snapshot valid', warm);
     show('no valid snapshot', cold);
-    console.log(
-      `\nruns: ${RUNS} (medians), load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
-    );
+    console.log(`\n${runsFooter(RUNS)}`);
   } finally {
     await fs.rm(base, { recursive: true, force: true });
   }

@@ -164,3 +164,12 @@ export async function generateHome(
   await generate(userDir, 'u', notes, random);
   return { base, home, root, projectDir, userDir };
 }
+
+/** The closing line of a bench's report: how many runs, and the machine and load they ran on. */
+export function runsFooter(runs: number): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  return `runs: ${runs} (medians), load average ${load} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`;
+}
