@@ -40,10 +40,9 @@ export function ensureRendererBuilt(): void {
       '--logLevel',
       'warn',
     ],
-    {
-      cwd: REPO,
-      stdio: 'inherit',
-    },
+    // vitest sets NODE_ENV=test, which vite would build with (React's development build, whose
+    // doubled effects send every first request twice): build what `npm run build` builds.
+    { cwd: REPO, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   try {
     renameSync(own, RENDERER_DIR);
