@@ -7,7 +7,7 @@ import type { SearchDocument } from '../../electron/memory/search/index.js';
 import { fuseRanks, unmatchedHit } from '../../electron/memory/search/fusion.js';
 import { sumParts } from './helpers.js';
 
-const config = { pool: 20, window: 5, weight: 1 };
+const config = { pool: 20, window: 5, weight: 1, maxQueryTerms: 12 };
 const proximityScore = (texts: string[], query: ProximityQuery, c: ProximityConfig) =>
   scoreOf(texts.map(analyze), query, c);
 const q = { terms: ['databas', 'migrat'], idfs: [2, 3] };

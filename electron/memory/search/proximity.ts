@@ -16,6 +16,11 @@ export interface ProximityConfig {
   window: number;
   /** Multiplies the pair scores before they are added to the note's score. */
   weight: number;
+  /**
+   * Queries with more distinct typed terms are left alone: every pair of terms is compared, so a
+   * pasted log or long message is not worth it.
+   */
+  maxQueryTerms: number;
 }
 
 /** The query side: distinct typed terms and their idf (already multiplied by the query weight). */

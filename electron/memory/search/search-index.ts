@@ -104,8 +104,6 @@ const CJK_EXPANSION_MAX = 64;
 const FUSION_LEXICAL_POOL = 100;
 /** Notes whose term sequences proximity keeps (a few MB at most). */
 const PROXIMITY_CACHE_NOTES = 2000;
-/** Proximity compares every pair of typed terms: a pasted log or long message is not worth it. */
-const PROXIMITY_MAX_QUERY_TERMS = 12;
 
 function docKey(scope: Scope, id: string): string {
   return `${scope}\u0000${id}`;
@@ -625,8 +623,12 @@ export class SearchIndex {
       ? this.select(q, { ...o, limit: Math.max(o.limit, FEEDBACK_RERANK_POOL) })
       : null;
     if (qualified && qualified.length <= 1) return explainAll(qualified, q);
-    // Recall learns from the best qualified notes themselves (no second pass over every posting).
-    const expanded = this.feedbackQuery(q, o.scope, fb, qualified?.slice(0, fb.docs));
+    // Recall learns from the best qualified notes themselves (no second pass over every posting),
+    // each in proportion to its score: weighting them by score⁴ as search does made recall attach
+    // an evidence note less often on both public sets (docs/search.md).
+    const expanded = qualified
+      ? this.feedbackQuery(q, o.scope, { ...fb, scorePower: 1 }, qualified.slice(0, fb.docs))
+      : this.feedbackQuery(q, o.scope, fb);
     if (!expanded) return explainAll(qualified ? qualified.slice(0, o.limit) : this.select(q, o), q);
     if (!qualified) return explainAll(this.select(expanded, o), expanded);
     return qualified
@@ -659,7 +661,7 @@ export class SearchIndex {
   private proximityQuery(o: RankOptions): { query: ProximityQuery; config: ProximityConfig } | null {
     const config = this.ranking.proximity;
     const typed = o.proximityTerms;
-    if (!config || !typed || typed.length < 2 || typed.length > PROXIMITY_MAX_QUERY_TERMS) return null;
+    if (!config || !typed || typed.length < 2 || typed.length > config.maxQueryTerms) return null;
     const terms = typed.filter((t) => this.df(t) > 0);
     if (terms.length < 2) return null;
     return { query: { terms, idfs: terms.map((t) => bm25Idf(this.df(t), this.count)) }, config };
