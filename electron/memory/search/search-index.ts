@@ -18,9 +18,9 @@ import {
 } from './scoring.js';
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
-import { proximityScore } from './proximity.js';
+import { positionsOf, proximityScore } from './proximity.js';
 import { fuseRanks, unmatchedHit } from './fusion.js';
-import type { ProximityConfig, ProximityQuery } from './proximity.js';
+import type { FieldPositions, ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
   NoteLike,
@@ -102,7 +102,7 @@ const FEEDBACK_RERANK_POOL = 50;
 const CJK_EXPANSION_MAX = 64;
 /** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
 const FUSION_LEXICAL_POOL = 100;
-/** Notes whose term sequences proximity keeps (a few MB at most). */
+/** Notes whose term positions proximity keeps (a few MB at most). */
 const PROXIMITY_CACHE_NOTES = 2000;
 
 function docKey(scope: Scope, id: string): string {
@@ -157,8 +157,8 @@ export class SearchIndex {
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
   private ranking: RankingConfig = DEFAULT_RANKING;
-  /** slot → the note's summary and body term sequences (proximity), least recently used first. */
-  private sequences = new Map<number, string[][]>();
+  /** slot → the note's summary and body term positions (proximity), least recently used first. */
+  private positions = new Map<number, FieldPositions[]>();
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
@@ -207,7 +207,7 @@ export class SearchIndex {
     this.merged.clear();
     this.headsMerged.clear();
     this.segmentDf.clear();
-    this.sequences.clear();
+    this.positions.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -296,7 +296,7 @@ export class SearchIndex {
     [lenS, lenT, lenB]: readonly [number, number, number],
   ): void {
     this.entries[slot] = { doc, key, analysis, tfByTerm: null };
-    this.sequences.delete(slot);
+    this.positions.delete(slot);
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
@@ -416,7 +416,7 @@ export class SearchIndex {
     this.sumT -= this.lenT[slot]!;
     this.sumB -= this.lenB[slot]!;
     this.entries[slot] = undefined;
-    this.sequences.delete(slot);
+    this.positions.delete(slot);
     this.scopeCode[slot] = 0;
     this.free.push(slot);
     this.count--;
@@ -639,22 +639,22 @@ export class SearchIndex {
   }
 
   /**
-   * A note's summary and body as term sequences, for proximity: analysed on first use and kept for
+   * A note's summary and body term positions, for proximity: analysed on first use and kept for
    * the PROXIMITY_CACHE_NOTES notes used most recently (search as you type asks for the same best
    * notes keystroke after keystroke; the index itself keeps no positions).
    */
-  private sequencesOf(slot: number): readonly string[][] {
-    let seq = this.sequences.get(slot);
-    if (seq) {
-      this.sequences.delete(slot); // re-inserted: most recently used last
+  private positionsOf(slot: number): readonly FieldPositions[] {
+    let pos = this.positions.get(slot);
+    if (pos) {
+      this.positions.delete(slot); // re-inserted: most recently used last
     } else {
       const doc = this.entries[slot]!.doc;
-      seq = [analyze(doc.summary), analyze(doc.body)];
-      if (this.sequences.size >= PROXIMITY_CACHE_NOTES)
-        this.sequences.delete(this.sequences.keys().next().value!);
+      pos = [positionsOf(analyze(doc.summary)), positionsOf(analyze(doc.body))];
+      if (this.positions.size >= PROXIMITY_CACHE_NOTES)
+        this.positions.delete(this.positions.keys().next().value!);
     }
-    this.sequences.set(slot, seq);
-    return seq;
+    this.positions.set(slot, pos);
+    return pos;
   }
 
   /** The typed terms proximity compares, with their idf; null when proximity does not apply. */
@@ -675,7 +675,7 @@ export class SearchIndex {
     let present = 0;
     for (const t of prox.query.terms) if (terms.has(t) && ++present === 2) break;
     if (present < 2) return hit;
-    const p = proximityScore(this.sequencesOf(slot), prox.query, prox.config);
+    const p = proximityScore(this.positionsOf(slot), prox.query, prox.config);
     if (p === 0) return hit;
     const parts = { ...hit.why.parts, proximity: p };
     return { ...hit, score: sumParts(parts), why: { ...hit.why, parts } };
