@@ -1,6 +1,7 @@
 import type { Scope } from '../../../shared/note.js';
 import type { SyncEntry } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
+import { noteIdKey } from '../../../shared/note-id.js';
 import { scoped } from '../scope-labels.js';
 
 export interface HistoryReset {
@@ -39,6 +40,8 @@ export function forgetLostHistory(
   base: Readonly<Record<string, string>>,
   entries: Readonly<Record<string, SyncEntry>>,
   locals: ReadonlyMap<string, StoredNote>,
+  /** Files on disk that are not loaded, by noteIdKey. */
+  held: ReadonlyMap<string, unknown>,
 ): HistoryReset {
   const kept: Record<string, string> = {};
   const reuploaded: string[] = [];
@@ -53,6 +56,8 @@ export function forgetLostHistory(
       kept[id] = hash;
       continue;
     }
+    // A held file (on disk, not loaded) is not a deletion: planned as never synced, as before.
+    if (held.has(noteIdKey(id))) continue;
     const local = locals.get(id)?.hash ?? null;
     if (local === null) {
       deletedHere[id] = hash;

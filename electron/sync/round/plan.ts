@@ -109,7 +109,11 @@ export function planRound(input: PlanInput): RoundPlan {
       }
       continue;
     }
-    const B = baseline.base[id] ?? null;
+    // A note deleted here around a loss of history (below) and here again, while the cloud has
+    // no record of it: a new note, not the version deleted (else it would read as deleted there).
+    const again = local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
+    if (again) delete base[id];
+    const B = again ? null : (baseline.base[id] ?? null);
     const entry = entries[id];
     // A baseline from before foreign keys were hashed names its version by the old hash: this
     // computer's and the cloud's new hash of that same version count as it (no spurious change).

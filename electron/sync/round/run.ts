@@ -78,7 +78,7 @@ export async function runRound(
       ((journal.version !== null && snapshot.version < journal.version) ||
         journal.pulls.some((p) => p.pulled !== null && entries[p.id] === undefined));
     const reset =
-      snapshot.historyReset || journalLost ? forgetLostHistory(deps.scope, state.base, entries, locals) : null;
+      snapshot.historyReset || journalLost ? forgetLostHistory(deps.scope, state.base, entries, locals, held) : null;
     if (reset) state.base = reset.base;
     const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere };
     const writer = new LocalWriter(deps);
