@@ -63,6 +63,28 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).
+  it('a file held (malformed) while the device notices the lost history is not taken for a delete: fixed, it is uploaded again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'x body\n');
+    await a.write('y', 'y body\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    const file = `${a.user.store!.dir}/x.md`;
+    const good = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, good.replace('"summary"', '"summary" oops'));
+    expectOk(await a.sync());
+    await fs.writeFile(file, good);
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(a.ids()).toEqual(['x', 'y']);
+    expect(b.ids()).toEqual(['x', 'y']);
+  });
+
   // Soak seeds 142, 325.
   it('a note deleted here while the restored cloud holds an older version: a conflict that lasts until the person decides, never a silent return', async () => {
     const { device } = await account();
