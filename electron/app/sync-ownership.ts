@@ -3,7 +3,10 @@ import type { Clock } from '../sync/clock.js';
 import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
 import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
-import { takeRequests, type SyncRequest } from '../sync/owner/requests.js';
+import { dropUnreadAnswers, takeAsks, writeAnswer, type RoundAsk } from '../sync/owner/ask-round.js';
+import { takeRequests, type SyncDirectory, type SyncRequest } from '../sync/owner/requests.js';
+import { roundsHere } from '../sync/round-report.js';
+import type { SyncService } from '../sync/sync-service.js';
 import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
 import type { OpenProject } from './open-project.js';
 import type { ProcessSync } from './process-sync.js';
@@ -42,7 +45,7 @@ export class SyncOwnership {
   private readonly paths: ReturnType<typeof ownerPaths>;
   private readonly heartbeatMs: number;
   private timer: unknown = null;
-  private watcher: FSWatcher | null = null;
+  private watchers: FSWatcher[] = [];
   private stopped = false;
   private readonly guests = new Map<string, { project: Promise<OpenProject>; lastNudge: number }>();
 
@@ -71,11 +74,12 @@ export class SyncOwnership {
     this.ticks++;
     const owns = this.heartbeat();
     if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
-    if (owns && !this.watcher) this.watchRequests();
+    if (owns && this.watchers.length === 0) this.watchRequests();
     if (!owns) this.unwatch();
     if (owns) {
       this.serveRequests();
       this.closeIdleGuests();
+      dropUnreadAnswers(this.deps.home);
     }
     this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
   }
@@ -110,48 +114,90 @@ export class SyncOwnership {
     for (const key of pending) sync.nudgeOwner(key);
   }
 
+  /** Nudges and asked rounds: watched, and read every heartbeat in case a watch event is lost. */
   private watchRequests(): void {
-    try {
-      mkdirSync(this.paths.requestsDir, { recursive: true });
-      this.watcher = watch(this.paths.requestsDir, () => this.serveRequests());
-      // A watch that fails later (directory removed) leaves the heartbeat's reading.
-      this.watcher.on('error', () => this.unwatch());
-    } catch (err) {
-      onUnexpectedError(err, 'sync ownership: watch requests'); // the heartbeat still reads them
-      this.watcher = null;
+    for (const dir of [this.paths.requestsDir, this.paths.askedDir]) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        const watcher = watch(dir, () => this.serveRequests());
+        // A watch that fails later (directory removed) leaves the heartbeat's reading.
+        watcher.on('error', () => this.unwatch());
+        this.watchers.push(watcher);
+      } catch (err) {
+        onUnexpectedError(err, 'sync ownership: watch requests'); // the heartbeat still reads them
+      }
     }
   }
 
   private unwatch(): void {
-    this.watcher?.close();
-    this.watcher = null;
+    for (const watcher of this.watchers.splice(0)) watcher.close();
   }
 
   private serveRequests(): void {
     if (this.stopped || !this.deps.sync.owner) return;
     for (const request of takeRequests(this.paths.requestsDir)) void this.serve(request);
+    for (const ask of takeAsks(this.deps.home)) void this.answer(ask);
   }
 
   /** A nudge: the directory's writes reach the cloud after the debounce, as if written here. */
   private async serve(request: SyncRequest): Promise<void> {
+    const svc = await this.open(request);
+    if (!svc) return; // cannot be opened here (moved, unreadable): its writer's next nudge retries
+    const { coordinator } = this.deps.sync.engine;
+    if (request.scope === 'project') coordinator.markInUse(request.key);
+    coordinator.localWrite(request.key);
+  }
+
+  /**
+   * A round a person asked for in another process (立即同步, `memdesk sync`): run here, with the
+   * mass-delete answer, and answered with what each directory's round did. Refused — the asker
+   * then runs it itself — when a directory cannot be opened here or this process is exiting.
+   */
+  private async answer(ask: RoundAsk): Promise<void> {
+    const ranBy = process.pid;
+    this.deps.sync.trace('ask-taken', { key: ask.id, manual: true });
+    let answer;
+    try {
+      const services: SyncService[] = [];
+      for (const dir of ask.dirs) {
+        const svc = await this.open(dir);
+        if (!svc) throw new Error(`${dir.key} cannot be opened by the sync owner`);
+        services.push(svc);
+      }
+      const reports = await roundsHere(this.deps.sync.engine, services, ask.deletes);
+      // Rounds aborted by the exit report nothing true: the asker runs its own.
+      if (this.stopped) throw new Error('the sync owner is exiting');
+      answer = { id: ask.id, ranBy, reports: Object.fromEntries(reports) };
+    } catch (err) {
+      answer = { id: ask.id, ranBy, refused: (err as Error).message };
+    }
+    writeAnswer(this.deps.home, answer);
+  }
+
+  /**
+   * The service of a directory another process names, opening its project here for sync only
+   * when this process has not got it open (a guest, closed after guestMs without a nudge).
+   * Null when the project cannot be opened here.
+   */
+  private async open(dir: SyncDirectory): Promise<SyncService | null> {
     const { engine } = this.deps.sync;
-    if (request.scope === 'project' && request.projectRoot !== undefined) {
-      const guest = this.guests.get(request.projectRoot);
+    const find = (): SyncService | null => engine.all().find((s) => s.key === dir.key) ?? null;
+    if (dir.scope === 'project' && dir.projectRoot !== undefined) {
+      const guest = this.guests.get(dir.projectRoot);
       if (guest) guest.lastNudge = this.deps.clock.now();
-      else if (!engine.all().some((s) => s.key === request.key)) {
-        const project = this.deps.openGuest(request.projectRoot);
-        this.guests.set(request.projectRoot, { project, lastNudge: this.deps.clock.now() });
+      else if (!find()) {
+        const project = this.deps.openGuest(dir.projectRoot);
+        this.guests.set(dir.projectRoot, { project, lastNudge: this.deps.clock.now() });
         try {
           await project;
         } catch {
-          // The project cannot be opened here (moved, unreadable): its writer's next nudge retries.
-          this.guests.delete(request.projectRoot);
-          return;
+          this.guests.delete(dir.projectRoot);
+          return null;
         }
       }
+      await guest?.project.catch(() => undefined); // a guest still opening
     }
-    if (request.scope === 'project') engine.coordinator.markInUse(request.key);
-    engine.coordinator.localWrite(request.key);
+    return find();
   }
 
   private closeIdleGuests(): void {

@@ -142,6 +142,7 @@ export const SyncRoundReportSchema = z.object({
    */
   historyReset: z.boolean().default(false),
 });
+export type SyncRoundReport = z.infer<typeof SyncRoundReportSchema>;
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),
 });
