@@ -1,16 +1,19 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { BaselineLocation } from '../sync/baseline-location.js';
 import type { Clock } from '../sync/clock.js';
+import { changedSince, knownProjects } from '../sync/owner/known-projects.js';
 import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
 import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
 import { dropUnreadAnswers, takeAsks, writeAnswer, type RoundAsk } from '../sync/owner/ask-round.js';
-import { takeRequests, type SyncDirectory, type SyncRequest } from '../sync/owner/requests.js';
+import { takeRequests, type SyncDirectory } from '../sync/owner/requests.js';
 import { roundsHere } from '../sync/round-report.js';
 import type { SyncService } from '../sync/sync-service.js';
 import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
 import type { OpenProject } from './open-project.js';
 import type { ProcessSync } from './process-sync.js';
-import { onUnexpectedError, reportedOr } from '../memory/unexpected-error.js';
+import { onUnexpectedError, reportedOr, unlessMissing } from '../memory/unexpected-error.js';
 
 export interface OwnershipOptions {
   role: OwnerRole;
@@ -18,6 +21,8 @@ export interface OwnershipOptions {
   heartbeatMs?: number;
   /** A heartbeat older than this is stale (default 3 heartbeats). */
   staleMs?: number;
+  /** How often the owner looks over every project the home knows for edits nobody saw (default 5 min). */
+  sweepMs?: number;
 }
 
 export interface SyncOwnershipDeps extends OwnershipOptions {
@@ -48,6 +53,10 @@ export class SyncOwnership {
   private watchers: FSWatcher[] = [];
   private stopped = false;
   private readonly guests = new Map<string, { project: Promise<OpenProject>; lastNudge: number }>();
+  /** Watches on the notes directories of known projects no core of this process has open. */
+  private readonly known = new Map<string, FSWatcher>();
+  private readonly knownLocations = new Map<string, BaselineLocation | null>();
+  private sweptAt: number | null = null;
 
   constructor(private readonly deps: SyncOwnershipDeps) {
     this.paths = ownerPaths(deps.home);
@@ -80,6 +89,11 @@ export class SyncOwnership {
       this.serveRequests();
       this.closeIdleGuests();
       dropUnreadAnswers(this.deps.home);
+      const now = this.deps.clock.now();
+      if (this.sweptAt === null || now - this.sweptAt >= (this.deps.sweepMs ?? 5 * 60_000)) {
+        this.sweptAt = now;
+        this.coverKnownProjects();
+      }
     }
     this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
   }
@@ -131,6 +145,46 @@ export class SyncOwnership {
 
   private unwatch(): void {
     for (const watcher of this.watchers.splice(0)) watcher.close();
+    for (const watcher of this.known.values()) watcher.close();
+    this.known.clear();
+    this.knownLocations.clear();
+    this.sweptAt = null;
+  }
+
+  /**
+   * A note edited by hand in a project no process has open still syncs: the owner watches the
+   * notes directory of every project the home has synced before (known-projects.ts) and treats a
+   * change there like a nudge (opening the project as a guest). On taking ownership, and every
+   * sweepMs after, it also compares each directory with its baseline's last save (one stat per
+   * note) — edits made while no owner ran, or that a watch missed. Directories a core of this
+   * process has open are left to that core's own watcher.
+   */
+  private coverKnownProjects(): void {
+    const { engine } = this.deps.sync;
+    const attached = (key: string): boolean => engine.all().some((s) => s.key === key);
+    const seen = new Set<string>();
+    for (const project of knownProjects(engine.paths.baselinesDir, this.knownLocations)) {
+      const key = path.resolve(project.dir);
+      seen.add(key);
+      const dir: SyncDirectory = { key, scope: 'project', projectRoot: project.root };
+      if (!this.known.has(key)) {
+        try {
+          const watcher = watch(key, () => {
+            if (!this.stopped && this.deps.sync.owner && !attached(key)) void this.serve(dir);
+          });
+          watcher.on('error', () => watcher.close()); // removed: the next sweep looks again
+          this.known.set(key, watcher);
+        } catch (err) {
+          unlessMissing(err, 'sync ownership: watch a known project'); // moved or deleted
+        }
+      }
+      if (!attached(key) && changedSince(key, project.savedAt)) void this.serve(dir);
+    }
+    for (const [key, watcher] of this.known)
+      if (!seen.has(key)) {
+        watcher.close();
+        this.known.delete(key);
+      }
   }
 
   private serveRequests(): void {
@@ -140,7 +194,7 @@ export class SyncOwnership {
   }
 
   /** A nudge: the directory's writes reach the cloud after the debounce, as if written here. */
-  private async serve(request: SyncRequest): Promise<void> {
+  private async serve(request: SyncDirectory): Promise<void> {
     const svc = await this.open(request);
     if (!svc) return; // cannot be opened here (moved, unreadable): its writer's next nudge retries
     const { coordinator } = this.deps.sync.engine;
