@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BaselineLocation } from '../sync/baseline-location.js';
 import type { Clock } from '../sync/clock.js';
 import { changedSince, knownProjects } from '../sync/owner/known-projects.js';
+import { appOnlySignInMessage, appSignIn, markAppSignIn } from '../sync/owner/app-sign-in.js';
 import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
 import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
@@ -21,6 +22,11 @@ export interface OwnershipOptions {
   heartbeatMs?: number;
   /** A heartbeat older than this is stale (default 3 heartbeats). */
   staleMs?: number;
+  /**
+   * Where a process without a window tells the person why its sync waits (`memdesk mcp`: its
+   * stderr, the MCP client's log). Said once per ownership.
+   */
+  say?: (line: string) => void;
   /** How often the owner looks over every project the home knows for edits nobody saw (default 5 min). */
   sweepMs?: number;
 }
@@ -57,6 +63,9 @@ export class SyncOwnership {
   private readonly known = new Map<string, FSWatcher>();
   private readonly knownLocations = new Map<string, BaselineLocation | null>();
   private sweptAt: number | null = null;
+  /** This ownership's sign-in check is done (or running). */
+  private signInChecked = false;
+  private appMarking = false;
 
   constructor(private readonly deps: SyncOwnershipDeps) {
     this.paths = ownerPaths(deps.home);
@@ -83,6 +92,11 @@ export class SyncOwnership {
     this.ticks++;
     const owns = this.heartbeat();
     if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
+    if (this.deps.role === 'app') this.markAppSignIn();
+    else if (owns && !this.signInChecked) {
+      this.signInChecked = true;
+      void this.sayWhySyncWaits();
+    } else if (!owns) this.signInChecked = false;
     if (owns && this.watchers.length === 0) this.watchRequests();
     if (!owns) this.unwatch();
     if (owns) {
@@ -117,6 +131,29 @@ export class SyncOwnership {
       return false;
     }
     return this.lock.tryAcquire();
+  }
+
+  /** The app: tells the home's other processes whether it holds a sign-in (app-sign-in.ts). */
+  private markAppSignIn(): void {
+    if (this.appMarking) return;
+    this.appMarking = true;
+    const { accounts } = this.deps.sync.engine;
+    void (async () => {
+      const origin = await accounts.origin();
+      const token = origin ? await accounts.tokens.get(origin) : null;
+      if (!this.stopped) markAppSignIn(this.deps.home, token ? origin : null);
+    })()
+      .catch(reportedOr(undefined, 'sync ownership: app sign-in marker'))
+      .finally(() => (this.appMarking = false));
+  }
+
+  /** An owner without a sign-in of its own on a home signed in in the app only says so. */
+  private async sayWhySyncWaits(): Promise<void> {
+    const { accounts } = this.deps.sync.engine;
+    const origin = appSignIn(this.deps.home);
+    if (!origin || !this.deps.say) return;
+    const own = await accounts.tokens.get(origin).catch(reportedOr(null, 'sync ownership: sign-in'));
+    if (!own) this.deps.say(`memdesk: cloud sync waits: ${appOnlySignInMessage(origin)}`);
   }
 
   /** Stops scheduling, passes writes still in their debounce on as nudges, lets go of the lock. */
@@ -260,7 +297,9 @@ export class SyncOwnership {
     for (const [root, guest] of this.guests) {
       if (now - guest.lastNudge <= guestMs) continue;
       this.guests.delete(root);
-      void guest.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'));
+      void guest.project
+        .then((p) => p.close())
+        .catch(reportedOr(undefined, 'sync ownership: close guest project'));
     }
   }
 
@@ -286,6 +325,10 @@ export class SyncOwnership {
     clearHandover(this.paths.handoverFile);
     const guests = [...this.guests.values()];
     this.guests.clear();
-    await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'))));
+    await Promise.all(
+      guests.map((g) =>
+        g.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project')),
+      ),
+    );
   }
 }

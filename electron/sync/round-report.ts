@@ -1,5 +1,6 @@
 import type { SyncRoundReport } from '../../shared/api/sync.js';
 import type { RoundResult } from './coordinator.js';
+import { appOnlySignInMessage, appSignIn } from './owner/app-sign-in.js';
 import type { SyncEngine } from './sync-engine.js';
 import type { SyncService } from './sync-service.js';
 
@@ -23,11 +24,15 @@ export async function roundsHere(
       if (svc.reportOf(await svc.state()).pendingDeletes) await svc.decidePendingDeletes(deletes);
   const results = await engine.syncNow(services);
   const out = new Map<string, SyncRoundReport>();
-  for (const svc of services) out.set(svc.key, await roundReport(svc, results.get(svc)));
+  for (const svc of services) out.set(svc.key, await roundReport(engine, svc, results.get(svc)));
   return out;
 }
 
-async function roundReport(svc: SyncService, result: RoundResult | undefined): Promise<SyncRoundReport> {
+async function roundReport(
+  engine: SyncEngine,
+  svc: SyncService,
+  result: RoundResult | undefined,
+): Promise<SyncRoundReport> {
   const conflicts = (await svc.conflicts()).map((c) => c.id);
   const round = svc.lastRound;
   let error = svc.error ? { code: svc.error.code, message: svc.error.message } : null;
@@ -45,6 +50,9 @@ async function roundReport(svc: SyncService, result: RoundResult | undefined): P
               message: 'not signed in to a sync server (memdesk login --origin URL --token TOKEN)',
             };
   }
+  // Signed out here while the desktop app holds the home's sign-in: that is what the person needs.
+  const appOrigin = error?.code === 'signed_out' ? appSignIn(engine.paths.home) : null;
+  if (appOrigin) error = { code: 'signed_out', message: appOnlySignInMessage(appOrigin) };
   return {
     pulled: round?.pulled ?? { added: 0, changed: 0, deleted: 0 },
     pushed: round?.pushed ?? 0,

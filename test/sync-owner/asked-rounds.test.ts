@@ -84,7 +84,11 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
     const run = syncOnA('proj-q', env);
     expect(await run.exited, run.stderr()).toBe(0);
     const out = SyncNowOutputSchema.parse(JSON.parse(run.stdout()));
-    expect(out.scopes.project).toMatchObject({ pulled: { added: 1, changed: 0, deleted: 0 }, pushed: 0, error: null });
+    expect(out.scopes.project).toMatchObject({
+      pulled: { added: 1, changed: 0, deleted: 0 },
+      pushed: 0,
+      error: null,
+    });
     expect(out.scopes.user).toMatchObject({ error: null });
     const names = await fs.readdir(path.join(a.roots['proj-q']!, 'MEMORY'));
     expect(names.length).toBe(1);

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import type { Scope } from '../../../shared/note.js';
 import type { SyncRoundReport, SyncStatus } from '../../../shared/api/sync.js';
+import { appOnlySignInMessage, appSignIn } from '../../sync/owner/app-sign-in.js';
 import { OwnerLock } from '../../sync/owner/owner-lock.js';
 import { ownerPaths } from '../../sync/owner/paths.js';
 import type { SyncEngine } from '../../sync/sync-engine.js';
@@ -31,16 +32,19 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
     const e = await engine();
     const scopes = await Promise.all((await services()).map((s) => e.status(s)));
     const synced = scopes.map((s) => s.lastSyncedAt);
+    const signedIn =
+      scopes.some((s) => s.signedIn) ||
+      (await e.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null;
+    const appOrigin = signedIn ? null : appSignIn(e.paths.home);
     return {
       enabled: scopes.length > 0 && scopes.every((s) => s.enabled),
-      signedIn:
-        scopes.some((s) => s.signedIn) ||
-        (await e.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null,
+      signedIn,
       origin: await e.accounts.origin().catch(reportedOr(null, 'sync status: origin')),
       lastSyncedAt:
         synced.length > 0 && synced.every((t) => t !== null) ? Math.min(...(synced as number[])) : null,
       scopes,
       owner: syncOwner(e),
+      waiting: appOrigin ? { reason: 'app_sign_in', message: appOnlySignInMessage(appOrigin) } : null,
     };
   };
 
