@@ -106,7 +106,7 @@ export class SyncOwnership {
       const now = this.deps.clock.now();
       if (this.sweptAt === null || now - this.sweptAt >= (this.deps.sweepMs ?? 5 * 60_000)) {
         this.sweptAt = now;
-        this.coverKnownProjects();
+        void this.coverKnownProjects().catch(reportedOr(undefined, 'sync ownership: known projects'));
       }
     }
     this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
@@ -196,11 +196,12 @@ export class SyncOwnership {
    * note) — edits made while no owner ran, or that a watch missed. Directories a core of this
    * process has open are left to that core's own watcher.
    */
-  private coverKnownProjects(): void {
+  private async coverKnownProjects(): Promise<void> {
     const { engine } = this.deps.sync;
     const attached = (key: string): boolean => engine.all().some((s) => s.key === key);
     const seen = new Set<string>();
-    for (const project of knownProjects(engine.paths.baselinesDir, this.knownLocations)) {
+    const known = knownProjects(engine.paths.baselinesDir, this.knownLocations);
+    for (const project of known) {
       const key = path.resolve(project.dir);
       seen.add(key);
       const dir: SyncDirectory = { key, scope: 'project', projectRoot: project.root };
@@ -215,13 +216,18 @@ export class SyncOwnership {
           unlessMissing(err, 'sync ownership: watch a known project'); // moved or deleted
         }
       }
-      if (!attached(key) && changedSince(key, project.savedAt)) void this.serve(dir);
     }
     for (const [key, watcher] of this.known)
       if (!seen.has(key)) {
         watcher.close();
         this.known.delete(key);
       }
+    for (const project of known) {
+      if (this.stopped || !this.deps.sync.owner) return;
+      const key = path.resolve(project.dir);
+      if (!attached(key) && (await changedSince(key, project.savedAt)))
+        void this.serve({ key, scope: 'project', projectRoot: project.root });
+    }
   }
 
   private serveRequests(): void {

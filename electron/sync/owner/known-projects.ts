@@ -1,7 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
+import { promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { recordedLocation, type BaselineLocation } from '../baseline-location.js';
-import { unlessMissing } from '../../memory/unexpected-error.js';
+import { missingOr, unlessMissing } from '../../memory/unexpected-error.js';
 
 /** A project this home has synced before: where it is, and when its last round saved its baseline. */
 export interface KnownProject extends BaselineLocation {
@@ -43,15 +43,17 @@ export function knownProjects(
 /**
  * Whether the notes directory changed after `since`: a note written, edited by hand, added or
  * removed (the directory's own mtime). One stat per note, no reading: cheap enough to sweep every
- * known project now and then. Dot-files (locks, caches) are not notes.
+ * known project now and then; asynchronous, so a large sweep does not hold the owner's other work.
+ * Dot-files (locks, caches) are not notes.
  */
-export function changedSince(dir: string, since: number): boolean {
-  const own = statSync(dir, { throwIfNoEntry: false });
+export async function changedSince(dir: string, since: number): Promise<boolean> {
+  const own = await fs.stat(dir).catch(missingOr(null, 'known projects: stat'));
   if (!own) return false; // gone (moved, deleted): nothing to sync from here
   if (own.mtimeMs > since) return true;
-  for (const name of list(dir)) {
+  const names = await fs.readdir(dir).catch(missingOr([] as string[], 'known projects: list notes'));
+  for (const name of names) {
     if (name.startsWith('.')) continue;
-    const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    const stat = await fs.stat(path.join(dir, name)).catch(missingOr(null, 'known projects: stat note'));
     if (stat && stat.mtimeMs > since) return true;
   }
   return false;
