@@ -139,7 +139,14 @@ export async function runCli(env: CliEnv): Promise<number> {
             // per home" (syncs while it owns sync, nudges the owner otherwise). Other commands
             // sync what they wrote before exiting (runCli's finally).
             ...(command.longRunning
-              ? { sync: { autoStart: true, owner: { role: 'mcp' } }, syncOnOpen: true }
+              ? {
+                  sync: {
+                    autoStart: true,
+                    // Its stderr is the MCP client's log: why sync waits, if it does.
+                    owner: { role: 'mcp', say: (line: string) => stderr.write(line + '\n') },
+                  },
+                  syncOnOpen: true,
+                }
               : {}),
             // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
             openExternal: (url) => {

@@ -28,6 +28,7 @@ function statusText(out: SyncStatus): string {
       ? `sync owner on this computer: ${out.owner.role} (pid ${out.owner.pid}) since ${when(out.owner.since)}`
       : 'sync owner on this computer: none running (a CLI write syncs itself before it exits)',
   );
+  if (out.waiting) lines.push(`waiting: ${out.waiting.message}`);
   for (const s of out.scopes) {
     const pull = s.lastPull
       ? `last pull +${s.lastPull.added} ~${s.lastPull.changed} -${s.lastPull.deleted} at ${when(s.lastPull.at)}`
