@@ -53,10 +53,11 @@ function ended(child: ChildProcess): Promise<void> {
 }
 
 /** Node's own start: a script that prints one line, measured when the line arrives, then stopped. */
-async function nodeBaseline(cwd: string): Promise<Point> {
+async function nodeBaseline(cwd: string, env: Record<string, string>): Promise<Point> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['-e', "process.stdout.write('up\\n'); setInterval(() => {}, 1e6)"], {
     cwd,
+    env, // the session's: an inherited NODE_EXTRA_CA_CERTS alone costs Node ~60 ms CPU at start
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const point = await new Promise<Point>((resolve) =>
@@ -115,8 +116,8 @@ async function mcpSession(cli: string, env: Record<string, string>, cwd: string)
   });
   child.stdin.end();
   // Its after-work (loading the notes) never overlaps the next run. A build from before the
-  // close-while-loading fix (mcp/server.ts) never exits on its own: stopped after 10 s then.
-  const stop = setTimeout(() => child.kill(), 10_000);
+  // close-while-loading fix (mcp/server.ts) never exits on its own: stopped after 5 s then.
+  const stop = setTimeout(() => child.kill(), 5_000);
   await ended(child);
   clearTimeout(stop);
   return session;
@@ -155,9 +156,9 @@ async function main(): Promise<void> {
     const sessions: Session[] = [];
     for (let r = 0; r < RUNS; r++) {
       // Alternating which goes first, so neither always runs right after the other's exit.
-      if (r % 2 === 0) node.push(await nodeBaseline(project));
+      if (r % 2 === 0) node.push(await nodeBaseline(project, env));
       sessions.push(await mcpSession(cli, env, project));
-      if (r % 2 === 1) node.push(await nodeBaseline(project));
+      if (r % 2 === 1) node.push(await nodeBaseline(project, env));
     }
     const pick = (f: (s: Session) => number) => sessions.map(f);
     const ratios = (f: (s: Session) => number) => sessions.map((s, i) => f(s) / node[i]!.cpu);
