@@ -11,7 +11,8 @@ import type { McpFront } from '../mcp/front.js';
 import { parseArgs } from './args.js';
 import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
-import { ExitCodeError, UsageError, type CliCommand, type CliIo } from './types.js';
+import { ExitCodeError } from './exit-code-error.js';
+import { UsageError, type CliCommand, type CliIo } from './types.js';
 
 /**
  * The `memdesk` CLI: a transport over the API table. It maps argv to a method's input and the

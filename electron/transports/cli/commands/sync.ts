@@ -3,7 +3,8 @@ import { parseNote } from '../../../../shared/note-format.js';
 import { scopeFlag, stringFlag } from '../args.js';
 import type { ApiInput } from '../../../../shared/api.js';
 import { AppError } from '../../../../shared/errors.js';
-import { ExitCodeError, UsageError, type CliCommand, type CliIo } from '../types.js';
+import { ExitCodeError } from '../exit-code-error.js';
+import { UsageError, type CliCommand, type CliIo } from '../types.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString();
