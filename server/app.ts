@@ -27,6 +27,7 @@ import { DEFAULT_ENTITLEMENTS, type Entitlements, planFromClaim, planLimits } fr
 import { acceptsGzip, BodyBudget, readJson, sendJson } from './http-body.js';
 import { ManifestCache } from './manifest-cache.js';
 import { type SignIn, type SignInOptions, setUpSignIn } from './oidc/sign-in.js';
+import { routeTokens, type TokenSource } from './token-routing.js';
 import { commitBodyLimit } from '../shared/commit-body.js';
 import { listDevices, revokeDevice } from './routes/devices.js';
 import { RateLimiter, type RateLimitConfig } from './rate-limit.js';
@@ -56,8 +57,8 @@ export interface SyncServerOptions {
   issuer?: string;
   audience?: string;
   /**
-   * … or OpenID Connect sign-in (server/oidc): the built-in provider or an external one. Not
-   * together with jwtSecret or jwksUrl: a server has one way to sign in.
+   * … and/or OpenID Connect sign-in (server/oidc): the built-in provider or an external one. With
+   * both, each token is checked by the one its header and issuer name (token-routing.ts).
    */
   signIn?: SignInOptions;
   /** Longest token lifetime accepted (OHARNESS_SYNC_JWT_MAX_TTL; the command line defaults to 30 days). */
@@ -149,24 +150,29 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const encryption = new AccountEncryption(deps);
   const budget = new BodyBudget(options.maxBodyBytesInFlight ?? 256 * 1024 * 1024);
   const commitLimit = (limits: SyncLimits): number => options.maxRequestBytes ?? commitBodyLimit(limits);
-  if (options.signIn && (options.jwtSecret || options.jwksUrl))
-    throw new Error(
-      'Choose one way to sign in: OpenID Connect (OHARNESS_SYNC_OIDC) or OHARNESS_SYNC_JWT_SECRET / OHARNESS_SYNC_JWKS_URL, not both.',
-    );
   const maxLifetime =
     options.maxTokenLifetimeSeconds !== undefined
       ? { maxLifetimeSeconds: options.maxTokenLifetimeSeconds }
       : {};
-  // With OpenID Connect sign-in the verifier is made once the server listens (the issuer may be its address).
+  // The secret's or JWKS's tokens (`sync-server token`); with OpenID Connect sign-in too, its
+  // verifier joins once the server listens (the issuer may be its address).
   let signIn: SignIn | null = null;
-  let verify: TokenVerifier = createTokenVerifier({
-    now,
-    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
-    ...(options.jwksUrl ? { jwksUrl: options.jwksUrl } : {}),
-    ...(options.issuer ? { issuer: options.issuer } : {}),
-    ...(options.audience ? { audience: options.audience } : {}),
-    ...maxLifetime,
-  });
+  const legacy: TokenSource | null =
+    options.jwtSecret || options.jwksUrl
+      ? {
+          kind: options.jwtSecret ? 'secret' : 'jwks',
+          issuer: options.issuer,
+          verify: createTokenVerifier({
+            now,
+            ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
+            ...(options.jwksUrl ? { jwksUrl: options.jwksUrl } : {}),
+            ...(options.issuer ? { issuer: options.issuer } : {}),
+            ...(options.audience ? { audience: options.audience } : {}),
+            ...maxLifetime,
+          }),
+        }
+      : null;
+  let verify: TokenVerifier = legacy ? routeTokens([legacy]) : createTokenVerifier({ now });
   const limiter =
     options.rateLimit === null ? null : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
   const erased = new Set<string>(); // accounts known to be erased (permanent, so cached)
@@ -248,7 +254,10 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
 
       if (!token) throw new SyncError('unauthorized', 'Sign in first: this request has no access token.');
       const user = await verify(token);
-      if (signIn?.builtIn) await signIn.builtIn.check.check(user.sub, user.device);
+      if (signIn?.builtIn) {
+        if (user.source === 'sign-in') await signIn.builtIn.check.check(user.sub, user.device);
+        else await signIn.builtIn.check.checkAccount(user.sub);
+      }
       who = logLabel(user.sub);
       limits = limitsFor(user);
       const protocol = checkProtocol(req.headers[SYNC_PROTOCOL_HEADER], deps.protocol);
@@ -366,12 +375,19 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const url = `http://${hostForUrl}:${address.port}`;
   log(`memory sync server listening on ${url} (protocol ${deps.protocol.min}–${deps.protocol.current})`);
   if (options.signIn) {
+    let signInVerify: TokenVerifier;
+    let issuer: string;
     try {
       signIn = await setUpSignIn(options.signIn, storage, url, now, log);
-      verify = createTokenVerifier({
+      issuer = signIn.issuer;
+      if (legacy?.issuer === issuer)
+        throw new Error(
+          `OHARNESS_SYNC_JWT_ISSUER is the sign-in provider's issuer (${issuer}): tokens of the two could not be told apart. Give the secret's or JWKS's tokens an issuer of their own, or none.`,
+        );
+      signInVerify = createTokenVerifier({
         now,
         keys: signIn.keys,
-        issuer: signIn.issuer,
+        issuer,
         audience: signIn.audience,
         ...maxLifetime,
       });
@@ -382,13 +398,20 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
         throw err;
       }
       log(`sign-in UNAVAILABLE: its keys cannot be read from storage (${err.message})`);
-      verify = async () => {
+      issuer =
+        options.signIn.provider === 'external' ? options.signIn.issuer : (options.signIn.publicUrl ?? url);
+      signInVerify = async () => {
         throw new SyncError(
           'storage_unavailable',
           'The sync server cannot reach its storage to check sign-ins; try again later.',
         );
       };
     }
+    verify = routeTokens([...(legacy ? [legacy] : []), { kind: 'sign-in', issuer, verify: signInVerify }]);
+    if (legacy)
+      log(
+        `sign-in: also accepting tokens of ${legacy.kind === 'secret' ? 'OHARNESS_SYNC_JWT_SECRET' : 'OHARNESS_SYNC_JWKS_URL'}`,
+      );
   }
 
   return {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { SyncError } from './sync-error.js';
+import type { TokenSourceKind } from './token-routing.js';
 
 /**
  * Token verification. User tokens are JWTs: HS256 with a shared secret (OHARNESS_SYNC_JWT_SECRET),
@@ -25,9 +26,25 @@ export interface VerifiedUser {
   ent: unknown;
   /** The signed-in device (`did` claim), in tokens of the built-in provider. */
   device?: string;
+  /** Which kind of token it was, when the server accepts several (token-routing.ts). */
+  source?: TokenSourceKind;
 }
 
 export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
+
+/** What a key set (an identity provider's JWKS) may sign with: never a shared-secret algorithm. */
+const KEY_SET_ALGORITHMS = [
+  'ES256',
+  'ES384',
+  'ES512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'EdDSA',
+];
 
 /** HS256 secrets shorter than this are refused at start (RFC 7518 §3.2: at least the hash size). */
 export const MIN_JWT_SECRET_BYTES = 32;
@@ -60,6 +77,7 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       );
     }
     key = config.keys ?? createRemoteJWKSet(new URL(config.jwksUrl!));
+    algorithms = KEY_SET_ALGORITHMS;
   }
   const verified = new Map<string, { user: VerifiedUser; exp: number; nbf: number; until: number }>();
   return async (token) => {

@@ -121,6 +121,9 @@ function signInFromEnv(env: NodeJS.ProcessEnv): SignInOptions | null {
       ...(env.OHARNESS_SYNC_REFRESH_TOKEN_TTL
         ? { refreshTokenTtlSeconds: parseTtl(env.OHARNESS_SYNC_REFRESH_TOKEN_TTL) }
         : {}),
+      ...(env.OHARNESS_SYNC_DEVICE_CODE_TTL
+        ? { deviceCodeTtlSeconds: parseTtl(env.OHARNESS_SYNC_DEVICE_CODE_TTL) }
+        : {}),
     };
   }
   if (env.OHARNESS_SYNC_OIDC_ISSUER) {

@@ -43,9 +43,20 @@ export interface ApiTables {
   encryption: typeof encryptionApi;
 }
 
-/** Compile-time: each list in shared/api/methods.ts names exactly the methods of its table. */
+/**
+ * Compile-time: each list in shared/api/methods.ts names exactly the methods of its table (a method
+ * added to a table but not listed there makes its entry below an error: `true` is not `false`).
+ */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const methodListsMatchTables: {
   [T in ApiTableName]: Same<keyof ApiTables[T], (typeof API_METHODS_BY_TABLE)[T][number]>;
-} = { notes: true, sync: true, account: true, agents: true, agentsConnect: true, cleanup: true, encryption: true };
+} = {
+  notes: true,
+  sync: true,
+  account: true,
+  agents: true,
+  agentsConnect: true,
+  cleanup: true,
+  encryption: true,
+};
 void methodListsMatchTables;

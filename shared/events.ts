@@ -21,6 +21,18 @@ export const AppEventSchema = z.discriminatedUnion('type', [
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
   }),
+  /**
+   * A device sign-in (`account.signInDevice`, RFC 8628) waits for the person: open the address,
+   * enter the code (or open the complete address, which holds it) before it expires.
+   */
+  z.object({
+    type: z.literal('account.deviceCode'),
+    verificationUri: z.string(),
+    verificationUriComplete: z.string().optional(),
+    userCode: z.string(),
+    expiresInSeconds: z.number(),
+  }),
 ]);
 export type EncryptionProgress = Omit<Extract<AppEvent, { type: 'encryption.progress' }>, 'type'>;
+export type DeviceCodePrompt = Omit<Extract<AppEvent, { type: 'account.deviceCode' }>, 'type'>;
 export type AppEvent = z.infer<typeof AppEventSchema>;

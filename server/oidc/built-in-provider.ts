@@ -6,6 +6,12 @@ import type { StorageAdapter } from '../storage/storage.js';
 import type { AccountStore } from './accounts.js';
 import type { DeviceStore } from './devices.js';
 import { escapeHtml } from '../../shared/escape-html.js';
+import {
+  type DevicePageContext,
+  deviceSignedInPage,
+  userCodeConfirmPage,
+  userCodeInputPage,
+} from './device-pages.js';
 import { readForm, sendLoginPage, sendMessagePage } from './login-page.js';
 import { StorageProviderAdapter } from './provider-adapter.js';
 import type { ProviderKeys } from './provider-keys.js';
@@ -17,7 +23,9 @@ import type { ProviderKeys } from './provider-keys.js';
  * loopback address on any port (RFC 8252 §7.3). Access tokens are short-lived JWTs for the sync
  * API (audience `<issuer>/v1/memory`, claim `did` = the device); refresh tokens rotate on every
  * use, and re-using an old one revokes the device (oidc-provider's reuse detection).
- * Every sign-in is a new grant, and a grant is a device.
+ * Every sign-in is a new grant, and a grant is a device. A terminal without a browser signs in
+ * with the device authorization grant (RFC 8628): its code is entered and confirmed at `/device`,
+ * then the same login page and the same grant as above.
  */
 export const MEMORY_DESK_CLIENT_ID = 'memory-desk';
 
@@ -31,6 +39,8 @@ export interface BuiltInProviderOptions {
   accessTokenTtlSeconds?: number;
   /** Refresh token lifetime; each refresh starts a new one (default 30 days). */
   refreshTokenTtlSeconds?: number;
+  /** How long a device sign-in's code can be entered (default 10 minutes). */
+  deviceCodeTtlSeconds?: number;
   /** Sign-in attempts per account name per minute (default 10). */
   loginAttemptsPerMinute?: number;
   now?: () => number;
@@ -58,7 +68,9 @@ export function createBuiltInProvider(options: BuiltInProviderOptions): BuiltInP
   const provider = new Provider(issuer, {
     adapter: class {
       constructor(model: string) {
-        return new StorageProviderAdapter(storage, model, now);
+        // An expired device code stays readable a while, so the terminal still polling for it is
+        // told `expired_token` (RFC 8628 §3.5) and the browser "that code has expired", not "unknown".
+        return new StorageProviderAdapter(storage, model, now, model === 'DeviceCode' ? 3600 : 0);
       }
     },
     clients: [
@@ -66,7 +78,7 @@ export function createBuiltInProvider(options: BuiltInProviderOptions): BuiltInP
         client_id: MEMORY_DESK_CLIENT_ID,
         application_type: 'native',
         token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
+        grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
         response_types: ['code'],
         redirect_uris: ['http://127.0.0.1/callback', 'http://[::1]/callback'],
         id_token_signed_response_alg: 'ES256',
@@ -97,6 +109,20 @@ export function createBuiltInProvider(options: BuiltInProviderOptions): BuiltInP
     },
     features: {
       devInteractions: { enabled: false },
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: '****-****',
+        userCodeInputSource: userCodeInputPage,
+        userCodeConfirmSource: (
+          ctx: DevicePageContext,
+          form: string,
+          _c: unknown,
+          _i: unknown,
+          code: string,
+        ) => userCodeConfirmPage(ctx, form, code),
+        successSource: deviceSignedInPage,
+      },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -117,6 +143,7 @@ export function createBuiltInProvider(options: BuiltInProviderOptions): BuiltInP
     ttl: {
       AccessToken: options.accessTokenTtlSeconds ?? 600,
       AuthorizationCode: 60,
+      DeviceCode: options.deviceCodeTtlSeconds ?? 600,
       IdToken: 3600,
       Interaction: 3600,
       Session: 14 * 24 * 3600,

@@ -30,12 +30,7 @@ export class CallerCheck {
       this.cache.set(key, known);
       if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
     }
-    if (known.disabled)
-      throw new SyncError(
-        'unauthorized',
-        `The account "${sub}" is disabled on this sync server; ask whoever runs it. Notes on this computer are kept.`,
-        { reason: 'account_disabled' },
-      );
+    if (known.disabled) throw accountDisabled(sub);
     if (!known.device || known.device.revokedAt !== null)
       throw new SyncError(
         'unauthorized',
@@ -50,8 +45,31 @@ export class CallerCheck {
     }
   }
 
+  /**
+   * A token the server accepts besides sign-in (`sync-server token`'s secret, a JWKS) names no
+   * device; its account, if the built-in provider has one by that name, must not be disabled.
+   */
+  async checkAccount(sub: string): Promise<void> {
+    const key = `${sub}\n`;
+    let known = this.cache.get(key);
+    if (!known || this.now() - known.at >= this.cacheMs) {
+      const account = await this.accounts.get(sub);
+      known = { at: this.now(), disabled: account !== null && account.disabledAt !== null, device: null };
+      this.cache.set(key, known);
+    }
+    if (known.disabled) throw accountDisabled(sub);
+  }
+
   /** After a revocation through this server: the next request reads the record again. */
   forget(sub: string, deviceId: string): void {
     this.cache.delete(`${sub}\n${deviceId}`);
   }
+}
+
+function accountDisabled(sub: string): SyncError {
+  return new SyncError(
+    'unauthorized',
+    `The account "${sub}" is disabled on this sync server; ask whoever runs it. Notes on this computer are kept.`,
+    { reason: 'account_disabled' },
+  );
 }

@@ -2,10 +2,11 @@ import type http from 'node:http';
 import { escapeHtml } from '../../shared/escape-html.js';
 
 /**
- * The built-in provider's one page: account name and password, in the system browser. Plain
- * HTML, no script; it cannot be framed (clickjacking) and loads nothing from elsewhere.
+ * The built-in provider's pages, in the system browser: account name and password, and the
+ * device sign-in pages (device-pages.ts). Plain HTML, no script; they cannot be framed
+ * (clickjacking) and load nothing from elsewhere.
  */
-const HEADERS = {
+export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
@@ -13,7 +14,7 @@ const HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-function page(title: string, inner: string): string {
+export function page(title: string, inner: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(title)}</title><style>
 body{font:16px system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem;color:#222}
@@ -36,7 +37,7 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`,
   );
-  res.writeHead(options.status ?? 200, HEADERS).end(body);
+  res.writeHead(options.status ?? 200, PAGE_HEADERS).end(body);
 }
 
 export function sendMessagePage(
@@ -45,7 +46,7 @@ export function sendMessagePage(
   title: string,
   message: string,
 ): void {
-  res.writeHead(status, HEADERS).end(page(title, `<p>${escapeHtml(message)}</p>`));
+  res.writeHead(status, PAGE_HEADERS).end(page(title, `<p>${escapeHtml(message)}</p>`));
 }
 
 /** An `application/x-www-form-urlencoded` body of at most `maxBytes`. */

@@ -8,7 +8,8 @@ import type { StorageAdapter } from '../storage/storage.js';
  *   auth/oidc/<Model>/<id>.json          {payload, expiresAt}
  *   auth/oidc/by-grant/<grant>/<Model>~<id>   an index entry, so a grant's tokens can be revoked
  *   auth/oidc/by-uid/<uid>, auth/oidc/by-user-code/<code>   lookups the provider needs
- * Expired objects are answered as missing and removed when next read.
+ * Expired objects are answered as missing and removed when next read — `keepExpiredSeconds` after
+ * they expire, for a model whose expiry the provider itself tells apart from "unknown".
  */
 export interface ProviderPayload {
   grantId?: string;
@@ -20,7 +21,7 @@ export interface ProviderPayload {
 
 interface Stored {
   payload: ProviderPayload;
-  /** ms since the epoch, or null for no expiry. */
+  /** When it stops being answered (ms since the epoch), or null for never. */
   expiresAt: number | null;
 }
 
@@ -31,6 +32,7 @@ export class StorageProviderAdapter {
     private readonly storage: StorageAdapter,
     private readonly model: string,
     private readonly now: () => number = Date.now,
+    private readonly keepExpiredSeconds = 0,
   ) {}
 
   private key(id: string): string {
@@ -38,7 +40,10 @@ export class StorageProviderAdapter {
   }
 
   async upsert(id: string, payload: ProviderPayload, expiresIn?: number): Promise<void> {
-    const stored: Stored = { payload, expiresAt: expiresIn ? this.now() + expiresIn * 1000 : null };
+    const stored: Stored = {
+      payload,
+      expiresAt: expiresIn ? this.now() + (expiresIn + this.keepExpiredSeconds) * 1000 : null,
+    };
     await this.storage.put(this.key(id), JSON.stringify(stored));
     if (payload.grantId)
       await this.storage.put(

@@ -21,6 +21,8 @@ export type SignInOptions =
       publicUrl?: string;
       accessTokenTtlSeconds?: number;
       refreshTokenTtlSeconds?: number;
+      /** How long a device sign-in's code (`memdesk login --device`) can be entered. */
+      deviceCodeTtlSeconds?: number;
     }
   | {
       provider: 'external';
@@ -81,6 +83,7 @@ export async function setUpSignIn(
     log,
     ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
     ...(options.refreshTokenTtlSeconds ? { refreshTokenTtlSeconds: options.refreshTokenTtlSeconds } : {}),
+    ...(options.deviceCodeTtlSeconds ? { deviceCodeTtlSeconds: options.deviceCodeTtlSeconds } : {}),
   });
   log(`sign-in: built-in OpenID Connect provider at ${provider.issuer}`);
   return {

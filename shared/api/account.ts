@@ -17,6 +17,15 @@ export const accountApi = {
     }),
     output: z.object({ origin: z.string(), userId: z.string().optional() }),
   }),
+  'account.signInDevice': defineMethod({
+    summary:
+      'Sign in to a sync server from a terminal without a browser (OAuth device authorization grant, RFC 8628): an `account.deviceCode` event carries the address and code to confirm in any browser; the tokens are stored as account.signIn stores them.',
+    input: z.object({
+      origin: z.string().min(1),
+      deviceName: z.string().trim().min(1).max(100).optional(),
+    }),
+    output: z.object({ origin: z.string(), userId: z.string().optional() }),
+  }),
   'account.devices': defineMethod({
     summary: 'The devices signed in to this sync account (name, last seen, revoked), this one marked.',
     input: z.object({}),

@@ -33,7 +33,7 @@ export const API_METHODS_BY_TABLE = {
     'sync.conflict',
     'sync.resolve',
   ],
-  account: ['account.signIn', 'account.devices', 'account.revokeDevice'],
+  account: ['account.signIn', 'account.signInDevice', 'account.devices', 'account.revokeDevice'],
   agents: ['agents.retain', 'agents.export', 'agents.import', 'agents.importMnemopi'],
   agentsConnect: [
     'agents.recall',

@@ -19,6 +19,7 @@ import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { launchChromium, newPage } from './harness.js';
 import { tempDir } from '../support/temp-dir.js';
+import { signInAt, typeSignIn } from '../sync-auth/browser-sign-in.js';
 
 /**
  * What sign-in refuses, with words a person can act on: a forged state, nonce or PKCE verifier,
@@ -60,13 +61,7 @@ afterAll(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-async function typeIn(url: string, name = 'carol', password = PASSWORD): Promise<void> {
-  const page = await newPage(browser);
-  await page.goto(url);
-  await page.getByLabel('Account name').fill(name);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click({ noWaitAfter: true });
-}
+const typeIn = (url: string): Promise<void> => signInAt(browser, 'carol', PASSWORD)(url);
 
 /**
  * One authorization in the browser with the checks the test chooses, so it can forge them:
@@ -127,9 +122,7 @@ describe('sign-in refusals', () => {
     });
     const page = await newPage(browser);
     await page.goto(url.href);
-    await page.getByLabel('Account name').fill('carol');
-    await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await typeSignIn(page, 'carol', 'not the password');
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toBe('That account name and password do not match.');

@@ -21,6 +21,7 @@ import {
   WAIT,
 } from './harness.js';
 import { tempDir } from '../support/temp-dir.js';
+import { signInAt } from '../sync-auth/browser-sign-in.js';
 
 /**
  * The sign-in flow of electron/sync/auth in real Chromium against the sync server's built-in
@@ -48,17 +49,8 @@ afterAll(async () => {
 });
 
 /** The person in the browser: opens the URL, types name and password, submits. */
-function person(name: string, password: string, seen: { page?: Page } = {}) {
-  return async (url: string): Promise<void> => {
-    const page = await newPage(browser);
-    seen.page = page;
-    await page.goto(url);
-    await page.getByLabel('Account name').fill(name);
-    await page.getByLabel('Password').fill(password);
-    // The callback page answers once the app has its tokens: do not wait for it here.
-    await page.getByRole('button', { name: 'Sign in' }).click({ noWaitAfter: true });
-  };
-}
+const person = (name: string, password: string, seen: { page?: Page } = {}) =>
+  signInAt(browser, name, password, seen);
 
 describe('OpenID Connect sign-in with the built-in provider', () => {
   it('serves discovery with S256 PKCE', async () => {

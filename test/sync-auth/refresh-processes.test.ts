@@ -11,7 +11,8 @@ import { FileTokenStore } from '../../electron/sync/token-store.js';
 import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
 import { AccountStore } from '../../server/oidc/accounts.js';
 import { FsStorage } from '../../server/storage/fs-storage.js';
-import { launchChromium, newPage } from '../e2e/harness.js';
+import { launchChromium } from '../e2e/harness.js';
+import { signInAt } from './browser-sign-in.js';
 import { tempDir } from '../sync/harness.js';
 
 /**
@@ -54,13 +55,7 @@ it(
     const credential = await signInWithBrowser({
       origin: server.url,
       deviceName: 'Shared laptop',
-      openBrowser: async (url) => {
-        const page = await newPage(browser);
-        await page.goto(url);
-        await page.getByLabel('Account name').fill('carol');
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click({ noWaitAfter: true });
-      },
+      openBrowser: signInAt(browser, 'carol', PASSWORD),
     });
     const file = path.join(root, 'credentials', 'sync-token.json');
     const store = new FileTokenStore(file);

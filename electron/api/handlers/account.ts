@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { AppError } from '../../../shared/errors.js';
-import { serializeCredential } from '../../sync/auth/oidc-credential.js';
+import { signInWithDeviceCode } from '../../sync/auth/device-sign-in.js';
+import { type OidcCredential, serializeCredential } from '../../sync/auth/oidc-credential.js';
 import { signInWithBrowser } from '../../sync/auth/oidc-sign-in.js';
 import type { SyncAccount } from '../../sync/account.js';
 import type { HandlerContext } from '../context.js';
@@ -8,7 +9,7 @@ import type { ApiHandlers } from '../dispatch.js';
 
 export type AccountHandlers = Pick<
   ApiHandlers,
-  'account.signIn' | 'account.devices' | 'account.revokeDevice'
+  'account.signIn' | 'account.signInDevice' | 'account.devices' | 'account.revokeDevice'
 >;
 
 /** Sign-in in the system browser and the account's devices, on the process's sync engine. */
@@ -20,6 +21,15 @@ export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
     if (!account)
       throw new AppError('refused', 'not signed in to a sync server (memdesk login --origin URL)');
     return account;
+  };
+
+  /** Either flow's tokens go to the token store the same way; answers who signed in. */
+  const store = async (origin: string, credential: OidcCredential) => {
+    const e = await engine();
+    const result = await e.login(origin, serializeCredential(credential));
+    const account = await e.accounts.current();
+    const who = await account?.identity(AbortSignal.timeout(20_000), async () => undefined);
+    return { ...result, ...(who ? { userId: who.userId } : {}) };
   };
 
   return {
@@ -36,11 +46,16 @@ export function createAccountHandlers(ctx: HandlerContext): AccountHandlers {
         deviceName: deviceName ?? os.hostname(),
         openBrowser: openExternal,
       });
+      return store(origin, credential);
+    },
+    'account.signInDevice': async ({ origin, deviceName }) => {
       const e = await engine();
-      const result = await e.login(origin, serializeCredential(credential));
-      const account = await e.accounts.current();
-      const who = await account?.identity(AbortSignal.timeout(20_000), async () => undefined);
-      return { ...result, ...(who ? { userId: who.userId } : {}) };
+      const credential = await signInWithDeviceCode({
+        origin,
+        deviceName: deviceName ?? os.hostname(),
+        showCode: (prompt) => e.emit({ type: 'account.deviceCode', ...prompt }),
+      });
+      return store(origin, credential);
     },
     'account.devices': async () => (await signedIn()).client.devices(AbortSignal.timeout(20_000)),
     'account.revokeDevice': async ({ id }) => {

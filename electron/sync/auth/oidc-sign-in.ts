@@ -125,7 +125,8 @@ export async function refreshCredential(
   );
 }
 
-function credentialFrom(
+/** What a token response leaves in the token store (both flows store the same). */
+export function credentialFrom(
   auth: Pick<AuthConfig, 'issuer' | 'clientId' | 'resource'>,
   tokens: oidc.TokenEndpointResponse,
   at: number,

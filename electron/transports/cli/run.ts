@@ -11,12 +11,13 @@ import type { McpFront } from '../mcp/front.js';
 import { parseArgs } from './args.js';
 import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
-import { UsageError, type CliCommand, type CliIo } from './types.js';
+import { ExitCodeError, UsageError, type CliCommand, type CliIo } from './types.js';
 
 /**
  * The `memdesk` CLI: a transport over the API table. It maps argv to a method's input and the
  * output to text or (with --json) one JSON document. Exit codes: 0 ok, 1 refused or invalid input
- * (or any other error the core reports), 2 usage. Errors: one line on stderr; with --json also
+ * (or any other error the core reports), 2 usage, 3 and 4 a device sign-in denied or expired
+ * (ExitCodeError). Errors: one line on stderr; with --json also
  * `{"error":{"code","message"}}` on stdout.
  */
 export interface CliEnv {
@@ -62,7 +63,7 @@ export async function helpText(): Promise<string> {
         : `  ${c.usage.padEnd(Math.min(width, 60))}  ${c.summary}`,
     ),
     '',
-    'exit codes: 0 ok, 1 refused or invalid input, 2 usage. See docs/cli.md.',
+    'exit codes: 0 ok, 1 refused or invalid input, 2 usage, 3/4 login --device denied/expired. See docs/cli.md.',
   ];
   return lines.join('\n') + '\n';
 }
@@ -193,7 +194,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       stdout.write(JSON.stringify({ error: { code: body.error.code, message: body.error.message } }) + '\n');
     if (!usage && !(err instanceof AppError) && env.env.MEMDESK_DEBUG)
       stderr.write(`${(err as Error).stack}\n`);
-    return usage ? 2 : 1;
+    return usage ? 2 : err instanceof ExitCodeError ? err.exitCode : 1;
   } finally {
     const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
     // Notes this run wrote reach the cloud: handed to the running owner, or one bounded round.

@@ -1,7 +1,9 @@
 import type { ScopeSyncStatus, SyncStatus } from '../../../../shared/api/sync.js';
 import { parseNote } from '../../../../shared/note-format.js';
 import { scopeFlag, stringFlag } from '../args.js';
-import { UsageError, type CliCommand } from '../types.js';
+import type { ApiInput } from '../../../../shared/api.js';
+import { AppError } from '../../../../shared/errors.js';
+import { ExitCodeError, UsageError, type CliCommand, type CliIo } from '../types.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString();
@@ -68,6 +70,34 @@ function statusCommand(name: string): CliCommand {
   };
 }
 
+/** Exit codes of `login --device` that are not plain refusals (docs/cli.md). */
+const DEVICE_SIGN_IN_EXIT_CODES: Record<string, number> = { access_denied: 3, expired_token: 4 };
+
+/** `login --device`: prints the address and code as they come, then waits for the confirmation. */
+async function signInDevice(io: CliIo, input: ApiInput<'account.signInDevice'>) {
+  const stop = io.subscribe((event) => {
+    if (event.type !== 'account.deviceCode') return;
+    io.note(
+      `To sign in, open ${event.verificationUri} in a browser on any device and enter the code ${event.userCode}`,
+    );
+    if (event.verificationUriComplete)
+      io.note(`  or open this address, which holds the code:\n  ${event.verificationUriComplete}`);
+    io.note(
+      `The code is valid for ${event.expiresInSeconds < 120 ? `${event.expiresInSeconds} s` : `${Math.round(event.expiresInSeconds / 60)} min`}; waiting for you to confirm it…`,
+    );
+  });
+  try {
+    return await io.invoke('account.signInDevice', input);
+  } catch (err) {
+    const reason =
+      err instanceof AppError ? (err.details as { reason?: string } | undefined)?.reason : undefined;
+    const exitCode = reason ? DEVICE_SIGN_IN_EXIT_CODES[reason] : undefined;
+    throw err instanceof AppError && exitCode ? new ExitCodeError(err, exitCode) : err;
+  } finally {
+    stop();
+  }
+}
+
 /**
  * `memdesk status` (issue 5). Registered ahead of every other area's commands so it takes the
  * name while the core's app status still uses it too (it is to become `memdesk info`).
@@ -77,22 +107,28 @@ export const syncStatusCommands: CliCommand[] = [statusCommand('status')];
 export const syncCommands: CliCommand[] = [
   {
     name: 'login',
-    usage: 'login --origin URL [--device-name NAME] | login --origin URL --token TOKEN',
+    usage: 'login --origin URL [--device] [--device-name NAME] | login --origin URL --token TOKEN',
     summary:
-      'Sign in to a sync server: in your browser (the URL is printed; the refresh token goes to a 0600 file), or with a token from whoever runs it. Sync turns on by default.',
-    flags: { origin: 'string', token: 'string', 'device-name': 'string' },
+      'Sign in to a sync server: in your browser (the URL is printed), or with --device on a terminal without one (confirm the printed code in any browser), or with a token from whoever runs it. The refresh token goes to a 0600 file; sync turns on by default.',
+    flags: { origin: 'string', token: 'string', device: 'boolean', 'device-name': 'string' },
     positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       const origin = stringFlag(args, 'origin');
       const token = stringFlag(args, 'token');
       const deviceName = stringFlag(args, 'device-name');
+      const device = args.flags.device === true;
       if (!origin)
         throw new UsageError('login needs --origin URL (and --token TOKEN to sign in with a token)');
-      if (token !== undefined && deviceName !== undefined)
-        throw new UsageError('--device-name is for signing in in the browser, not with --token');
+      if (token !== undefined && (deviceName !== undefined || device))
+        throw new UsageError(
+          '--device and --device-name are for signing in with OpenID Connect, not with --token',
+        );
+      const named = { origin, ...(deviceName ? { deviceName } : {}) };
       const out = token
         ? await io.invoke('sync.login', { origin, token })
-        : await io.invoke('account.signIn', { origin, ...(deviceName ? { deviceName } : {}) });
+        : device
+          ? await signInDevice(io, named)
+          : await io.invoke('account.signIn', named);
       return { json: out, text: `signed in to ${out.origin}${out.userId ? ` as ${out.userId}` : ''}` };
     },
   },
