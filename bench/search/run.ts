@@ -4,6 +4,7 @@
  * and ranking quality (MRR, recall@10) of both on the same labelled queries.
  *   npx tsx bench/search/run.ts [notes=10000] [queries=200] [seed=7]
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { minisearch, ours } from '../recall-quality/engines.js';
 import type { Ranker } from '../recall-quality/engines.js';
@@ -35,8 +36,10 @@ function median(xs: number[]): number {
 }
 
 /** Per query: the median of ROUNDS timings (after one warm-up pass over all queries); then the median over queries. */
-function timeQueries(r: Ranker): { median: number; p95: number } {
+function timeQueries(r: Ranker): { median: number; p95: number; cpuShare: number; load: string } {
   for (const q of queries) r.search(q.query, LIMIT);
+  const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const perQuery = queries.map((q) => {
     const ts: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -46,8 +49,14 @@ function timeQueries(r: Ranker): { median: number; p95: number } {
     }
     return median(ts);
   });
+  // CPU time beside wall time: on a loaded machine the wall time includes waiting for a core.
+  const cpu = process.cpuUsage(cpu0);
+  const cpuShare = (cpu.user + cpu.system) / 1000 / (performance.now() - wall0);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const sorted = [...perQuery].sort((a, b) => a - b);
-  return { median: median(perQuery), p95: sorted[Math.floor(sorted.length * 0.95)]! };
+  return { median: median(perQuery), p95: sorted[Math.floor(sorted.length * 0.95)]!, cpuShare, load };
 }
 
 const ourBuild = build(() => ours(notes));
@@ -77,6 +86,14 @@ ourBuild.value.index.configureRanking({ proximity: DEFAULT_RANKING.proximity });
 console.log(
   `ours without the proximity re-rank: median ${np.median.toFixed(3)} ms (p95 ${np.p95.toFixed(3)}); with it ${a.median.toFixed(3)} ms`,
 );
+for (const [name, t] of [
+  ['ours', a],
+  ['ours without proximity', np],
+  ['MiniSearch', b],
+] as const)
+  console.log(
+    `  ${name}: CPU time ${(100 * t.cpuShare).toFixed(0)}% of wall time while timed; load average ${t.load}`,
+  );
 
 const qa = quality(
   queries,

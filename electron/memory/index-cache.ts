@@ -62,7 +62,7 @@ export function analyzerFingerprint(): string {
   fingerprint ??= createHash('sha256')
     .update(
       analyze(
-        "Ｐｒｉｃｉｎｇ merging merged don't user's the a of parseNoteId 数据库迁移 猫 tjänster sync—backup/restore ill shell id x 2026",
+        "Ｐｒｉｃｉｎｇ merging merged don't user's the a of parseNoteId 数据库迁移 猫 tjänster sync—backup/restore ill shell id x 2026 IL-6 TNFα",
       ).join(' '),
     )
     .digest('hex')

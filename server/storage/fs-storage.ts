@@ -5,7 +5,8 @@ import path from 'node:path';
 import {
   PreconditionFailedError,
   StorageUnavailableError,
-  keyProblem,
+  checkedKey,
+  storageFailure,
   UNCHANGED,
   unquotedEtag,
   type PutCondition,
@@ -67,9 +68,7 @@ export class FsStorage implements StorageAdapter {
   }
 
   private filePath(key: string): string {
-    const problem = keyProblem(key);
-    if (problem) throw new Error(problem);
-    return path.join(this.root, ...key.split('/'));
+    return path.join(this.root, ...checkedKey(key).split('/'));
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -339,8 +338,7 @@ function isCode(err: unknown, code: string): boolean {
 }
 
 function wrap(err: unknown): Error {
-  if (err instanceof PreconditionFailedError || err instanceof StorageUnavailableError) return err;
-  return new StorageUnavailableError(`filesystem storage failed: ${(err as Error).message}`);
+  return storageFailure(err, (e) => `filesystem storage failed: ${(e as Error).message}`);
 }
 
 function sleep(ms: number): Promise<void> {

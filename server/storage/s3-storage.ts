@@ -11,7 +11,8 @@ import {
 import {
   PreconditionFailedError,
   StorageUnavailableError,
-  keyProblem,
+  checkedKey,
+  storageFailure,
   UNCHANGED,
   unquotedEtag,
   type PutCondition,
@@ -89,9 +90,7 @@ export class S3Storage implements StorageAdapter {
   }
 
   private fullKey(key: string): string {
-    const problem = keyProblem(key);
-    if (problem) throw new Error(problem);
-    return this.prefix + key;
+    return this.prefix + checkedKey(key);
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -241,8 +240,7 @@ function describeError(err: unknown): string {
 }
 
 function wrap(err: unknown): Error {
-  if (err instanceof PreconditionFailedError || err instanceof StorageUnavailableError) return err;
-  return new StorageUnavailableError(`S3 storage failed: ${describeError(err)}`);
+  return storageFailure(err, (e) => `S3 storage failed: ${describeError(e)}`);
 }
 
 /** S3 settings from the environment; null (with the reason) when the bucket is not configured. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -18,9 +18,15 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Generous: CI has two cores shared with the rest of the suite. */
 export const WAIT = 30_000;
 
-/** `npm test` builds the renderer first; a lone `vitest run test/e2e` builds it here if missing. */
+/**
+ * `npm test` builds the renderer first; a lone `vitest run test/e2e` builds it here if missing. Files
+ * run two at a time, so each build goes to its own folder and is renamed into place whole: a second
+ * file never sees a half-written dist/renderer, and the loser of the race drops its copy.
+ */
 export function ensureRendererBuilt(): void {
   if (existsSync(path.join(RENDERER_DIR, 'index.html'))) return;
+  rmSync(RENDERER_DIR, { recursive: true, force: true }); // an interrupted build's leftovers
+  const own = `${RENDERER_DIR}.building-${process.pid}`;
   execFileSync(
     process.execPath,
     [
@@ -28,14 +34,23 @@ export function ensureRendererBuilt(): void {
       'build',
       '-c',
       'vite.renderer.config.ts',
+      '--outDir',
+      own,
+      '--emptyOutDir',
       '--logLevel',
       'warn',
     ],
-    {
-      cwd: REPO,
-      stdio: 'inherit',
-    },
+    // vitest sets NODE_ENV=test, which vite would build with (React's development build, whose
+    // doubled effects send every first request twice): build what `npm run build` builds.
+    { cwd: REPO, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
+  try {
+    renameSync(own, RENDERER_DIR);
+  } catch (err) {
+    // Another file's build got there first (rename onto its non-empty folder fails): use that one.
+    if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) throw err;
+    rmSync(own, { recursive: true, force: true });
+  }
 }
 
 export interface DemoEnv {

@@ -36,6 +36,18 @@ describe('analyze', () => {
     expect(analyze('XMLParser')).toEqual(['xmlparser', 'xml', 'parser']);
   });
 
+  it('joins hyphenated names and spells lone Greek letters, so their spellings meet', () => {
+    expect(analyze('IL-6 and T-cell')).toEqual(['il', '6', 'il6', 'cell', 'tcell']);
+    expect(analyze('pre-miRNA')).toEqual(['pre', 'mirna', 'mi', 'rna', 'premirna']);
+    for (const spelling of ['TNF-α', 'TNFα', 'TNF-alpha', 'TNF‐alpha'])
+      expect(analyze(spelling)).toEqual(['tnf', 'alpha', 'tnfalpha']);
+    expect(analyze('TNF alpha')).toEqual(['tnf', 'alpha']);
+    // Phrases (no short or numeric part) stay words: a tag's "database-migration" is two words.
+    expect(analyze('database-migration')).toEqual(['databas', 'migrat']);
+    // A Greek word stays as written; μ is a unit prefix (μM), not a name.
+    expect(analyze('ελληνικά 10 μM')).toEqual(['ελληνικά', '10', 'μm']);
+  });
+
   it('is total: empty and symbol-only text give no terms', () => {
     expect(analyze('')).toEqual([]);
     expect(analyze('!!! --- ???')).toEqual([]);

@@ -24,7 +24,7 @@ describe('expandQuery (RM3)', () => {
   ];
 
   it('adds the terms of the best notes, weighted by their scores, and keeps the query terms at weight ≥ 1', () => {
-    const e = expandQuery(q, docs, { docs: 2, terms: 3, originalWeight: 0.5, maxDocShare: 1 });
+    const e = expandQuery(q, docs, { docs: 2, terms: 3, originalWeight: 0.5, maxDocShare: 1, scorePower: 1 });
     const w = Object.fromEntries(e.terms.map((t, i) => [t, e.weights[i]!]));
     // Relevance model: deploy .75·.5 + .25·.25 = .4375, rollback .375, canary .1875 (sum 1).
     expect(w.deploy).toBeCloseTo(1 + 0.4375, 9);
@@ -32,8 +32,17 @@ describe('expandQuery (RM3)', () => {
     expect(w.canary).toBeCloseTo(0.1875, 9);
   });
 
+  it('weighs each note by its score to scorePower, so a clear best note outweighs the rest', () => {
+    const e = expandQuery(q, docs, { docs: 2, terms: 3, originalWeight: 0.5, maxDocShare: 1, scorePower: 2 });
+    const w = Object.fromEntries(e.terms.map((t, i) => [t, e.weights[i]!]));
+    // Note weights 3² : 1² = .9 : .1 → deploy .9·.5 + .1·.25 = .475, rollback .45, canary .075.
+    expect(w.deploy).toBeCloseTo(1 + 0.475, 9);
+    expect(w.rollback).toBeCloseTo(0.45, 9);
+    expect(w.canary).toBeCloseTo(0.075, 9);
+  });
+
   it('keeps only the most probable terms', () => {
-    const e = expandQuery(q, docs, { docs: 2, terms: 1, originalWeight: 0.5, maxDocShare: 1 });
+    const e = expandQuery(q, docs, { docs: 2, terms: 1, originalWeight: 0.5, maxDocShare: 1, scorePower: 1 });
     expect(e.terms).toEqual(['deploy']);
     expect(e.weights[0]).toBeCloseTo(2, 9);
   });
@@ -42,16 +51,22 @@ describe('expandQuery (RM3)', () => {
     const e = expandQuery(
       q,
       docs,
-      { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1 },
+      { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1, scorePower: 1 },
       (t) => t !== 'rollback',
     );
     expect(e.terms).toEqual(['deploy', 'canary']);
   });
 
   it('leaves the query alone with λ = 1, no notes or no expansion terms', () => {
-    expect(expandQuery(q, docs, { docs: 2, terms: 5, originalWeight: 1, maxDocShare: 1 })).toBe(q);
-    expect(expandQuery(q, [], { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1 })).toBe(q);
-    expect(expandQuery(q, docs, { docs: 2, terms: 0, originalWeight: 0.5, maxDocShare: 1 })).toBe(q);
+    expect(
+      expandQuery(q, docs, { docs: 2, terms: 5, originalWeight: 1, maxDocShare: 1, scorePower: 1 }),
+    ).toBe(q);
+    expect(
+      expandQuery(q, [], { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1, scorePower: 1 }),
+    ).toBe(q);
+    expect(
+      expandQuery(q, docs, { docs: 2, terms: 0, originalWeight: 0.5, maxDocShare: 1, scorePower: 1 }),
+    ).toBe(q);
   });
 });
 

@@ -136,7 +136,7 @@ describe('search properties', () => {
           const withFeedback = new SearchIndex(docs);
           // A small pool so feedback really runs on these small stores.
           withFeedback.configureRanking({
-            feedback: { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1 },
+            feedback: { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1, scorePower: 4 },
           });
           const without = new SearchIndex(docs);
           without.configureRanking({ feedback: null });
@@ -161,7 +161,9 @@ describe('search properties', () => {
           const docs = notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument);
           const withProximity = new SearchIndex(docs);
           // A pool as large as the store, so every hit is re-ranked.
-          withProximity.configureRanking({ proximity: { pool: 100, window: 5, weight: 1 } });
+          withProximity.configureRanking({
+            proximity: { pool: 100, window: 5, weight: 1, maxQueryTerms: 12 },
+          });
           const without = new SearchIndex(docs);
           without.configureRanking({ proximity: null });
           const keys = (hits: { scope: string; id: string }[]) =>

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../electron/memory/search/analyze.js';
-import { proximityScore as scoreOf } from '../../electron/memory/search/proximity.js';
+import { positionsOf, proximityScore as scoreOf } from '../../electron/memory/search/proximity.js';
 import type { ProximityConfig, ProximityQuery } from '../../electron/memory/search/proximity.js';
 import { SearchIndex } from '../../electron/memory/search/index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
 import { fuseRanks, unmatchedHit } from '../../electron/memory/search/fusion.js';
 import { sumParts } from './helpers.js';
 
-const config = { pool: 20, window: 5, weight: 1 };
+const config = { pool: 20, window: 5, weight: 1, maxQueryTerms: 12 };
 const proximityScore = (texts: string[], query: ProximityQuery, c: ProximityConfig) =>
-  scoreOf(texts.map(analyze), query, c);
+  scoreOf(
+    texts.map((t) => positionsOf(analyze(t))),
+    query,
+    c,
+  );
 const q = { terms: ['databas', 'migrat'], idfs: [2, 3] };
 
 describe('proximity of query terms', () => {

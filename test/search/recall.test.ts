@@ -16,6 +16,30 @@ describe('recall', () => {
     expect(r.notes[0]!.why.matched.tags).toEqual(['kubernet']);
   });
 
+  it('with semantic matches: reorders the notes that qualify by words, never attaches one that shares no word', () => {
+    const index = new SearchIndex([
+      doc('words', { summary: 'Kubernetes upgrade order' }),
+      doc('close', { summary: 'Kubernetes cluster layout' }),
+      doc('meaning-only', { summary: 'Container orchestration plan' }),
+    ]);
+    const lexical = ids(index.recall('kubernetes upgrade').notes);
+    expect(lexical[0]).toBe('words');
+    const semantic = [
+      { scope: 'project' as const, id: 'meaning-only', similarity: 0.99 },
+      { scope: 'project' as const, id: 'close', similarity: 0.95 },
+    ];
+    const r = index.recall('kubernetes upgrade', { semantic });
+    // The note closest in meaning but sharing no word stays out; the semantic ranks reorder the rest.
+    expect(ids(r.notes).sort()).toEqual([...lexical].sort());
+    expect(ids(r.notes)[0]).toBe('close');
+    expect(r.notes[0]!.why.semantic).toEqual({ similarity: 0.95, rank: 2 });
+    for (const n of r.notes) expect(n.score).toBe(sumParts(n.why.parts));
+    expect(index.recall('orchestration of containers?', { semantic }).notes.map((n) => n.id)).toEqual([
+      'meaning-only',
+    ]);
+    expect(index.recall('what should we do next', { semantic })).toEqual({ notes: [], linked: [], text: '' });
+  });
+
   it('attaches nothing below minScore, and nothing for a message that matches nothing (the common case)', () => {
     const index = new SearchIndex([doc('k8s', { summary: 'Kubernetes cluster layout' })]);
     const r = index.recall('kubernetes');

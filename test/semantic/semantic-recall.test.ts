@@ -1,10 +1,10 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../electron/memory/search/types.js';
 import { OpenAiEmbeddings } from '../../electron/memory/semantic/embeddings-client.js';
 import { RETRY_MS } from '../../electron/memory/semantic/endpoint-state.js';
 import { SemanticRecall } from '../../electron/memory/semantic/semantic-recall.js';
+import { readVectorFile } from '../../electron/memory/semantic/vector-file.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startStandInEmbeddings } from './stand-in-embeddings.js';
 import type { StandInServer } from './stand-in-embeddings.js';
@@ -51,10 +51,8 @@ describe('semantic recall against a stand-in embeddings server (deterministic ve
     const edited = [note('alpha', 'alpha note, reworded', 2), ...notes.slice(1, 4)];
     await again.update(edited);
     expect(server.inputs.slice(5)).toEqual(['alpha note, reworded\n\n']);
-    const file = JSON.parse(await fs.readFile(path.join(dir, 'project-test.json'), 'utf8')) as {
-      notes: Record<string, unknown>;
-    };
-    expect(Object.keys(file.notes).sort()).toEqual(['alpha', 'beta', 'delta', 'gamma']);
+    const file = await readVectorFile(path.join(dir, 'project-test.vec'), again.space);
+    expect([...file.keys()].sort()).toEqual(['alpha', 'beta', 'delta', 'gamma']);
   });
 
   it('matches by meaning: a paraphrase sharing no word comes first', async () => {

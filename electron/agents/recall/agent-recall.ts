@@ -43,7 +43,7 @@ export async function recallForAgent(
     alreadyAttached: req.alreadyAttached ?? [],
     usage: (scope: Scope, id: string) => core.usage.get(scope, id).count,
     ...(projectLabel !== undefined ? { projectLabel } : {}),
-    ...(semantic?.matches ? { semantic: semantic.matches, minSimilarity: semantic.minSimilarity } : {}),
+    ...(semantic?.matches ? { semantic: semantic.matches } : {}),
   });
   if (req.record && result.notes.length > 0) await core.usage.record(result.notes);
   return semantic?.notice ? { ...result, notice: semantic.notice } : result;

@@ -88,30 +88,8 @@ export function groupedHooks(file: string, handlers: Record<string, Json>, marke
     }
     return out;
   };
-  return {
-    add(text) {
-      const doc = parseJsonConfig(text, file);
-      const hooks = strip(isObj(doc.hooks) ? doc.hooks : {});
-      for (const [event, handler] of Object.entries(handlers)) {
-        const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-        hooks[event] = [...groups, { hooks: [handler] }];
-      }
-      return printJson({ ...doc, hooks });
-    },
-    remove(text) {
-      const doc = parseJsonConfig(text, file);
-      if (!isObj(doc.hooks)) return text;
-      const hooks = strip(doc.hooks);
-      const next: Json = { ...doc, hooks };
-      if (Object.keys(hooks).length === 0) delete next.hooks;
-      return printJson(next);
-    },
-    has(text) {
-      if (text === null) return false;
-      const doc = parseJsonConfig(text, file);
-      return isObj(doc.hooks) && JSON.stringify(doc.hooks).includes(marker);
-    },
-  };
+  const ours = Object.fromEntries(Object.entries(handlers).map(([event, h]) => [event, { hooks: [h] }]));
+  return hooksEdit(file, marker, { strip, ours, emptyHooks: 'drop' });
 }
 
 /** Cursor's hooks.json: `{"version": 1, "hooks": {event: [{"command"}]}}`. */
@@ -126,19 +104,38 @@ export function flatHooks(file: string, handlers: Record<string, Json>, marker: 
     }
     return out;
   };
+  return hooksEdit(file, marker, { strip, ours: handlers, emptyHooks: 'keep', defaults: { version: 1 } });
+}
+
+interface HooksLayout {
+  /** `"hooks"` without any handler of ours. */
+  strip(hooks: Json): Json;
+  /** What goes at the end of each event's list: event → our entry. */
+  ours: Json;
+  /** Once ours are out, an empty `"hooks"` is dropped, or kept (Cursor's file is all hooks). */
+  emptyHooks: 'drop' | 'keep';
+  /** Keys a new file starts with, unless the file has its own. */
+  defaults?: Json;
+}
+
+/** add/remove/has over a `"hooks"` object; the layouts differ only in what `HooksLayout` says. */
+function hooksEdit(file: string, marker: string, layout: HooksLayout): ConfigEdit {
   return {
     add(text) {
       const doc = parseJsonConfig(text, file);
-      const hooks = strip(isObj(doc.hooks) ? doc.hooks : {});
-      for (const [event, handler] of Object.entries(handlers)) {
-        hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), handler];
+      const hooks = layout.strip(isObj(doc.hooks) ? doc.hooks : {});
+      for (const [event, entry] of Object.entries(layout.ours)) {
+        hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), entry];
       }
-      return printJson({ version: 1, ...doc, hooks });
+      return printJson({ ...layout.defaults, ...doc, hooks });
     },
     remove(text) {
       const doc = parseJsonConfig(text, file);
       if (!isObj(doc.hooks)) return text;
-      return printJson({ ...doc, hooks: strip(doc.hooks) });
+      const hooks = layout.strip(doc.hooks);
+      const next: Json = { ...doc, hooks };
+      if (layout.emptyHooks === 'drop' && Object.keys(hooks).length === 0) delete next.hooks;
+      return printJson(next);
     },
     has(text) {
       if (text === null) return false;

@@ -1,8 +1,8 @@
 import { answerHook } from '../../agents/hooks/answer-hook.js';
-import { memoryPrompt, recallForAgent, visibleNotes } from '../../agents/recall/agent-recall.js';
+import { memoryPrompt, visibleNotes } from '../../agents/recall/agent-recall.js';
 import type { HandlerContext } from '../context.js';
 import type { ApiHandlers } from '../dispatch.js';
-import { logRecallError } from '../recall-error.js';
+import { recallReply } from '../recall-reply.js';
 
 export type AgentsConnectHandlers = Pick<
   ApiHandlers,
@@ -17,16 +17,8 @@ export type AgentsConnectHandlers = Pick<
 export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectHandlers {
   const { core, agents } = ctx;
   return {
-    'agents.recall': async ({ message, alreadyAttached }) => {
-      const result = await recallForAgent(core, { message, alreadyAttached, record: true });
-      if (result.error !== undefined) logRecallError(result.error);
-      return {
-        notes: result.notes,
-        linked: result.linked,
-        text: result.text,
-        ...(result.notice ? { notice: result.notice } : {}),
-      };
-    },
+    'agents.recall': ({ message, alreadyAttached }) =>
+      recallReply(core, { message, alreadyAttached, record: true }),
     'agents.prompt': async () => ({
       ...(await memoryPrompt(core)),
       notes: (await visibleNotes(core)).map((n) => ({

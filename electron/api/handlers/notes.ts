@@ -1,12 +1,12 @@
 import type { ApiOutput } from '../../../shared/api.js';
 import type { Scope } from '../../../shared/note.js';
 import { projectFilterLabel } from '../../agents/project-filter.js';
-import { memoryIndex, recallForAgent } from '../../agents/recall/agent-recall.js';
+import { memoryIndex } from '../../agents/recall/agent-recall.js';
 import { semanticFor } from '../../memory/semantic/for-core.js';
 import { normalizeTags } from '../../../shared/tags.js';
 import type { MemoryCore, StoredNote } from '../../memory/types.js';
 import type { HandlerContext } from '../context.js';
-import { logRecallError } from '../recall-error.js';
+import { recallReply } from '../recall-reply.js';
 import { notePage, tagCounts } from './note-pages.js';
 import type { ApiHandlers } from '../dispatch.js';
 
@@ -165,18 +165,10 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
         ...(semantic?.notice ? { notice: semantic.notice } : {}),
       };
     },
-    'notes.recall': async ({ message, alreadyAttached }) => {
-      // A preview of what recall would attach: it does not count as a recall (agents.recall, the
-      // MCP tool and the hooks are what count).
-      const result = await recallForAgent(core, { message, alreadyAttached, record: false });
-      if (result.error !== undefined) logRecallError(result.error);
-      return {
-        notes: result.notes,
-        linked: result.linked,
-        text: result.text,
-        ...(result.notice ? { notice: result.notice } : {}),
-      };
-    },
+    // A preview of what recall would attach: it does not count as a recall (agents.recall, the
+    // MCP tool and the hooks are what count).
+    'notes.recall': ({ message, alreadyAttached }) =>
+      recallReply(core, { message, alreadyAttached, record: false }),
     'notes.index': async () => memoryIndex(core),
   };
 }

@@ -122,12 +122,16 @@ export async function scanNoteDir(
     const before = known.get(name);
     if ('entry' in result) files.set(name, result.entry);
     else if ('error' in result) {
-      // Not readable right now (EMFILE under load, EACCES, a link to a directory): a note read
-      // before stays as it was — it is not removed — and the problem is reported either way.
+      // Not readable right now (EMFILE under load, a link to a directory): a note read before
+      // stays as it was — it is not removed — and the problem is reported either way. A file this
+      // process may not read (EACCES, EPERM) changed since it was read: the copy known is not what
+      // the file holds, so the note is held (sync neither pushes it nor writes over it).
       const warning = unreadableWarning(d, name, result.error);
+      const code = (result.error as NodeJS.ErrnoException).code;
+      const denied = code === 'EACCES' || code === 'EPERM';
       files.set(
         name,
-        before?.note
+        before?.note && !denied
           ? { ...before, mtimeMs: NaN, warning }
           : { name, mtimeMs: NaN, size: -1, note: null, warning, held: 'unreadable' },
       );

@@ -47,19 +47,91 @@ function pushWord(out: string[], lower: string): void {
 export function analyze(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
-  const normalized = text.normalize('NFKC');
+  const normalized = spellGreekLetters(text.normalize('NFKC'));
   const hasCjk = CJK_CHAR.test(normalized);
+  const compound: string[] = [];
+  let end = -1;
   WORD.lastIndex = 0;
   for (let match = WORD.exec(normalized); match !== null; match = WORD.exec(normalized)) {
     const token = match[0];
+    const joined = match.index === end + 1 && HYPHEN.test(normalized[end] ?? '');
+    if (!joined) flushCompound(out, compound);
+    end = match.index + token.length;
     if (hasCjk && CJK_CHAR.test(token)) {
+      flushCompound(out, compound);
       for (const piece of token.match(PIECES) ?? []) {
         if (CJK_CHAR.test(piece)) cjkTerms(out, piece);
         else addWord(out, piece);
       }
-    } else addWord(out, token);
+      continue;
+    }
+    addWord(out, token);
+    compound.push(token);
   }
+  flushCompound(out, compound);
   return out;
+}
+
+/** One hyphen-like character joining the parts of a compound ("IL-6", "pre‐miRNA"). */
+const HYPHEN = /^[-\u2010\u2011]$/;
+/** Compounds of more parts or letters than this are phrases, not names: not joined. */
+const COMPOUND_MAX_PARTS = 4;
+const COMPOUND_MAX_CHARS = 24;
+
+/** A compound part that makes it a name rather than a phrase: a number or at most three characters. */
+const NAME_PART = /^(?:.{1,3}|.*\d.*)$/u;
+
+/**
+ * Hyphenated names also yield their parts joined ("IL-6" → "il6", "T-cell" → "tcell",
+ * "pre-miRNA" → "premirna"), so the hyphenated and the closed spelling of a name meet; the parts
+ * are indexed as words as before. Only compounds with a short or numeric part are names:
+ * "database-migration" (a tag's usual spelling of two words) is two words, and joining it would
+ * only lengthen the tags.
+ */
+function flushCompound(out: string[], parts: string[]): void {
+  if (parts.length >= 2 && parts.length <= COMPOUND_MAX_PARTS && parts.some((p) => NAME_PART.test(p))) {
+    const joined = parts.join('').replace(APOSTROPHE, '').toLowerCase();
+    if (joined.length <= COMPOUND_MAX_CHARS) out.push(stem(joined));
+  }
+  parts.length = 0;
+}
+
+/** Greek letters' names, for a Greek letter standing in a Latin name ("TNF-α", "IFNγ", "β-catenin"). */
+const GREEK_NAMES: Record<string, string> = {
+  α: 'alpha',
+  β: 'beta',
+  γ: 'gamma',
+  δ: 'delta',
+  ε: 'epsilon',
+  ζ: 'zeta',
+  η: 'eta',
+  θ: 'theta',
+  ι: 'iota',
+  κ: 'kappa',
+  λ: 'lambda',
+  ν: 'nu',
+  ξ: 'xi',
+  π: 'pi',
+  ρ: 'rho',
+  σ: 'sigma',
+  τ: 'tau',
+  υ: 'upsilon',
+  φ: 'phi',
+  χ: 'chi',
+  ψ: 'psi',
+  ω: 'omega',
+};
+/**
+ * A lone Greek letter (not inside a Greek word, which stays as written); μ is left alone (μg, μM
+ * are units). The letter becomes "-name", so "TNFα", "TNF-α" and "TNF-alpha" all give "tnf",
+ * "alpha" and "tnfalpha".
+ */
+const LONE_GREEK = /(?<!\p{Script=Greek})[αβγδεζηθικλνξπρστυφχψω](?!\p{Script=Greek})/gu;
+
+function spellGreekLetters(text: string): string {
+  return text.replace(LONE_GREEK, (c, offset: number) =>
+    offset > 0 && HYPHEN.test(text[offset - 1]!) ? GREEK_NAMES[c]! : `-${GREEK_NAMES[c]!}`,
+  );
 }
 
 /** Overlapping bigrams of a CJK run; a lone character stays a unigram. */

@@ -30,14 +30,15 @@ export function expandQuery(
 ): WeightedQuery {
   const lambda = c.originalWeight;
   if (docs.length === 0 || c.terms <= 0 || lambda >= 1 || q.terms.length === 0) return q;
-  const total = docs.reduce((a, d) => a + d.score, 0);
+  const weightOf = (score: number) => Math.pow(score, c.scorePower);
+  const total = docs.reduce((a, d) => a + weightOf(d.score), 0);
   if (!(total > 0)) return q;
   const model = new Map<string, number>();
   for (const d of docs) {
     const entries = [...d.terms];
     const length = entries.reduce((a, [, tf]) => a + tf, 0);
     if (!(length > 0)) continue;
-    const w = d.score / total / length;
+    const w = weightOf(d.score) / total / length;
     for (const [term, tf] of entries) {
       if (eligible(term)) model.set(term, (model.get(term) ?? 0) + w * tf);
     }

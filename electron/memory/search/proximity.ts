@@ -16,6 +16,11 @@ export interface ProximityConfig {
   window: number;
   /** Multiplies the pair scores before they are added to the note's score. */
   weight: number;
+  /**
+   * Queries with more distinct typed terms are left alone: every pair of terms is compared, so a
+   * pasted log or long message is not worth it.
+   */
+  maxQueryTerms: number;
 }
 
 /** The query side: distinct typed terms and their idf (already multiplied by the query weight). */
@@ -24,18 +29,28 @@ export interface ProximityQuery {
   idfs: readonly number[];
 }
 
-/** Positions of the query's terms in one field's term sequence (index = query term). */
-function positionsIn(fieldTerms: readonly string[], index: ReadonlyMap<string, number>): number[][] {
-  const out: number[][] = Array.from({ length: index.size }, () => []);
+/** One field's term positions: term → ascending positions in the field's term sequence. */
+export type FieldPositions = ReadonlyMap<string, Int32Array>;
+
+/**
+ * A field's positions, computed once per note (the index keeps them for the notes re-ranked most
+ * recently), so a query looks its few terms up instead of scanning the field's text.
+ */
+export function positionsOf(fieldTerms: readonly string[]): FieldPositions {
+  const lists = new Map<string, number[]>();
   for (let p = 0; p < fieldTerms.length; p++) {
-    const qi = index.get(fieldTerms[p]!);
-    if (qi !== undefined) out[qi]!.push(p);
+    const t = fieldTerms[p]!;
+    const list = lists.get(t);
+    if (list) list.push(p);
+    else lists.set(t, [p]);
   }
+  const out = new Map<string, Int32Array>();
+  for (const [t, list] of lists) out.set(t, Int32Array.from(list));
   return out;
 }
 
 /** Σ 1/d² over occurrence pairs of two terms within the window (positions ascending). */
-function pairAccumulation(a: readonly number[], b: readonly number[], window: number): number {
+function pairAccumulation(a: Int32Array, b: Int32Array, window: number): number {
   let acc = 0;
   let start = 0;
   for (const x of a) {
@@ -49,34 +64,26 @@ function pairAccumulation(a: readonly number[], b: readonly number[], window: nu
 }
 
 /**
- * The proximity score of one note: its fields' term sequences (`analyze` of the summary and the
+ * The proximity score of one note: its fields' positions (`positionsOf` the analysed summary and
  * body; tags are a list, not prose) against the query's terms. 0 with fewer than two query terms
  * or no two of them near each other.
  */
 export function proximityScore(
-  fields: readonly (readonly string[])[],
+  fields: readonly FieldPositions[],
   q: ProximityQuery,
   c: ProximityConfig,
 ): number {
-  if (q.terms.length < 2 || c.weight <= 0) return 0;
-  const index = new Map(q.terms.map((t, i) => [t, i] as const));
-  const acc = new Float64Array(q.terms.length * q.terms.length);
-  for (const terms of fields) {
-    if (terms.length < 2) continue;
-    const pos = positionsIn(terms, index);
-    for (let i = 0; i < pos.length; i++) {
-      if (pos[i]!.length === 0) continue;
-      for (let j = i + 1; j < pos.length; j++) {
-        if (pos[j]!.length === 0) continue;
-        const k = i * q.terms.length + j;
-        acc[k] = acc[k]! + pairAccumulation(pos[i]!, pos[j]!, c.window);
-      }
-    }
-  }
+  const n = q.terms.length;
+  if (n < 2 || c.weight <= 0) return 0;
   let score = 0;
-  for (let i = 0; i < q.terms.length; i++)
-    for (let j = i + 1; j < q.terms.length; j++) {
-      const a = acc[i * q.terms.length + j]!;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      let a = 0;
+      for (const f of fields) {
+        const pi = f.get(q.terms[i]!);
+        const pj = pi && f.get(q.terms[j]!);
+        if (pi && pj) a += pairAccumulation(pi, pj, c.window);
+      }
       if (a > 0) score += Math.min(q.idfs[i]!, q.idfs[j]!) * (a / (1 + a));
     }
   return c.weight * score;

@@ -1,7 +1,7 @@
 import type { Scope } from '../../../shared/note.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import { linkTargets } from '../../../shared/links.js';
-import { RECALL_DEFAULTS, SEMANTIC_MIN_SIMILARITY, usageKey } from './scoring.js';
+import { RECALL_DEFAULTS, usageKey } from './scoring.js';
 import type { WeightedQuery } from './feedback.js';
 import type {
   NoteRef,
@@ -10,9 +10,8 @@ import type {
   RecallResult,
   SearchDocument,
   SearchHit,
-  SemanticMatch,
 } from './types.js';
-import { fuseRanks, unmatchedHit } from './fusion.js';
+import { fuseRanks } from './fusion.js';
 
 /** Candidates read past `perTurn`, for when the best ones do not fit the budget. */
 const CANDIDATE_FACTOR = 4;
@@ -74,9 +73,8 @@ function recallUnsafe(index: RecallIndex, message: string, options: RecallOption
     ...(attached.size > 0 || hidden ? { skip } : {}),
   });
 
-  const candidates = options.semantic
-    ? withSemantic(index, lexical, options.semantic, options.minSimilarity ?? SEMANTIC_MIN_SIMILARITY, skip)
-    : lexical;
+  // Semantic recall reorders the notes that qualified by words; it never adds one (docs/search.md).
+  const candidates = options.semantic ? fuseRanks(lexical, options.semantic, () => undefined) : lexical;
 
   const notes: SearchHit[] = [];
   const blocks: string[] = [];
@@ -190,26 +188,4 @@ function clip(s: string, n: number): string {
   const code = s.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--;
   return s.slice(0, cut).trimEnd();
-}
-
-/**
- * Semantic recall on: the lexical candidates (which met the rules above) fused with the semantic
- * matches by RRF; a note matching no word is a candidate too when its similarity reaches
- * `minSimilarity` (and it is not attached already or hidden in this project).
- */
-function withSemantic(
-  index: RecallIndex,
-  lexical: SearchHit[],
-  semantic: readonly SemanticMatch[],
-  minSimilarity: number,
-  skip: (scope: Scope, id: string) => boolean,
-): SearchHit[] {
-  const close = new Set(
-    semantic.filter((m) => m.similarity >= minSimilarity).map((m) => usageKey(m.scope, m.id)),
-  );
-  return fuseRanks(lexical, semantic, (scope, id) => {
-    const doc = index.get(scope, id);
-    if (!doc || !close.has(usageKey(scope, id)) || skip(scope, id)) return undefined;
-    return unmatchedHit(doc);
-  });
 }

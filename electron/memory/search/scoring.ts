@@ -5,10 +5,11 @@ import type { ScoreExplanation, UsageCounts } from './types.js';
 /**
  * BM25F parameters (see docs/search.md). A term's pseudo-frequency in a note is
  * Σ_field weight · tf / (1 − b + b · len / avgLen), saturated as idf · x / (k1 + x), so the summary
- * and tags weigh six times the body, and a word repeated in a long body cannot outrun a short
+ * and tags weigh five times the body (0.6 since it was fitted across the public sets and our
+ * generated one together; it was 0.5), and a word repeated in a long body cannot outrun a short
  * summary that names the thing.
  */
-export const FIELD_WEIGHTS = { summary: 3, tags: 3, body: 0.5 } as const;
+export const FIELD_WEIGHTS = { summary: 3, tags: 3, body: 0.6 } as const;
 /**
  * Length normalisation per field: bodies vary most, tag lists least. Summary 0.3 (was 0.5) was
  * fitted across the public sets and our generated one together (docs/search.md, ablation).
@@ -44,6 +45,12 @@ export interface FeedbackConfig {
    * little (idf) to be worth their long postings, which would make the second pass slow.
    */
   maxDocShare: number;
+  /**
+   * A feedback note weighs its score to this power: 1 = in proportion to the score (RM3); higher
+   * lets a clear best note outweigh ones that only just made the cut (weights follow score gaps).
+   * Search only: recall, which learns from its qualified notes, weighs them in proportion.
+   */
+  scorePower: number;
 }
 
 export const DEFAULT_RANKING: RankingConfig = {
@@ -52,8 +59,8 @@ export const DEFAULT_RANKING: RankingConfig = {
   k1: K1,
   questionWords: true,
   // Fitted across REALTALK, SciFact and the generated set together, not per set (docs/search.md).
-  feedback: { docs: 5, terms: 30, originalWeight: 0.7, maxDocShare: 0.1 },
-  proximity: { pool: 20, window: 5, weight: 1 },
+  feedback: { docs: 5, terms: 30, originalWeight: 0.7, maxDocShare: 0.1, scorePower: 4 },
+  proximity: { pool: 20, window: 5, weight: 1, maxQueryTerms: 12 },
 };
 /**
  * IDF is computed as if the store held at least this many notes: in a store of 3 notes a word in
@@ -61,12 +68,6 @@ export const DEFAULT_RANKING: RankingConfig = {
  * user, and `minScore` means roughly the same thing at 5 notes and at 5,000.
  */
 export const IDF_MIN_DOCS = 20;
-
-/**
- * Semantic recall (opt-in): a note that matches no word of the message is attached only when its
- * embedding's cosine similarity to the message reaches this (the embeddings settings override it).
- */
-export const SEMANTIC_MIN_SIMILARITY = 0.6;
 
 /** Per-message recall defaults (the `memory.recall.*` settings). */
 export const RECALL_DEFAULTS = { perTurn: 3, budgetChars: 2000, minScore: 1.2 } as const;

@@ -18,9 +18,9 @@ import {
 } from './scoring.js';
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
-import { proximityScore } from './proximity.js';
+import { positionsOf, proximityScore } from './proximity.js';
 import { fuseRanks, unmatchedHit } from './fusion.js';
-import type { ProximityConfig, ProximityQuery } from './proximity.js';
+import type { FieldPositions, ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
   NoteLike,
@@ -102,10 +102,8 @@ const FEEDBACK_RERANK_POOL = 50;
 const CJK_EXPANSION_MAX = 64;
 /** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
 const FUSION_LEXICAL_POOL = 100;
-/** Notes whose term sequences proximity keeps (a few MB at most). */
+/** Notes whose term positions proximity keeps (a few MB at most). */
 const PROXIMITY_CACHE_NOTES = 2000;
-/** Proximity compares every pair of typed terms: a pasted log or long message is not worth it. */
-const PROXIMITY_MAX_QUERY_TERMS = 12;
 
 function docKey(scope: Scope, id: string): string {
   return `${scope}\u0000${id}`;
@@ -159,8 +157,8 @@ export class SearchIndex {
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
   private ranking: RankingConfig = DEFAULT_RANKING;
-  /** slot → the note's summary and body term sequences (proximity), least recently used first. */
-  private sequences = new Map<number, string[][]>();
+  /** slot → the note's summary and body term positions (proximity), least recently used first. */
+  private positions = new Map<number, FieldPositions[]>();
 
   constructor(docs?: Iterable<SearchDocument>) {
     if (docs) for (const d of docs) this.upsert(d);
@@ -209,7 +207,7 @@ export class SearchIndex {
     this.merged.clear();
     this.headsMerged.clear();
     this.segmentDf.clear();
-    this.sequences.clear();
+    this.positions.clear();
     this.lenS = [];
     this.lenT = [];
     this.lenB = [];
@@ -298,7 +296,7 @@ export class SearchIndex {
     [lenS, lenT, lenB]: readonly [number, number, number],
   ): void {
     this.entries[slot] = { doc, key, analysis, tfByTerm: null };
-    this.sequences.delete(slot);
+    this.positions.delete(slot);
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
     const pair = this.byIdKey.get(idKey) ?? [-1, -1];
@@ -418,7 +416,7 @@ export class SearchIndex {
     this.sumT -= this.lenT[slot]!;
     this.sumB -= this.lenB[slot]!;
     this.entries[slot] = undefined;
-    this.sequences.delete(slot);
+    this.positions.delete(slot);
     this.scopeCode[slot] = 0;
     this.free.push(slot);
     this.count--;
@@ -625,8 +623,12 @@ export class SearchIndex {
       ? this.select(q, { ...o, limit: Math.max(o.limit, FEEDBACK_RERANK_POOL) })
       : null;
     if (qualified && qualified.length <= 1) return explainAll(qualified, q);
-    // Recall learns from the best qualified notes themselves (no second pass over every posting).
-    const expanded = this.feedbackQuery(q, o.scope, fb, qualified?.slice(0, fb.docs));
+    // Recall learns from the best qualified notes themselves (no second pass over every posting),
+    // each in proportion to its score: weighting them by score⁴ as search does made recall attach
+    // an evidence note less often on both public sets (docs/search.md).
+    const expanded = qualified
+      ? this.feedbackQuery(q, o.scope, { ...fb, scorePower: 1 }, qualified.slice(0, fb.docs))
+      : this.feedbackQuery(q, o.scope, fb);
     if (!expanded) return explainAll(qualified ? qualified.slice(0, o.limit) : this.select(q, o), q);
     if (!qualified) return explainAll(this.select(expanded, o), expanded);
     return qualified
@@ -637,29 +639,29 @@ export class SearchIndex {
   }
 
   /**
-   * A note's summary and body as term sequences, for proximity: analysed on first use and kept for
+   * A note's summary and body term positions, for proximity: analysed on first use and kept for
    * the PROXIMITY_CACHE_NOTES notes used most recently (search as you type asks for the same best
    * notes keystroke after keystroke; the index itself keeps no positions).
    */
-  private sequencesOf(slot: number): readonly string[][] {
-    let seq = this.sequences.get(slot);
-    if (seq) {
-      this.sequences.delete(slot); // re-inserted: most recently used last
+  private positionsOf(slot: number): readonly FieldPositions[] {
+    let pos = this.positions.get(slot);
+    if (pos) {
+      this.positions.delete(slot); // re-inserted: most recently used last
     } else {
       const doc = this.entries[slot]!.doc;
-      seq = [analyze(doc.summary), analyze(doc.body)];
-      if (this.sequences.size >= PROXIMITY_CACHE_NOTES)
-        this.sequences.delete(this.sequences.keys().next().value!);
+      pos = [positionsOf(analyze(doc.summary)), positionsOf(analyze(doc.body))];
+      if (this.positions.size >= PROXIMITY_CACHE_NOTES)
+        this.positions.delete(this.positions.keys().next().value!);
     }
-    this.sequences.set(slot, seq);
-    return seq;
+    this.positions.set(slot, pos);
+    return pos;
   }
 
   /** The typed terms proximity compares, with their idf; null when proximity does not apply. */
   private proximityQuery(o: RankOptions): { query: ProximityQuery; config: ProximityConfig } | null {
     const config = this.ranking.proximity;
     const typed = o.proximityTerms;
-    if (!config || !typed || typed.length < 2 || typed.length > PROXIMITY_MAX_QUERY_TERMS) return null;
+    if (!config || !typed || typed.length < 2 || typed.length > config.maxQueryTerms) return null;
     const terms = typed.filter((t) => this.df(t) > 0);
     if (terms.length < 2) return null;
     return { query: { terms, idfs: terms.map((t) => bm25Idf(this.df(t), this.count)) }, config };
@@ -673,7 +675,7 @@ export class SearchIndex {
     let present = 0;
     for (const t of prox.query.terms) if (terms.has(t) && ++present === 2) break;
     if (present < 2) return hit;
-    const p = proximityScore(this.sequencesOf(slot), prox.query, prox.config);
+    const p = proximityScore(this.positionsOf(slot), prox.query, prox.config);
     if (p === 0) return hit;
     const parts = { ...hit.why.parts, proximity: p };
     return { ...hit, score: sumParts(parts), why: { ...hit.why, parts } };

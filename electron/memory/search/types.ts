@@ -78,11 +78,10 @@ export interface RelatedResult {
 
 export interface RecallOptions {
   /**
-   * Semantic matches for this message (semantic recall on): fused with the lexical candidates;
-   * a note matching no word qualifies when its similarity reaches `minSimilarity`.
+   * Semantic matches for this message (semantic recall on): they reorder the notes that qualify
+   * by words (RRF); a note matching no word of the message is never attached (the seed's rule).
    */
   semantic?: readonly SemanticMatch[];
-  minSimilarity?: number;
   /** Notes attached per message at most. Default 3 (`memory.recall.perTurn`). */
   perTurn?: number;
   /** Characters the attached notes may take in the `<recalled-memory>` block. Default 2000. */

@@ -10,7 +10,6 @@ export interface CoreSemantic {
   matches: SemanticMatch[] | null;
   /** Once per outage: why semantic recall is off for now. */
   notice?: string;
-  minSimilarity: number;
 }
 
 /** One SemanticRecall per core, rebuilt when its settings change (the app keeps a core open for hours). */
@@ -35,7 +34,7 @@ export async function semanticFor(core: MemoryCore, query: string): Promise<Core
     settings = await readEmbeddingsSettings(core.home);
   } catch (err) {
     // Recall never fails over its optional part: words alone, and the reason every time until fixed.
-    return { matches: null, notice: (err as Error).message, minSimilarity: 1 };
+    return { matches: null, notice: (err as Error).message };
   }
   if (!semanticConfigured(settings)) return null;
   const apiKey = await readEmbeddingsKey(core.home);
@@ -58,6 +57,5 @@ export async function semanticFor(core: MemoryCore, query: string): Promise<Core
     });
     byCore.set(core, (cached = { settings: stamp, semantic }));
   }
-  const answer = await cached.semantic.match(query, notesOf(core));
-  return { ...answer, minSimilarity: settings.minSimilarity };
+  return cached.semantic.match(query, notesOf(core));
 }

@@ -61,9 +61,14 @@ export class SemanticRecall {
 
   constructor(private readonly o: SemanticRecallOptions) {}
 
+  /** The vector space (endpoint and model) its files hold. */
+  get space(): string {
+    return this.o.provider.space;
+  }
+
   private file(scope: Scope): string | null {
     const key = this.o.scopeKeys[scope];
-    return key === null ? null : path.join(this.o.dir, `${key}.json`);
+    return key === null ? null : path.join(this.o.dir, `${key}.vec`);
   }
 
   private async load(scope: Scope): Promise<Map<string, NoteVector>> {

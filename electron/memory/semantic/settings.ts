@@ -2,7 +2,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors.js';
-import { SEMANTIC_MIN_SIMILARITY } from '../search/scoring.js';
 
 /**
  * Semantic recall's model: any OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama or
@@ -20,11 +19,6 @@ export const EmbeddingsSettingsSchema = z.object({
   timeoutMs: z.number().int().positive().default(3000),
   /** Notes sent per request when (re-)embedding. */
   batchSize: z.number().int().min(1).max(2048).default(64),
-  /**
-   * Recall (not search) also attaches a note that shares no word with the message when its cosine
-   * similarity reaches this; model-dependent, hence a setting.
-   */
-  minSimilarity: z.number().min(-1).max(1).default(SEMANTIC_MIN_SIMILARITY),
 });
 export type EmbeddingsSettings = z.infer<typeof EmbeddingsSettingsSchema>;
 
