@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { SyncError } from './sync-error.js';
-import type { TokenSourceKind } from './token-routing.js';
 
 /**
  * Token verification. User tokens are JWTs: HS256 with a shared secret (OHARNESS_SYNC_JWT_SECRET),
@@ -20,6 +19,9 @@ export interface AuthConfig {
   /** Clock for `exp`/`nbf` checks, so tests can expire tokens without waiting. */
   now: () => number;
 }
+
+/** Which verifier accepted a token, when the server accepts several kinds (token-routing.ts). */
+export type TokenSourceKind = 'secret' | 'jwks' | 'sign-in';
 
 export interface VerifiedUser {
   sub: string;

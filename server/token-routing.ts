@@ -1,5 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import type { TokenVerifier, VerifiedUser } from './auth.js';
+import type { TokenSourceKind, TokenVerifier, VerifiedUser } from './auth.js';
 import { SyncError } from './sync-error.js';
 
 /**
@@ -10,8 +10,6 @@ import { SyncError } from './sync-error.js';
  * and is refused if that one refuses it: it never falls through to another check. The header and
  * `iss` are read unverified only to choose; the chosen verifier checks everything again.
  */
-export type TokenSourceKind = 'secret' | 'jwks' | 'sign-in';
-
 export interface TokenSource {
   kind: TokenSourceKind;
   /** The `iss` its tokens carry (required for key-signed sources, optional for the secret). */
