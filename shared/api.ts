@@ -6,6 +6,7 @@ import { agentsConnectApi } from './api/agents-connect.js';
 import { cleanupApi } from './api/cleanup.js';
 import { encryptionApi } from './api/encryption.js';
 import { notesApi } from './api/notes.js';
+import { semanticApi } from './api/semantic.js';
 import { syncApi } from './api/sync.js';
 
 /**
@@ -22,6 +23,7 @@ export const api = {
   ...agentsConnectApi,
   ...cleanupApi,
   ...encryptionApi,
+  ...semanticApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;
