@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { SemanticSettings, SemanticTest } from '../../shared/api/semantic.js';
+import { insecureUrlProblem } from '../../shared/secure-url.js';
 import { fill } from '../agents/strings.js';
 import { FieldError } from '../components/FieldError.js';
 import { useApiClient } from '../api/context.js';
-import { useApiQuery } from '../api/queries.js';
+import { useApiMutation, useApiQuery } from '../api/queries.js';
 import { formatTime } from '../sync/format.js';
 import { useSemanticStrings, type SemanticStrings } from './semantic-strings.js';
 import './semantic.css';
@@ -24,21 +25,23 @@ function formOf(s: SemanticSettings): Form {
   return { enabled: s.enabled, baseUrl: s.baseUrl ?? '', model: s.model ?? '', apiKey: '', removeKey: false };
 }
 
-function isUrl(text: string): boolean {
+function urlOf(text: string): URL | null {
   try {
-    new URL(text);
-    return true;
+    return new URL(text);
   } catch {
-    return false;
+    return null;
   }
 }
 
 /** What the form lacks for `need` (a test needs URL and model; a save needs them when turned on). */
 function check(form: Form, need: boolean, s: SemanticStrings): FieldErrors {
   const out: FieldErrors = {};
-  const url = form.baseUrl.trim();
-  if (url && !isUrl(url)) out.baseUrl = s.badUrl;
-  else if (!url && need) out.baseUrl = s.needUrl;
+  const text = form.baseUrl.trim();
+  const url = text ? urlOf(text) : null;
+  if (text && !url) out.baseUrl = s.badUrl;
+  // The core refuses it too; said here in the person's language, next to the field.
+  else if (url && insecureUrlProblem(url)) out.baseUrl = s.insecureUrl;
+  else if (!text && need) out.baseUrl = s.needUrl;
   if (!form.model.trim() && need) out.model = s.needModel;
   return out;
 }
@@ -60,6 +63,8 @@ export function SemanticRecallPanel() {
   const id = useId();
   const settings = useApiQuery('semantic.settings', {});
   const status = useApiQuery('semantic.status', {}, { refetchOnMount: 'always' });
+  // A mutation: on success the searches shown are asked again (semantic recall changes their hits).
+  const configure = useApiMutation('semantic.configure');
   const [form, setForm] = useState<Form | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
@@ -81,7 +86,10 @@ export function SemanticRecallPanel() {
 
   const edit = (change: Partial<Form>) => {
     setForm({ ...form, ...change });
+    // What was said about the values before this edit no longer applies to them.
     setSaved(false);
+    setTest(null);
+    setSaveError(null);
   };
 
   const runTest = async () => {
@@ -116,7 +124,7 @@ export function SemanticRecallPanel() {
     setBusy('save');
     try {
       const key = keyOf(form);
-      const out = await client.call('semantic.configure', {
+      const out = await configure.mutateAsync({
         enabled: form.enabled,
         baseUrl: form.baseUrl.trim() || null,
         model: form.model.trim() || null,
@@ -127,7 +135,7 @@ export function SemanticRecallPanel() {
       await Promise.all([settings.refetch(), status.refetch()]);
     } catch (err) {
       // The form keeps what was typed: nothing is lost on a failed save.
-      setSaveError(fill(s.saveFailed, { reason: (err as Error).message }));
+      setSaveError(fill(s.saveFailed, { reason: (err as Error).message.replace(/[.。]\s*$/, '') }));
     } finally {
       setBusy(null);
     }

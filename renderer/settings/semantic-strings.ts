@@ -22,7 +22,9 @@ const en = {
   needUrl: 'Give the endpoint URL to turn semantic recall on.',
   needModel: 'Give the model name to turn semantic recall on.',
   badUrl: 'This is not a URL (for example http://127.0.0.1:11434/v1).',
-  saveFailed: 'Not saved: {{reason}} Your entries are kept.',
+  insecureUrl:
+    'Notes’ text and the key are sent here: use https://, or http:// only for a server on this machine (localhost, 127.0.0.1, [::1]).',
+  saveFailed: 'Not saved: {{reason}}. Your entries are kept.',
   testOk: 'Connected: the endpoint answered a vector of {{dimensions}} numbers.',
   details: 'Details',
   problem: {
@@ -35,7 +37,8 @@ const en = {
   } satisfies Record<SemanticProblem, string>,
   statusTitle: 'Vectors on this machine',
   statusOff: 'Semantic recall is off.',
-  statusEmbedded: '{{embedded}} of {{notes}} notes embedded (the rest follow as searches and recalls run).',
+  statusEmbedded: '{{embedded}} of {{notes}} notes embedded.',
+  statusCatchUp: 'The rest follow as searches and recalls run.',
   statusUpdated: 'Last updated {{time}}.',
   statusNever: 'Nothing embedded yet.',
   statusDown: 'The endpoint has not answered since {{time}}: recall goes on by words alone until it does.',
@@ -62,7 +65,9 @@ const zh: typeof en = {
   needUrl: '开启语义召回需要填写服务地址。',
   needModel: '开启语义召回需要填写模型名称。',
   badUrl: '这不是有效的地址（例如 http://127.0.0.1:11434/v1）。',
-  saveFailed: '未保存：{{reason}} 你的输入已保留。',
+  insecureUrl:
+    '笔记内容和密钥会发送到这里：请使用 https://；http:// 仅限本机上的服务（localhost、127.0.0.1、[::1]）。',
+  saveFailed: '未保存：{{reason}}。你的输入已保留。',
   testOk: '连接成功：服务返回了 {{dimensions}} 维向量。',
   details: '详情',
   problem: {
@@ -75,7 +80,8 @@ const zh: typeof en = {
   },
   statusTitle: '本机上的向量',
   statusOff: '语义召回已关闭。',
-  statusEmbedded: '已嵌入 {{embedded}} / {{notes}} 条笔记（其余会在搜索和召回时补上）。',
+  statusEmbedded: '已嵌入 {{embedded}} / {{notes}} 条笔记。',
+  statusCatchUp: '其余会在搜索和召回时补上。',
   statusUpdated: '最近更新：{{time}}。',
   statusNever: '尚未嵌入任何笔记。',
   statusDown: '服务自 {{time}} 起没有响应：在它恢复之前，召回只按词语进行。',
