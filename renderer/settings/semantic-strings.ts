@@ -19,8 +19,8 @@ const en = {
   save: 'Save',
   saving: 'Saving…',
   saved: 'Saved.',
-  needUrl: 'Give the endpoint URL to turn semantic recall on.',
-  needModel: 'Give the model name to turn semantic recall on.',
+  needUrl: 'Give the endpoint URL.',
+  needModel: 'Give the model name.',
   badUrl: 'This is not a URL (for example http://127.0.0.1:11434/v1).',
   insecureUrl:
     'Notes’ text and the key are sent here: use https://, or http:// only for a server on this machine (localhost, 127.0.0.1, [::1]).',
@@ -62,8 +62,8 @@ const zh: typeof en = {
   save: '保存',
   saving: '保存中…',
   saved: '已保存。',
-  needUrl: '开启语义召回需要填写服务地址。',
-  needModel: '开启语义召回需要填写模型名称。',
+  needUrl: '请填写服务地址。',
+  needModel: '请填写模型名称。',
   badUrl: '这不是有效的地址（例如 http://127.0.0.1:11434/v1）。',
   insecureUrl:
     '笔记内容和密钥会发送到这里：请使用 https://；http:// 仅限本机上的服务（localhost、127.0.0.1、[::1]）。',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { embeddingsSettingsPath, readEmbeddingsSettings } from '../../electron/memory/semantic/settings.js';
 import { startStandInEmbeddings, type StandInServer } from '../semantic/stand-in-embeddings.js';
-import { closeDemoPage, openDemoPage, row, screenshot, WAIT, type DemoEnv } from './harness.js';
+import { closeDemoPage, newPage, openDemoPage, row, screenshot, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * Issue 20, semantic recall settings in the app, in Chromium against the real web bridge, with a
@@ -168,5 +168,24 @@ describe('semantic recall settings (stand-in embeddings server)', { timeout: 120
     await page.getByTestId('list-count').waitFor();
     await openPanel();
     await expect.poll(() => page.getByLabel('Embeddings endpoint URL').inputValue()).toBe(standIn.baseUrl);
+  });
+
+  it('speaks Chinese like the rest of the page', async () => {
+    const zh = await newPage(browser, { locale: 'zh-CN' });
+    try {
+      await zh.goto(env.bridge.url);
+      await zh.getByTestId('tab-agents').click();
+      await zh.getByRole('region', { name: '语义召回' }).scrollIntoViewIfNeeded();
+      expect(await zh.getByLabel('嵌入服务地址').inputValue()).toBe(standIn.baseUrl);
+      await expect
+        .poll(() => zh.getByTestId('semantic-embedded').textContent())
+        .toMatch(/^已嵌入 \d+ \/ \d+ 条笔记/);
+      await zh.getByLabel('模型').fill('');
+      await zh.getByRole('button', { name: '测试连接' }).click();
+      await expect.poll(() => zh.getByTestId('semantic-model-error').textContent()).toBe('请填写模型名称。');
+      await screenshot(zh, 'semantic-settings-zh');
+    } finally {
+      await zh.context().close();
+    }
   });
 });
