@@ -13,6 +13,8 @@ import { build, type Plugin } from 'esbuild';
  * copied in too: the packaged app has no node_modules, and electron-builder drops any folder named
  * node_modules from the app's files, so it goes to `vendor/sql.js/` and the bundle imports it there.
  *
+ * Run as a script it first regenerates the MCP front's build-time answers (mcp-static-answers.ts).
+ *
  *   npx tsx scripts/build-cli.ts [outdir] [--app]     (npm run build runs it without --app)
  */
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +81,9 @@ export async function buildCliBundle(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // The front's build-time answers (tools/list…) from the SDK server of this very source tree.
+  const { writeStaticAnswers } = await import('./mcp-static-answers.js'); // the SDK and prettier: not for buildCliBundle's importers
+  if (await writeStaticAnswers()) process.stdout.write('MCP front answers regenerated from the SDK server\n');
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
   const out = await buildCliBundle(dir ? path.resolve(dir) : undefined, { app: args.includes('--app') });

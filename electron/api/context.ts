@@ -3,7 +3,10 @@ import type { ExtractModel } from '../agents/extract/extract.js';
 import type { SetupDeps } from '../agents/setup/setup.js';
 import type { CleanupDeps } from '../cleanup/background.js';
 import type { MemoryCore, NotesService } from '../memory/types.js';
+import type { SyncRoundReport } from '../../shared/api/sync.js';
+import type { DeletesDecision } from '../sync/round-report.js';
 import type { SyncEngine } from '../sync/sync-engine.js';
+import type { SyncService } from '../sync/sync-service.js';
 
 /**
  * What the handler table is built on: one open project's services, built by the composition root
@@ -43,4 +46,9 @@ export interface CoreSync {
    * CLI command that never syncs never loads the engine.
    */
   engine(): Promise<SyncEngine>;
+  /**
+   * 立即同步: one round now for each of the services (this core's, attached), by the home's sync
+   * owner when another process owns sync, else here. What each round did, by directory key.
+   */
+  roundNow(services: SyncService[], deletes?: DeletesDecision): Promise<Map<string, SyncRoundReport>>;
 }

@@ -1,4 +1,5 @@
-import { api, type ApiMethodName } from '../../shared/api.js';
+import type { ApiMethodName } from '../../shared/api.js';
+import { API_METHOD_NAMES } from '../../shared/api/methods.js';
 import { AppError } from '../../shared/errors.js';
 import type { HandlerContext } from './context.js';
 import type { ApiHandlers } from './dispatch.js';
@@ -56,7 +57,7 @@ export const handlerAreas: Readonly<Record<string, Area>> = {
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const built = new Map<Area, Promise<Partial<ApiHandlers>>>();
   const table: Partial<Record<ApiMethodName, (input: never) => Promise<unknown>>> = {};
-  for (const method of Object.keys(api) as ApiMethodName[]) {
+  for (const method of API_METHOD_NAMES) {
     const area = handlerAreas[method.slice(0, method.indexOf('.'))];
     table[method] = async (input: never) => {
       let handlers = area && built.get(area);

@@ -91,7 +91,10 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     notes: createNotesService(core),
     cwd: opts.cwd ?? opts.projectRoot ?? process.cwd(),
     env,
-    sync: { engine: async () => (await root.sync()).attach(core) },
+    sync: {
+      engine: async () => (await root.sync()).attach(core),
+      roundNow: async (services, deletes) => (await root.sync()).roundNow(services, deletes),
+    },
     cleanup: lazyCleanup,
     agents: createAgentsServices(core, env, keyStore),
     ...(root.openExternal ? { openExternal: root.openExternal } : {}),

@@ -5,10 +5,14 @@ import type { MergeSync } from '../cleanup/merge-sync-port.js';
 import { withDirLock } from '../memory/dir-lock.js';
 import type { MemoryCore } from '../memory/types.js';
 import { mergeSyncFor } from '../sync/commit-first.js';
+import type { SyncRoundReport } from '../../shared/api/sync.js';
+import { askOwnerForRound } from '../sync/owner/ask-round.js';
 import { DeviceLimitsFile } from '../sync/owner/device-limits.js';
 import { ownerPaths } from '../sync/owner/paths.js';
-import { writeRequest } from '../sync/owner/requests.js';
+import { writeRequest, type SyncDirectory } from '../sync/owner/requests.js';
+import { roundsHere, type DeletesDecision } from '../sync/round-report.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/sync-engine.js';
+import type { SyncService } from '../sync/sync-service.js';
 
 export interface ProcessSyncOptions extends Omit<SyncEngineOptions, 'home' | 'scheduling'> {
   home: string;
@@ -40,12 +44,9 @@ export class ProcessSync {
   private owns = false;
 
   constructor(private readonly opts: ProcessSyncOptions) {
-    const { autoStart: _autoStart, traceFile, home, ...rest } = opts;
+    const { autoStart: _autoStart, traceFile: _traceFile, home, ...rest } = opts;
     const paths = ownerPaths(home);
-    const trace = (event: string, { key, manual }: { key: string; manual: boolean }): void => {
-      if (traceFile)
-        appendFileSync(traceFile, JSON.stringify({ pid: process.pid, event, key, manual }) + '\n');
-    };
+    const trace = (event: string, which: { key: string; manual: boolean }): void => this.trace(event, which);
     this.engine = new SyncEngine({
       ...rest,
       home: path.resolve(home),
@@ -73,6 +74,15 @@ export class ProcessSync {
     });
   }
 
+  /**
+   * One line of MEMDESK_SYNC_TRACE: round starts and ends, and asked rounds the owner takes
+   * (`{event: 'ask-taken', key: askId}`), with this process's pid.
+   */
+  trace(event: string, { key, manual }: { key: string; manual: boolean }): void {
+    if (this.opts.traceFile)
+      appendFileSync(this.opts.traceFile, JSON.stringify({ pid: process.pid, event, key, manual }) + '\n');
+  }
+
   /** Whether this process schedules the home's automatic rounds. */
   get owner(): boolean {
     return this.owns;
@@ -96,12 +106,26 @@ export class ProcessSync {
   nudgeOwner(key: string): void {
     const svc = this.engine.all().find((s) => s.key === key);
     if (!svc) return;
-    writeRequest(ownerPaths(this.opts.home).requestsDir, {
-      key,
-      scope: svc.scope,
-      ...(svc.ref.projectRoot !== undefined ? { projectRoot: svc.ref.projectRoot } : {}),
-      pid: process.pid,
-    });
+    writeRequest(ownerPaths(this.opts.home).requestsDir, { ...directoryOf(svc), pid: process.pid });
+  }
+
+  /**
+   * 立即同步 (the page, the web bridge, `memdesk sync`): one round now for each of the services,
+   * with the person's mass-delete answer. When another process owns sync the round is asked of it
+   * (owner/ask-round.ts) and its answer returned; when there is none, or it dies or does not
+   * answer, the round runs here — after any round in progress elsewhere (the rounds lock).
+   */
+  async roundNow(services: SyncService[], deletes?: DeletesDecision): Promise<Map<string, SyncRoundReport>> {
+    if (!this.owns) {
+      const answered = await askOwnerForRound({
+        home: this.opts.home,
+        clock: this.engine.clock,
+        dirs: services.map(directoryOf),
+        ...(deletes ? { deletes } : {}),
+      });
+      if (answered) return answered;
+    }
+    return roundsHere(this.engine, services, deletes);
   }
 
   /** The engine with this core's directories attached (once; the project's when it has its id). */
@@ -165,4 +189,13 @@ export class ProcessSync {
     await this.engine.coordinator.idle();
     this.engine.stop();
   }
+}
+
+/** A service's directory as another process of the home opens it. */
+function directoryOf(svc: SyncService): SyncDirectory {
+  return {
+    key: svc.key,
+    scope: svc.scope,
+    ...(svc.ref.projectRoot !== undefined ? { projectRoot: svc.ref.projectRoot } : {}),
+  };
 }

@@ -1,13 +1,20 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { BaselineLocation } from '../sync/baseline-location.js';
 import type { Clock } from '../sync/clock.js';
+import { changedSince, knownProjects } from '../sync/owner/known-projects.js';
+import { appOnlySignInMessage, appSignIn, markAppSignIn } from '../sync/owner/app-sign-in.js';
 import { askHandover, clearHandover, handoverWaiting } from '../sync/owner/handover.js';
 import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
-import { takeRequests, type SyncRequest } from '../sync/owner/requests.js';
+import { dropUnreadAnswers, takeAsks, writeAnswer, type RoundAsk } from '../sync/owner/ask-round.js';
+import { takeRequests, type SyncDirectory } from '../sync/owner/requests.js';
+import { roundsHere } from '../sync/round-report.js';
+import type { SyncService } from '../sync/sync-service.js';
 import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
 import type { OpenProject } from './open-project.js';
 import type { ProcessSync } from './process-sync.js';
-import { onUnexpectedError, reportedOr } from '../memory/unexpected-error.js';
+import { onUnexpectedError, reportedOr, unlessMissing } from '../memory/unexpected-error.js';
 
 export interface OwnershipOptions {
   role: OwnerRole;
@@ -15,6 +22,13 @@ export interface OwnershipOptions {
   heartbeatMs?: number;
   /** A heartbeat older than this is stale (default 3 heartbeats). */
   staleMs?: number;
+  /**
+   * Where a process without a window tells the person why its sync waits (`memdesk mcp`: its
+   * stderr, the MCP client's log). Said once per ownership.
+   */
+  say?: (line: string) => void;
+  /** How often the owner looks over every project the home knows for edits nobody saw (default 5 min). */
+  sweepMs?: number;
 }
 
 export interface SyncOwnershipDeps extends OwnershipOptions {
@@ -42,9 +56,16 @@ export class SyncOwnership {
   private readonly paths: ReturnType<typeof ownerPaths>;
   private readonly heartbeatMs: number;
   private timer: unknown = null;
-  private watcher: FSWatcher | null = null;
+  private watchers: FSWatcher[] = [];
   private stopped = false;
   private readonly guests = new Map<string, { project: Promise<OpenProject>; lastNudge: number }>();
+  /** Watches on the notes directories of known projects no core of this process has open. */
+  private readonly known = new Map<string, FSWatcher>();
+  private readonly knownLocations = new Map<string, BaselineLocation | null>();
+  private sweptAt: number | null = null;
+  /** This ownership's sign-in check is done (or running). */
+  private signInChecked = false;
+  private appMarking = false;
 
   constructor(private readonly deps: SyncOwnershipDeps) {
     this.paths = ownerPaths(deps.home);
@@ -71,11 +92,22 @@ export class SyncOwnership {
     this.ticks++;
     const owns = this.heartbeat();
     if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
-    if (owns && !this.watcher) this.watchRequests();
+    if (this.deps.role === 'app') this.markAppSignIn();
+    else if (owns && !this.signInChecked) {
+      this.signInChecked = true;
+      void this.sayWhySyncWaits();
+    } else if (!owns) this.signInChecked = false;
+    if (owns && this.watchers.length === 0) this.watchRequests();
     if (!owns) this.unwatch();
     if (owns) {
       this.serveRequests();
       this.closeIdleGuests();
+      dropUnreadAnswers(this.deps.home);
+      const now = this.deps.clock.now();
+      if (this.sweptAt === null || now - this.sweptAt >= (this.deps.sweepMs ?? 5 * 60_000)) {
+        this.sweptAt = now;
+        void this.coverKnownProjects().catch(reportedOr(undefined, 'sync ownership: known projects'));
+      }
     }
     this.timer = this.deps.clock.setTimeout(() => this.tick(), this.heartbeatMs);
   }
@@ -101,6 +133,29 @@ export class SyncOwnership {
     return this.lock.tryAcquire();
   }
 
+  /** The app: tells the home's other processes whether it holds a sign-in (app-sign-in.ts). */
+  private markAppSignIn(): void {
+    if (this.appMarking) return;
+    this.appMarking = true;
+    const { accounts } = this.deps.sync.engine;
+    void (async () => {
+      const origin = await accounts.origin();
+      const token = origin ? await accounts.tokens.get(origin) : null;
+      if (!this.stopped) markAppSignIn(this.deps.home, token ? origin : null);
+    })()
+      .catch(reportedOr(undefined, 'sync ownership: app sign-in marker'))
+      .finally(() => (this.appMarking = false));
+  }
+
+  /** An owner without a sign-in of its own on a home signed in in the app only says so. */
+  private async sayWhySyncWaits(): Promise<void> {
+    const { accounts } = this.deps.sync.engine;
+    const origin = appSignIn(this.deps.home);
+    if (!origin || !this.deps.say) return;
+    const own = await accounts.tokens.get(origin).catch(reportedOr(null, 'sync ownership: sign-in'));
+    if (!own) this.deps.say(`memdesk: cloud sync waits: ${appOnlySignInMessage(origin)}`);
+  }
+
   /** Stops scheduling, passes writes still in their debounce on as nudges, lets go of the lock. */
   private handOver(): void {
     const { sync } = this.deps;
@@ -110,48 +165,136 @@ export class SyncOwnership {
     for (const key of pending) sync.nudgeOwner(key);
   }
 
+  /** Nudges and asked rounds: watched, and read every heartbeat in case a watch event is lost. */
   private watchRequests(): void {
-    try {
-      mkdirSync(this.paths.requestsDir, { recursive: true });
-      this.watcher = watch(this.paths.requestsDir, () => this.serveRequests());
-      // A watch that fails later (directory removed) leaves the heartbeat's reading.
-      this.watcher.on('error', () => this.unwatch());
-    } catch (err) {
-      onUnexpectedError(err, 'sync ownership: watch requests'); // the heartbeat still reads them
-      this.watcher = null;
+    for (const dir of [this.paths.requestsDir, this.paths.askedDir]) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        const watcher = watch(dir, () => this.serveRequests());
+        // A watch that fails later (directory removed) leaves the heartbeat's reading.
+        watcher.on('error', () => this.unwatch());
+        this.watchers.push(watcher);
+      } catch (err) {
+        onUnexpectedError(err, 'sync ownership: watch requests'); // the heartbeat still reads them
+      }
     }
   }
 
   private unwatch(): void {
-    this.watcher?.close();
-    this.watcher = null;
+    for (const watcher of this.watchers.splice(0)) watcher.close();
+    for (const watcher of this.known.values()) watcher.close();
+    this.known.clear();
+    this.knownLocations.clear();
+    this.sweptAt = null;
+  }
+
+  /**
+   * A note edited by hand in a project no process has open still syncs: the owner watches the
+   * notes directory of every project the home has synced before (known-projects.ts) and treats a
+   * change there like a nudge (opening the project as a guest). On taking ownership, and every
+   * sweepMs after, it also compares each directory with its baseline's last save (one stat per
+   * note) — edits made while no owner ran, or that a watch missed. Directories a core of this
+   * process has open are left to that core's own watcher.
+   */
+  private async coverKnownProjects(): Promise<void> {
+    const { engine } = this.deps.sync;
+    const attached = (key: string): boolean => engine.all().some((s) => s.key === key);
+    const seen = new Set<string>();
+    const known = knownProjects(engine.paths.baselinesDir, this.knownLocations);
+    for (const project of known) {
+      const key = path.resolve(project.dir);
+      seen.add(key);
+      const dir: SyncDirectory = { key, scope: 'project', projectRoot: project.root };
+      if (!this.known.has(key)) {
+        try {
+          const watcher = watch(key, () => {
+            if (!this.stopped && this.deps.sync.owner && !attached(key)) void this.serve(dir);
+          });
+          watcher.on('error', () => watcher.close()); // removed: the next sweep looks again
+          this.known.set(key, watcher);
+        } catch (err) {
+          unlessMissing(err, 'sync ownership: watch a known project'); // moved or deleted
+        }
+      }
+    }
+    for (const [key, watcher] of this.known)
+      if (!seen.has(key)) {
+        watcher.close();
+        this.known.delete(key);
+      }
+    for (const project of known) {
+      if (this.stopped || !this.deps.sync.owner) return;
+      const key = path.resolve(project.dir);
+      if (!attached(key) && (await changedSince(key, project.savedAt)))
+        void this.serve({ key, scope: 'project', projectRoot: project.root });
+    }
   }
 
   private serveRequests(): void {
     if (this.stopped || !this.deps.sync.owner) return;
     for (const request of takeRequests(this.paths.requestsDir)) void this.serve(request);
+    for (const ask of takeAsks(this.deps.home)) void this.answer(ask);
   }
 
   /** A nudge: the directory's writes reach the cloud after the debounce, as if written here. */
-  private async serve(request: SyncRequest): Promise<void> {
+  private async serve(request: SyncDirectory): Promise<void> {
+    const svc = await this.open(request);
+    if (!svc) return; // cannot be opened here (moved, unreadable): its writer's next nudge retries
+    const { coordinator } = this.deps.sync.engine;
+    if (request.scope === 'project') coordinator.markInUse(request.key);
+    coordinator.localWrite(request.key);
+  }
+
+  /**
+   * A round a person asked for in another process (立即同步, `memdesk sync`): run here, with the
+   * mass-delete answer, and answered with what each directory's round did. Refused — the asker
+   * then runs it itself — when a directory cannot be opened here or this process is exiting.
+   */
+  private async answer(ask: RoundAsk): Promise<void> {
+    const ranBy = process.pid;
+    this.deps.sync.trace('ask-taken', { key: ask.id, manual: true });
+    let answer;
+    try {
+      const services: SyncService[] = [];
+      for (const dir of ask.dirs) {
+        const svc = await this.open(dir);
+        if (!svc) throw new Error(`${dir.key} cannot be opened by the sync owner`);
+        services.push(svc);
+      }
+      const reports = await roundsHere(this.deps.sync.engine, services, ask.deletes);
+      // Rounds aborted by the exit report nothing true: the asker runs its own.
+      if (this.stopped) throw new Error('the sync owner is exiting');
+      answer = { id: ask.id, ranBy, reports: Object.fromEntries(reports) };
+    } catch (err) {
+      answer = { id: ask.id, ranBy, refused: (err as Error).message };
+    }
+    writeAnswer(this.deps.home, answer);
+  }
+
+  /**
+   * The service of a directory another process names, opening its project here for sync only
+   * when this process has not got it open (a guest, closed after guestMs without a nudge).
+   * Null when the project cannot be opened here.
+   */
+  private async open(dir: SyncDirectory): Promise<SyncService | null> {
     const { engine } = this.deps.sync;
-    if (request.scope === 'project' && request.projectRoot !== undefined) {
-      const guest = this.guests.get(request.projectRoot);
+    const find = (): SyncService | null => engine.all().find((s) => s.key === dir.key) ?? null;
+    if (dir.scope === 'project' && dir.projectRoot !== undefined) {
+      const guest = this.guests.get(dir.projectRoot);
       if (guest) guest.lastNudge = this.deps.clock.now();
-      else if (!engine.all().some((s) => s.key === request.key)) {
-        const project = this.deps.openGuest(request.projectRoot);
-        this.guests.set(request.projectRoot, { project, lastNudge: this.deps.clock.now() });
+      else if (!find()) {
+        const project = this.deps.openGuest(dir.projectRoot);
+        this.guests.set(dir.projectRoot, { project, lastNudge: this.deps.clock.now() });
         try {
           await project;
         } catch {
-          // The project cannot be opened here (moved, unreadable): its writer's next nudge retries.
-          this.guests.delete(request.projectRoot);
-          return;
+          this.guests.delete(dir.projectRoot);
+          return null;
         }
       }
+      await guest?.project.catch(() => undefined); // a guest still opening
     }
-    if (request.scope === 'project') engine.coordinator.markInUse(request.key);
-    engine.coordinator.localWrite(request.key);
+    return find();
   }
 
   private closeIdleGuests(): void {
@@ -160,7 +303,9 @@ export class SyncOwnership {
     for (const [root, guest] of this.guests) {
       if (now - guest.lastNudge <= guestMs) continue;
       this.guests.delete(root);
-      void guest.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'));
+      void guest.project
+        .then((p) => p.close())
+        .catch(reportedOr(undefined, 'sync ownership: close guest project'));
     }
   }
 
@@ -186,6 +331,10 @@ export class SyncOwnership {
     clearHandover(this.paths.handoverFile);
     const guests = [...this.guests.values()];
     this.guests.clear();
-    await Promise.all(guests.map((g) => g.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project'))));
+    await Promise.all(
+      guests.map((g) =>
+        g.project.then((p) => p.close()).catch(reportedOr(undefined, 'sync ownership: close guest project')),
+      ),
+    );
   }
 }

@@ -74,7 +74,7 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
         backups,
         now,
         ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-        ...(opts.watch ? {} : { syncStat: true }),
+        ...(opts.watch ? {} : { syncIo: true }),
       })
     : null;
   const indexCache = store ? new StoreIndexCache(home, store, config.maxNoteBytes) : null;
@@ -139,7 +139,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
         backups: user.backups,
         now,
         ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-        ...(opts.watch ? {} : { syncStat: true }),
+        ...(opts.watch ? {} : { syncIo: true }),
       });
       // The index cache lives in the home: without a usable home the project's notes are read as before.
       if (user.homeUsable) projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes);

@@ -47,10 +47,10 @@ export interface NoteStoreOptions {
   /** Watcher debounce (ms). */
   debounceMs?: number;
   /**
-   * Stat the files with synchronous calls: one-shot processes (the CLI) that wait for the load
-   * anyway — ~3× less CPU than 10,000 promise round trips (docs/performance.md, CLI cold start).
+   * Stat and read the files with synchronous calls: one-shot processes (the CLI) that wait for the
+   * load anyway — ~3–5× less CPU than 10,000 promise round trips (docs/performance.md, CLI cold start).
    */
-  syncStat?: boolean;
+  syncIo?: boolean;
 }
 
 export function createNoteStore(opts: NoteStoreOptions): NoteStore {

@@ -75,7 +75,7 @@ function readJson(file: string): unknown {
   }
 }
 
-function recordedLocation(baselineDir: string): BaselineLocation | null {
+export function recordedLocation(baselineDir: string): BaselineLocation | null {
   const parsed = Recorded.safeParse(readJson(path.join(baselineDir, 'state.json')));
   return parsed.success ? (parsed.data.location ?? null) : null;
 }

@@ -104,6 +104,14 @@ export const BaselineStateSchema = z.object({
       deleted: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * Notes deleted here that the cloud lost with its history (wiped or restored from an older
+   * backup, round/history-reset.ts): id → the version deleted. The baseline keeps that version
+   * while the cloud has no record of the note or holds another version, so the delete is pushed
+   * when a device uploads that version again and is a conflict when the cloud shows another —
+   * never a silent return of the note.
+   */
+  deletedWhileLost: z.record(z.string(), z.string()).optional(),
 });
 
 /** What a round could not do, kept for the status of every process (`state.json` → `report`). */

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { AppEvent } from '../../shared/events.js';
 import type { Scope } from '../../shared/note.js';
-import { noteIdKey } from '../../shared/note-id.js';
 import type { MemoryCore, NoteStore, BackupStore, UserMemory } from '../memory/types.js';
 import { AccountSource } from './account.js';
 import { systemClock, type Clock } from './clock.js';
@@ -10,6 +9,7 @@ import { SyncCoordinator, type CoordinatorOptions, type RoundResult } from './co
 import type { CommitFirstBatch, CommitFirstResult } from '../cleanup/merge-sync-port.js';
 import { commitFirst } from './commit-first.js';
 import { scopeLabel } from './scope-labels.js';
+import { statusPendingUploads, statusState } from './status-snapshot.js';
 import { syncPaths, type SyncPaths } from './sync-paths.js';
 import { SyncService, type SyncHooks } from './sync-service.js';
 import { SyncTargetsStore } from './sync-targets.js';
@@ -240,7 +240,7 @@ export class SyncEngine {
 
   async status(svc: SyncService): Promise<ScopeSyncStatus> {
     const target = await this.targets.get(svc.keyHash).catch(reportedOr(null, 'sync status: target'));
-    const state = await svc.state();
+    const state = await statusState(svc);
     const conflicts = await svc.conflicts();
     const signedIn = (await this.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null;
     const limits = svc.limits;
@@ -297,7 +297,7 @@ export class SyncEngine {
             here: pending.localIds.length,
           }
         : null,
-      pendingUploads: pendingUploads(svc.store, state.base, [
+      pendingUploads: statusPendingUploads(svc, state, [
         ...conflicts.map((c) => c.id),
         ...report.localOnly.map((n) => n.id),
       ]),
@@ -327,23 +327,4 @@ export class SyncEngine {
     this.coordinator.stop();
     for (const { svc } of this.services.values()) svc.close();
   }
-}
-
-/**
- * Notes that differ here from the last sync's version (written, edited or deleted since), as the
- * next round would see them: a held file is not a deletion; conflicts and local-only notes wait
- * for the person or stay here, so they are not "to upload".
- */
-function pendingUploads(
-  store: NoteStore,
-  base: Readonly<Record<string, string>>,
-  excluded: string[],
-): number {
-  const skip = new Set(excluded);
-  const held = new Set(store.held().map((h) => noteIdKey(h.id)));
-  let count = 0;
-  for (const n of store.list()) if (!skip.has(n.id) && base[n.id] !== n.hash) count++;
-  for (const id of Object.keys(base))
-    if (!skip.has(id) && !store.get(id) && !held.has(noteIdKey(id))) count++;
-  return count;
 }

@@ -12,6 +12,7 @@ import { secretFree } from '../../shared/secret-free.js';
  */
 export function onUnexpectedError(err: unknown, where: string): void {
   count++;
+  for (const listener of listeners) listener();
   const message = secretFree(describe(err));
   const key = `${where}\n${message}`;
   if (seen.has(key)) return;
@@ -33,9 +34,16 @@ export function unexpectedErrorCount(): number {
   return count;
 }
 
+/** Calls `listener` after each report (the status bar shows the count); returns the unsubscribe. */
+export function subscribeUnexpectedErrors(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** Distinct errors remembered for "warned once"; past this, the oldest are forgotten. */
 const SEEN = 200;
 let count = 0;
+const listeners = new Set<() => void>();
 const seen = new Set<string>();
 
 function describe(err: unknown): string {

@@ -9,7 +9,7 @@ import { switchLocale, type Locale } from '../i18n/index.js';
 import { editorStore } from '../state/editor-store.js';
 import { firstListStore } from '../state/first-list.js';
 import { uiStore, useUi, type ThemeChoice } from '../state/ui-store.js';
-import { runCommand } from './commands.js';
+import { runCommand, runCommandOnceReady } from './commands.js';
 import { QuickSwitcher } from './QuickSwitcher.js';
 import { StatusBar } from './StatusBar.js';
 import { HEADER_SLOTS, TABS, type TabDef } from './tabs.js';
@@ -34,6 +34,12 @@ function TabButton({ tab, active, onSelect }: { tab: TabDef; active: boolean; on
       {badge ? <span className="tab-badge">{badge}</span> : null}
     </button>
   );
+}
+
+/** Find and New note belong to the Memory page: opened first when another tab shows. */
+function openOnMemoryPage(cmd: 'find' | 'note.new'): void {
+  uiStore.getState().setActiveTab('memory');
+  runCommandOnceReady(cmd);
 }
 
 export function App() {
@@ -61,11 +67,23 @@ export function App() {
           void qc.invalidateQueries();
           return;
         }
-        if (cmd === 'note.new' || cmd === 'find') uiStore.getState().setActiveTab('memory');
-        runCommand(cmd);
+        if (cmd === 'note.new' || cmd === 'find') openOnMemoryPage(cmd);
+        else runCommand(cmd);
       }),
     [client, qc],
   );
+  // The same keys as the desktop menu's accelerators, for the browser demo: on every tab.
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (e.defaultPrevented || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key !== 'f' && key !== 'n') return;
+      e.preventDefault();
+      openOnMemoryPage(key === 'f' ? 'find' : 'note.new');
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   useEffect(() => client.onConnectionChange(setConnected), [client]);
 
   function onTabKey(e: React.KeyboardEvent) {

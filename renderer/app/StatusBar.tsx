@@ -7,6 +7,7 @@ import { mergeWarnings } from '../components/WarningsBar.js';
 import { formatTime } from '../sync/format.js';
 import { useConflictList, useSyncRunning, useSyncStatus } from '../sync/hooks.js';
 import { useRoundToast } from '../sync/useRoundToast.js';
+import { UnexpectedErrorsItem } from './UnexpectedErrors.js';
 import { uiStore, useUi } from '../state/ui-store.js';
 
 /** What the sync state is, in one word the status bar shows. */
@@ -22,7 +23,7 @@ export function syncStateKey(s: SyncStatus | undefined, running: boolean): strin
 
 /**
  * The status bar under every page (as Obsidian's): sync state, last synced, notes to upload,
- * conflicts, warnings,
+ * conflicts, warnings, errors nobody expected (with where they are logged),
  * and whether Tab moves focus out of the text editor (Ctrl+M toggles it, as in VS Code).
  */
 export function StatusBar() {
@@ -99,6 +100,7 @@ export function StatusBar() {
           {t('status.warnings', { count: warnings })}
         </button>
       ) : null}
+      <UnexpectedErrorsItem app={status.data?.unexpectedErrors} />
       <span className="status-spacer" />
       <button
         type="button"

@@ -7,11 +7,17 @@ import type { MenuCommand } from '../../shared/ipc-contract.js';
 export type CommandName = MenuCommand;
 
 const handlers = new Map<CommandName, Array<() => void>>();
+/** A command asked for while its page was being opened: run when that page registers it. */
+let waiting: CommandName | null = null;
 
 export function registerCommand(name: CommandName, run: () => void): () => void {
   const list = handlers.get(name) ?? [];
   list.push(run);
   handlers.set(name, list);
+  if (waiting === name) {
+    waiting = null;
+    queueMicrotask(run);
+  }
   return () => {
     const l = handlers.get(name);
     if (l)
@@ -29,4 +35,12 @@ export function runCommand(name: CommandName): boolean {
   if (!run) return false;
   run();
   return true;
+}
+
+/**
+ * Runs the command now, or as soon as a page registers it: the caller has just opened the tab
+ * whose page handles it (Ctrl+N on the Backups tab opens the Memory page, then its new-note form).
+ */
+export function runCommandOnceReady(name: CommandName): void {
+  if (!runCommand(name)) waiting = name;
 }

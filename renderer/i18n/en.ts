@@ -93,6 +93,8 @@ export const en = {
     openLink: 'Ctrl/Cmd+click to open',
     nothingSelected: 'Select a note on the left, or create one.',
     unsaved: 'Unsaved changes',
+    reloadFailed:
+      'Not saved: the note changed on disk, and reading that version failed ({{error}}). Your draft is kept; save again to retry.',
     deletedOnDisk: 'This note was deleted on disk. Save to write it again, or close it.',
     loadError: 'Could not load this note: {{message}}',
     deleteConfirmTitle: 'Delete this note?',
@@ -241,6 +243,17 @@ export const en = {
     tabIndents: 'Tab indents',
     tabFocusHint:
       'Ctrl+M: whether Tab in the text editor indents or moves to the next field (or Esc, then Tab)',
+    unexpected_one: '{{count}} unexpected error',
+    unexpected_other: '{{count}} unexpected errors',
+    unexpectedTitle: 'Unexpected errors',
+    unexpectedIntro:
+      'Memory Desk carried on after these errors, which nobody expected. If they keep coming, send the log with a bug report.',
+    unexpectedApp: 'In the app: {{count}}.',
+    unexpectedAppLog: 'Each distinct one is written once to the log:',
+    unexpectedAppNoLog: 'No log file is set for this process.',
+    unexpectedPage:
+      'On this page: {{count}}. Each distinct one is in the developer console (F12 in the browser).',
+    unexpectedClose: 'Close',
   },
   placeholders: {
     cleanup:

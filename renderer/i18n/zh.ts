@@ -92,6 +92,8 @@ export const zh: Messages = {
     openLink: 'Ctrl/Cmd+单击打开',
     nothingSelected: '在左侧选择一条笔记，或新建一条。',
     unsaved: '有未保存的修改',
+    reloadFailed:
+      '未保存：这条笔记已在磁盘上被修改，读取该版本时失败（{{error}}）。你的草稿已保留；再次保存即可重试。',
     deletedOnDisk: '这条笔记已在磁盘上被删除。保存可重新写入，或关闭它。',
     loadError: '无法加载这条笔记：{{message}}',
     deleteConfirmTitle: '删除这条笔记？',
@@ -236,6 +238,15 @@ export const zh: Messages = {
     tabMovesFocus: 'Tab 切换焦点',
     tabIndents: 'Tab 缩进',
     tabFocusHint: 'Ctrl+M：在正文编辑器中按 Tab 是缩进还是移到下一个字段（或先按 Esc 再按 Tab）',
+    unexpected_one: '{{count}} 个意外错误',
+    unexpected_other: '{{count}} 个意外错误',
+    unexpectedTitle: '意外错误',
+    unexpectedIntro: 'Memory Desk 遇到这些意料之外的错误后继续运行了。如果反复出现，请在报告问题时附上日志。',
+    unexpectedApp: '应用中：{{count}} 个。',
+    unexpectedAppLog: '每种错误只记一次，写在日志：',
+    unexpectedAppNoLog: '此进程未设置日志文件。',
+    unexpectedPage: '本页面中：{{count}} 个。每种错误都在开发者控制台中（浏览器中按 F12）。',
+    unexpectedClose: '关闭',
   },
   placeholders: {
     cleanup:

@@ -79,5 +79,5 @@ export function MergeTextEditor(props: {
     });
     return () => view.destroy();
   }, [props.docKey]);
-  return <div className="merge-text" ref={host} data-testid="merge-text" />;
+  return <div className="merge-text" ref={host} data-testid="merge-text" translate="no" />;
 }

@@ -100,6 +100,11 @@ export const agentsConnectApi = {
       harness: HarnessSchema,
       dryRun: z.boolean().default(false),
       undo: z.boolean().default(false),
+      /**
+       * Cursor only: also write the open project's always-applied rule with the memory prompt
+       * (`.cursor/rules/memory-desk.mdc`, kept current as notes change). undo removes every rule setup wrote.
+       */
+      projectRule: z.boolean().default(false),
     }),
     output: z.object({
       harness: HarnessSchema,

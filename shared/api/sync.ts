@@ -123,6 +123,12 @@ export const SyncStatusSchema = z.object({
       thisProcess: z.boolean(),
     })
     .nullable(),
+  /**
+   * Why notes written here do not sync although sync is set up, and what to do (null: nothing
+   * waits). `app_sign_in`: the home is signed in in the desktop app only, whose sign-in no other
+   * process can read; notes written by agents while the app is closed wait for it.
+   */
+  waiting: z.object({ reason: z.enum(['app_sign_in']), message: z.string() }).nullable().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 
@@ -142,6 +148,7 @@ export const SyncRoundReportSchema = z.object({
    */
   historyReset: z.boolean().default(false),
 });
+export type SyncRoundReport = z.infer<typeof SyncRoundReportSchema>;
 export const SyncNowOutputSchema = z.object({
   scopes: z.object({ project: SyncRoundReportSchema.optional(), user: SyncRoundReportSchema.optional() }),
 });

@@ -31,7 +31,7 @@ function run(nodeArgs: string[], args: string[], cwd: string, stdin = ''): Promi
   });
 }
 
-/** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code. */
+/** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code, other areas' schemas. */
 const HEAVY = [
   '@modelcontextprotocol/sdk',
   'ajv',
@@ -42,6 +42,13 @@ const HEAVY = [
   '/electron/sync/',
   '/electron/transports/mcp/',
   '/electron/cleanup/',
+  // The API table of other areas: a command builds only its own area's schemas (shared/api/methods.ts).
+  '/shared/api.ts',
+  '/shared/api/sync.ts',
+  '/shared/api/account.ts',
+  '/shared/api/cleanup.ts',
+  '/shared/api/encryption.ts',
+  '/shared/sync-protocol.ts',
 ];
 /** What a command that writes no note never loads: the credential check runs only on writes. */
 const WRITE_ONLY = ['@secretlint/'];

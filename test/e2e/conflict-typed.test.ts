@@ -4,7 +4,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
-import { ensureRendererBuilt, launchChromium, openNoteIn, screenshot, WAIT } from './harness.js';
+import {
+  englishWords,
+  ensureRendererBuilt,
+  launchChromium,
+  openNoteIn,
+  screenshot,
+  WAIT,
+} from './harness.js';
 import {
   openTab,
   readBody,
@@ -42,6 +49,62 @@ async function typeMiddleLine(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
   await page.keyboard.press('Control+s');
   await expect.poll(() => page.getByTestId('unsaved').count(), { timeout: WAIT }).toBe(0);
+}
+
+/**
+ * Issue 17's polish where conflicts are resolved: the merge text in the text colour (not greyed as
+ * if disabled), toasts beside the panes, never over them (the round's toast is up now, and the
+ * toasts sit in the page's flow whenever they come), and no English word in the Chinese UI.
+ */
+async function polishOfTheConflictView(page: Page): Promise<void> {
+  const look = await page.evaluate(() => {
+    // What shows of an element: its box inside the tab's scrolling panel.
+    const panel = document.querySelector('.tab-panel')!.getBoundingClientRect();
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return {
+        left: r.left,
+        right: r.right,
+        top: Math.max(r.top, panel.top),
+        bottom: Math.min(r.bottom, panel.bottom),
+      };
+    };
+    const overlaps = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) =>
+      a.top < a.bottom &&
+      b.top < b.bottom &&
+      a.left < b.right &&
+      b.left < a.right &&
+      a.top < b.bottom &&
+      b.top < a.bottom;
+    const panes = [
+      ...document.querySelectorAll('[data-testid="three-pane"] .pane, [data-testid="hand-merge"]'),
+    ];
+    const toasts = [...document.querySelectorAll('.toast')];
+    return {
+      merge: getComputedStyle(document.querySelector('[data-testid="hand-merge"] .cm-line')!).color,
+      text: getComputedStyle(document.querySelector('[data-testid="merge-summary"]')!).color,
+      panes: panes.length,
+      labels: [
+        ...document.querySelectorAll('[data-testid="hand-merge"] .fields > label, .merge-body-label'),
+      ].map((l) => l.textContent),
+      toastsOverPanes: toasts.filter((t) => panes.some((p) => overlaps(box(t), box(p)))).length,
+      toastsPosition: getComputedStyle(document.querySelector('.toasts') ?? document.body).position,
+    };
+  });
+  await screenshot(page, 'conflict-typed-panes-en');
+  expect(look.merge).toBe(look.text);
+  expect(look.labels).toEqual(['Summary', 'Type', 'Tags', 'Body']);
+  expect(look.panes).toBeGreaterThan(0);
+  expect(look.toastsOverPanes).toBe(0);
+  expect(['static', 'relative']).toContain(look.toastsPosition);
+  // A toast keeps the language it was written in: closed first, so that only the page is checked.
+  for (const close of await page.getByTestId('toasts').getByRole('button', { name: 'Close' }).all())
+    await close.click();
+  await page.getByTestId('locale').selectOption('zh');
+  await expect.poll(() => page.getByTestId('tab-conflicts').textContent()).toContain('冲突');
+  expect(await englishWords(page)).toEqual([]);
+  await screenshot(page, 'conflict-typed-panes-zh');
+  await page.getByTestId('locale').selectOption('en');
 }
 
 beforeAll(async () => {
@@ -111,6 +174,7 @@ describe('a conflict resolved by typing', { timeout: 180_000 }, () => {
     await expect.poll(() => editor.textContent(), { timeout: WAIT }).toContain('typed on A');
     expect(await editor.textContent()).toContain('typed on B');
     expect(await B.page.getByTestId('merge-save').isDisabled()).toBe(true);
+    await polishOfTheConflictView(B.page);
     await editor.click();
     await B.page.keyboard.press('Control+a');
     await B.page.keyboard.type(TYPED);

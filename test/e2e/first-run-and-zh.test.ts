@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  englishWords,
   ensureRendererBuilt,
   launchChromium,
   newPage,
@@ -26,48 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Words the Chinese UI keeps in Latin letters on purpose: names, keys, formats. */
-const ALLOWED = new Set([
-  'AI',
-  'Memory',
-  'Desk',
-  'Markdown',
-  'Ctrl',
-  'Cmd',
-  'Alt',
-  'Tab',
-  'Esc',
-  'ID',
-  'English',
-  'URL',
-]);
-
-/** Latin words in text nodes outside user content ([translate="no"]), form values and option lists. */
-function englishWords(page: Page): Promise<string[]> {
-  return page.evaluate(
-    (allowed) => {
-      const out: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const el = n.parentElement;
-        if (!el || el.closest('[translate="no"], script, style, datalist, .sr-only[data-ignore]')) continue;
-        if (el.closest('[hidden]') || el.offsetParent === null) continue;
-        for (const w of n.textContent?.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(w)) out.push(w);
-      }
-      for (const el of document.querySelectorAll<HTMLElement>('[aria-label], [placeholder], [title]')) {
-        if (el.closest('[translate="no"]')) continue;
-        for (const attr of ['aria-label', 'placeholder', 'title']) {
-          // An example address (the sync URL's placeholder) is not prose.
-          const v = el.getAttribute(attr)?.replace(/https?:\/\/\S+/g, '');
-          for (const w of v?.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(w)) out.push(`${attr}:${w}`);
-        }
-      }
-      return [...new Set(out)];
-    },
-    [...ALLOWED],
-  );
-}
 
 async function sized(page: Page, name: string) {
   await screenshot(page, `${name}-1280`);

@@ -63,7 +63,8 @@ export interface DemoEnv {
   close(): Promise<void>;
 }
 
-export async function startDemo(opts: { seed?: boolean } = {}): Promise<DemoEnv> {
+/** `config`: the home's config.json, written before the bridge (and its core) starts. */
+export async function startDemo(opts: { seed?: boolean; config?: object } = {}): Promise<DemoEnv> {
   const root = await tempDir('e2e');
   const home = path.join(root, 'home');
   const projectRoot = path.join(root, 'project');
@@ -71,6 +72,7 @@ export async function startDemo(opts: { seed?: boolean } = {}): Promise<DemoEnv>
   if (opts.seed !== false) await seedSampleNotes(dirs);
   await fs.mkdir(home, { recursive: true });
   await fs.mkdir(projectRoot, { recursive: true });
+  if (opts.config) await fs.writeFile(path.join(home, 'config.json'), JSON.stringify(opts.config));
   const bridge = await startWebBridge({ home, projectRoot, port: 0, staticDir: RENDERER_DIR });
   await bridge.context.core.registerProject();
   return {
@@ -164,4 +166,46 @@ export async function openDemoPage(prepare?: (env: DemoEnv) => Promise<void>): P
 export async function closeDemoPage(demo: Partial<DemoPage>): Promise<void> {
   await demo.browser?.close();
   await demo.env?.close();
+}
+
+/** Words the Chinese UI keeps in Latin letters on purpose: names, keys, formats. */
+const ALLOWED = new Set([
+  'AI',
+  'Memory',
+  'Desk',
+  'Markdown',
+  'Ctrl',
+  'Cmd',
+  'Alt',
+  'Tab',
+  'Esc',
+  'ID',
+  'English',
+  'URL',
+]);
+
+/** Latin words in text nodes outside user content ([translate="no"]), form values and option lists. */
+export function englishWords(page: Page): Promise<string[]> {
+  return page.evaluate(
+    (allowed) => {
+      const out: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || el.closest('[translate="no"], script, style, datalist, .sr-only[data-ignore]')) continue;
+        if (el.closest('[hidden]') || el.offsetParent === null) continue;
+        for (const w of n.textContent?.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(w)) out.push(w);
+      }
+      for (const el of document.querySelectorAll<HTMLElement>('[aria-label], [placeholder], [title]')) {
+        if (el.closest('[translate="no"]')) continue;
+        for (const attr of ['aria-label', 'placeholder', 'title']) {
+          // An example address (the sync URL's placeholder) is not prose.
+          const v = el.getAttribute(attr)?.replace(/https?:\/\/\S+/g, '');
+          for (const w of v?.match(/[A-Za-z]{2,}/g) ?? []) if (!allowed.includes(w)) out.push(`${attr}:${w}`);
+        }
+      }
+      return [...new Set(out)];
+    },
+    [...ALLOWED],
+  );
 }

@@ -12,7 +12,7 @@ import {
   type S3StorageOptions,
   type StorageAdapter,
 } from '../../server/index.js';
-import { simTmpRoot } from './tmp-root.js';
+import { ramTempDir } from '../support/temp-dir.js';
 
 /**
  * Sync-server instances over one shared store (issue 16): each instance is a server of its own
@@ -34,7 +34,7 @@ export interface ScopeState {
 
 /** A store for the simulation's instances: a fresh directory (on a RAM file system when there is one). */
 export async function simFsStore(): Promise<{ storage: ClusterStorage; remove: () => Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(simTmpRoot(), 'memdesk-sim-server-'));
+  const dir = await ramTempDir('sim-server');
   return { storage: { kind: 'fs', dir }, remove: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 

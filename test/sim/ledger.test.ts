@@ -36,6 +36,31 @@ describe('the simulation ledger', () => {
     ]);
   });
 
+  // Soak seed 685: an agent removed a foreign key on one device while the note was deleted on another.
+  it('an edit that only removed something, made where the deleting person had not seen it, beats the delete too', () => {
+    const ledger = new Ledger(1);
+    const m1 = ledger.marker('line');
+    const m2 = ledger.marker('line');
+    ledger.edited(0, 'a', null, note([m1, m2]), 'create');
+    ledger.edited(1, 'a', note([m1, m2]), note([m1]), 'remove on 1');
+    ledger.edited(0, 'a', note([m1, m2]), null, 'delete on 0');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+    // Back with the removed line as well: that is not the edit that beat the delete.
+    expect(check(ledger, { a: note([m1, m2]) })).not.toEqual([]);
+  });
+
+  // Soak seeds 180, 350: two devices resolved the same conflict at once, in opposite ways.
+  it('a copy set aside by a resolution does not outrank another device’s person keeping it meanwhile', () => {
+    const ledger = new Ledger(1);
+    const m1 = ledger.marker('line');
+    const m2 = ledger.marker('line');
+    ledger.edited(0, 'a', null, note([m2]), 'create on 0');
+    // Device 1 keeps its copy (m1) over the cloud's (m2); device 2, not having seen that, takes the cloud's.
+    ledger.resolved(1, 'a', { local: note([m1]), cloud: note([m2]) }, note([m1]), 'resolution on 1 → local');
+    ledger.resolved(2, 'a', { local: note([m1]), cloud: note([m2]) }, note([m2]), 'resolution on 2 → cloud');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+  });
+
   it('tags are tracked: a tag removed by a person must stay removed', () => {
     const ledger = new Ledger(1);
     const m = ledger.marker('line');

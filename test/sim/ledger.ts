@@ -20,7 +20,9 @@ import type { NoteContent } from '../../shared/note.js';
  *   - a present marker is in its note: else "lost", or "silently reverted" when it survives only in
  *     a backup or another note;
  *   - an absent marker is not in its note ("resurrected"), unless the note was deleted and an edit
- *     the deleting person had not seen brought it back (the merge rule: an edit beats a delete);
+ *     the deleting person had not seen brought it back (the merge rule: an edit beats a delete; an
+ *     edit that only removed something counts), or a resolution set this computer's copy of it
+ *     aside while another device's person, unseen, kept it (concurrent decisions: either stands);
  *   - no marker is in a note where no person put it ("duplicated": content is not identity).
  */
 export const EXISTS = '@exists';
@@ -51,6 +53,12 @@ interface Decision {
   by: string;
   /** Present or absent both pass (the cloud lost the only record of a deletion): see mayReturn. */
   either?: boolean;
+  /**
+   * Absent by a resolution that took a side without this marker while this computer's side had
+   * it: the person set their copy aside, and did not see another device's person keep it
+   * meanwhile (then either passes: see check).
+   */
+  setAside?: boolean;
 }
 
 export class Ledger {
@@ -58,6 +66,11 @@ export class Ledger {
   private readonly decisions = new Map<string, Decision>();
   /** Each marker's note and what the person's version held when they wrote it. */
   private readonly created = new Map<string, { id: string; knew: ReadonlySet<string> }>();
+  /**
+   * Per note id, the markers a person removed by an edit (not a deletion), and on which device: an
+   * edit too, which beats a delete made without seeing it (broughtBack).
+   */
+  private readonly removedByEdit = new Map<string, Array<{ marker: string; device: number }>>();
   /** How many markers were written, per kind (the soak's "edits checked"). */
   readonly written = { line: 0, sum: 0, tag: 0, key: 0 };
 
@@ -82,8 +95,14 @@ export class Ledger {
       if (m !== EXISTS && !this.created.has(m)) this.created.set(m, { id, knew: b });
     }
     for (const m of b)
-      if (!a.has(m))
+      if (!a.has(m)) {
         this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew: b }, by });
+        if (after !== null) {
+          const list = this.removedByEdit.get(id) ?? [];
+          list.push({ marker: m, device });
+          this.removedByEdit.set(id, list);
+        }
+      }
     if (after === null) this.deletionCovers(id, b);
   }
 
@@ -123,7 +142,8 @@ export class Ledger {
     const r = markersOf(result);
     const knew = new Set([...local, ...cloud]);
     const removal = { deletion: result === null, knew };
-    for (const m of knew) if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by });
+    for (const m of knew)
+      if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
       if (!cloud.has(m)) {
         this.decide(id, m, { present: true, device, by });
@@ -181,7 +201,12 @@ export class Ledger {
             ? `${what} (${d.by}) was silently reverted: it survives only in ${found}`
             : `${what} (${d.by}) is lost: in no note and no backup`,
         );
-      } else if (!d.present && here && !this.broughtBack(id, d, liveMarkers.get(id)!)) {
+      } else if (
+        !d.present &&
+        here &&
+        !this.broughtBack(id, d, liveMarkers.get(id)!) &&
+        !(d.setAside && d.previous?.present && d.previous.device !== d.device)
+      ) {
         failures.push(`${what} was removed by a person (${d.by}) and came back`);
       }
     }
@@ -203,6 +228,10 @@ export class Ledger {
       const c = this.created.get(m);
       if (c && c.id === id && !d.removal.knew.has(m)) return true;
     }
+    // An edit that only removed (a line, a key) is an edit too: another device removed a marker
+    // the deleting person's version still held, and the note came back without it.
+    for (const r of this.removedByEdit.get(id) ?? [])
+      if (r.device !== d.device && d.removal.knew.has(r.marker) && !live.has(r.marker)) return true;
     return false;
   }
 }

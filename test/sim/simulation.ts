@@ -16,7 +16,7 @@ import type { SimAccountMode } from './encrypted-account.js';
 import { leaveKilledProcessFiles, startDevice, stopDevice, type SimDevice } from './device.js';
 import { FILE_FAULTS, restoreFile, type FileFault } from './file-faults.js';
 import { Ledger, markersOf, type Version } from './ledger.js';
-import { simTmpRoot } from './tmp-root.js';
+import { ramTempDir } from '../support/temp-dir.js';
 
 /**
  * A seeded randomized simulation of the sync engine, in the spirit of Dropbox's Nucleus tests:
@@ -194,7 +194,7 @@ export class Simulation {
       ttlSeconds: 86400,
     });
     await this.account?.prepare(this.cluster.url(0), this.token);
-    this.root = await fs.mkdtemp(path.join(simTmpRoot(), `memdesk-sim-${this.seed}-`));
+    this.root = await ramTempDir(`sim-${this.seed}`);
     for (let i = 0; i < (this.opts.devices ?? 3); i++) {
       this.devices.push(await this.startOn(i, 0, new FakeClock()));
       this.enabled.push(true);

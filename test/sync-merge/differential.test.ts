@@ -1,19 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeText } from '../../electron/sync/merge/index.js';
 import { gitMergeFile } from './git-merge-file.js';
 import { editDoc, joinDoc, randomDoc } from './random-docs.js';
 import { mulberry32 } from '../support/prng.js';
+import { tempDir } from '../support/temp-dir.js';
 
 // Differential check against the real `git merge-file -p --diff3` on seeded random note bodies.
 // Seeds are fixed, so every run checks the same 200 cases; a failure names its seed.
 const CASES = 200;
 
 let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memdesk-merge-diff-'));
+beforeAll(async () => {
+  dir = await tempDir('merge-diff');
 });
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -72,6 +72,8 @@ export async function arrives(
 /** `memdesk mcp` as a real child process, driven by the MCP SDK's client. */
 export interface McpProcess {
   pid: number;
+  /** What the server wrote to stderr so far (the MCP client's log). */
+  stderr(): string;
   remember(summary: string, body: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -96,6 +98,7 @@ export async function startMcp(
   const pid = transport.pid!;
   return {
     pid,
+    stderr: () => stderr,
     async remember(summary, body) {
       const result = await client.callTool({
         name: 'remember',

@@ -96,6 +96,8 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     typedBlocked: false,
     deleteDecision: null,
     deleteWindow: null,
+    deletedWhileLost: {},
+    deletedInLostCloud: new Set(),
     ...over,
   };
 }

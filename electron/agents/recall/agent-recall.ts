@@ -10,6 +10,8 @@ import { semanticFor } from '../../memory/semantic/for-core.js';
 import { MEMORY_GUIDANCE } from '../guidance.js';
 import { projectFilterLabel } from '../project-filter.js';
 import { savePromptSnapshot, takeDirStamps } from './prompt-snapshot-save.js';
+import { refreshCursorRule } from '../cursor-rule.js';
+import { reportedOr } from '../../memory/unexpected-error.js';
 
 export interface AgentRecallRequest {
   message: string;
@@ -70,7 +72,7 @@ export async function visibleNotes(core: MemoryCore): Promise<StoredNote[]> {
  * What goes into the agent's system prompt (MCP `instructions`, a SessionStart hook's context): the
  * guidance on when a note is worth writing, then the index. With no notes at all the index's two
  * lines saying when to write one replace the whole guidance. Kept as the project's
- * prompt snapshot.
+ * prompt snapshot, and in the project's Cursor rule when there is one.
  */
 export async function memoryPrompt(core: MemoryCore): Promise<IndexText & { prompt: string }> {
   const stamps = await takeDirStamps(core);
@@ -81,5 +83,8 @@ export async function memoryPrompt(core: MemoryCore): Promise<IndexText & { prom
     : `# Memory\n${MEMORY_GUIDANCE}\n\nMemory index (newest first):\n${index.text}`;
   // What `memdesk mcp` answers initialize with next time, before loading any note (prompt-snapshot-save.ts).
   await savePromptSnapshot(core, stamps, prompt);
+  // Cursor's always-applied rule, when the person asked for one in this project (cursor-rule.ts).
+  if (core.project)
+    await refreshCursorRule(core.project.root, prompt).catch(reportedOr(undefined, 'cursor rule'));
   return { ...index, prompt };
 }

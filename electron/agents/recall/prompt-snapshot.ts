@@ -43,7 +43,8 @@ export function snapshotFile(home: string, projectRoot: string | null): string {
   return path.join(home, 'memory-cache', `prompt-${key}.json`);
 }
 
-async function textOrNull(file: string): Promise<string | null> {
+/** A file's text; null when it (or a folder on its path) does not exist. */
+export async function textOrNull(file: string): Promise<string | null> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (err) {
@@ -62,11 +63,15 @@ export async function configStamp(place: SnapshotPlace): Promise<string> {
   // The same paths as memory/config.ts's userConfigPath / projectConfigPath (test/mcp/prompt-snapshot.test.ts).
   const user = await textOrNull(path.join(place.home, 'config.json'));
   const project =
-    place.projectRoot === null ? null : await textOrNull(path.join(place.projectRoot, '.oharness', 'config.json'));
+    place.projectRoot === null
+      ? null
+      : await textOrNull(path.join(place.projectRoot, '.oharness', 'config.json'));
   const env = Object.entries(place.env)
     .filter(([name, value]) => name.startsWith('OHARNESS_MEMORY_') && value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([user, project, env])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([user, project, env]))
+    .digest('hex');
 }
 
 export async function mtimeOf(dir: string): Promise<number | null> {

@@ -8,17 +8,18 @@ import type { Scope } from '../../../shared/note.js';
 export const RETAIN_SCOPING_KEY = 'memory.retain.scoping';
 
 /**
- * The git common directory of the repository `dir` is in, found the way git discovers it but
- * without running git (a process per hook call cost more than the rest of a label): up from `dir`,
- * the first `.git` directory, `.git` file (`gitdir: …`, linked worktrees and submodules) or bare
- * repository; then that git dir's `commondir` file, if any. Null outside a repository.
+ * The repository `dir` is in, found the way git discovers it but without running git (a process
+ * per hook call cost more than the rest of a label): up from `dir`, the first `.git` directory,
+ * `.git` file (`gitdir: …`, linked worktrees and submodules) or bare repository — its directory is
+ * `root` — then that git dir's `commondir` file, if any (`commonDir`, where `info/exclude` is too).
+ * Null outside a repository.
  */
-function gitCommonDir(dir: string): string | null {
+export function gitCheckout(dir: string): { root: string; commonDir: string } | null {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     const gitDir = gitDirAt(at);
     if (gitDir) {
       const common = readText(path.join(gitDir, 'commondir'));
-      return common ? path.resolve(gitDir, common) : gitDir;
+      return { root: at, commonDir: common ? path.resolve(gitDir, common) : gitDir };
     }
     if (path.dirname(at) === at) return null;
   }
@@ -61,7 +62,7 @@ function readText(file: string): string | null {
  * `-` because tags are split at them.
  */
 export async function projectLabel(dir: string): Promise<string> {
-  const commonDir = gitCommonDir(dir);
+  const commonDir = gitCheckout(dir)?.commonDir;
   let base: string;
   if (commonDir) {
     const name = path.basename(commonDir);

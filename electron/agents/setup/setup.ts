@@ -7,6 +7,8 @@ import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
 import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { defaultHome } from '../../memory/default-home.js';
+import { AppError } from '../../../shared/errors.js';
+import { cursorRuleFile, removeCursorRule, writeCursorRule } from '../cursor-rule.js';
 import { harnessSetup, type HarnessSetup } from './harness-files.js';
 import { currentRuntime, memdeskCommand, type MemdeskRuntime } from './memdesk-command.js';
 
@@ -31,6 +33,8 @@ type FileChange = SetupOutput['files'][number];
 
 const ManifestSchema = z.object({
   files: z.record(z.string(), z.object({ backup: z.string().nullable(), written: z.string() })),
+  /** Project roots where setup wrote Cursor's memory rule (cursor-rule.ts); undo removes each. */
+  rules: z.array(z.string()).default([]),
 });
 type Manifest = z.infer<typeof ManifestSchema>;
 
@@ -70,7 +74,7 @@ async function readText(file: string): Promise<string | null> {
 async function readManifest(file: string): Promise<Manifest> {
   const text = await readText(file);
   const parsed = ManifestSchema.safeParse(text ? JSON.parse(text) : { files: {} });
-  return parsed.success ? parsed.data : { files: {} };
+  return parsed.success ? parsed.data : { files: {}, rules: [] };
 }
 
 /** The changed lines between two texts: common lines at both ends left out. */
@@ -102,7 +106,27 @@ function filesOf(setup: HarnessSetup): Map<string, HarnessSetup['files']> {
   return byPath;
 }
 
-export async function runSetup(deps: SetupDeps, input: ApiParsedInput<'agents.setup'>): Promise<SetupOutput> {
+/** What setup is asked to do (the API's parsed input; projectRule may be left out: false). */
+type SetupInput = Omit<ApiParsedInput<'agents.setup'>, 'projectRule'> & { projectRule?: boolean };
+
+/** The open project and its memory prompt, for Cursor's project rule (`projectRule`). */
+export interface SetupProject {
+  root: string | null;
+  prompt: () => Promise<string>;
+}
+
+export async function runSetup(
+  deps: SetupDeps,
+  input: SetupInput,
+  project?: SetupProject,
+): Promise<SetupOutput> {
+  if (input.projectRule && !input.undo && input.harness !== 'cursor')
+    throw new AppError('invalid_input', 'a project rule is for Cursor only (setup cursor --project-rule)');
+  if (input.projectRule && !input.undo && !project?.root)
+    throw new AppError(
+      'invalid_input',
+      'no project: run setup cursor --project-rule in the project (or give --project DIR)',
+    );
   // Undo finds our entries by their markers: it works even when the CLI is gone.
   const setup = setupFor(deps, input.harness, input.undo ? ['memdesk'] : undefined);
   const dir = stateDir(deps.home);
@@ -177,11 +201,44 @@ export async function runSetup(deps: SetupDeps, input: ApiParsedInput<'agents.se
     changes.push({ path: file, action: 'updated', backup: copy, diff });
   }
 
+  if (input.harness === 'cursor') changes.push(...(await setupCursorRules(input, manifest, project)));
+
   if (!input.dryRun) {
     await fs.mkdir(dir, { recursive: true });
     await writeFileAtomic(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
   }
   return { harness: input.harness, files: changes, notes: input.undo ? [] : setup.notes };
+}
+
+/**
+ * Cursor's project rule: written for the open project when asked (and recorded in the manifest);
+ * with undo, removed from every project setup wrote one in, and from the open project (only rules
+ * Memory Desk wrote: cursor-rule.ts checks).
+ */
+async function setupCursorRules(
+  input: SetupInput,
+  manifest: Manifest,
+  project: SetupProject | undefined,
+): Promise<FileChange[]> {
+  const root = project?.root ? path.resolve(project.root) : null;
+  if (!input.undo) {
+    if (!input.projectRule || !root || !project) return [];
+    const file = cursorRuleFile(root);
+    const { action, before, after } = await writeCursorRule(root, await project.prompt(), input.dryRun);
+    if (!input.dryRun && !manifest.rules.includes(root)) manifest.rules.push(root);
+    return [
+      { path: file, action, backup: null, diff: action === 'unchanged' ? '' : lineDiff(file, before, after) },
+    ];
+  }
+  const changes: FileChange[] = [];
+  for (const at of new Set([...manifest.rules, ...(root ? [root] : [])])) {
+    const file = cursorRuleFile(at);
+    const { action, before } = await removeCursorRule(at, input.dryRun);
+    if (action === 'removed')
+      changes.push({ path: file, action, backup: null, diff: lineDiff(file, before, null) });
+  }
+  if (!input.dryRun) manifest.rules = [];
+  return changes;
 }
 
 /** Which harnesses have Memory Desk's MCP entry and hooks in their config (the "Connect an agent" panel). */

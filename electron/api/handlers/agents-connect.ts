@@ -38,7 +38,10 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
       return extractFromTranscript({ core, notes: ctx.notes, cwd: ctx.cwd, model }, input);
     },
     'agents.setup': async (input) =>
-      (await import('../../agents/setup/setup.js')).runSetup(agents.setup, input),
+      (await import('../../agents/setup/setup.js')).runSetup(agents.setup, input, {
+        root: core.project?.root ?? null,
+        prompt: async () => (await memoryPrompt(core)).prompt,
+      }),
     'agents.connections': async () => {
       const [{ harnessStatuses }, { notesTaggedForProjects }] = await Promise.all([
         import('../../agents/setup/setup.js'),

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import type { Scope } from '../../../shared/note.js';
-import type { SyncStatus } from '../../../shared/api/sync.js';
+import type { SyncRoundReport, SyncStatus } from '../../../shared/api/sync.js';
+import { appOnlySignInMessage, appSignIn } from '../../sync/owner/app-sign-in.js';
 import { OwnerLock } from '../../sync/owner/owner-lock.js';
 import { ownerPaths } from '../../sync/owner/paths.js';
 import type { SyncEngine } from '../../sync/sync-engine.js';
@@ -31,16 +32,19 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
     const e = await engine();
     const scopes = await Promise.all((await services()).map((s) => e.status(s)));
     const synced = scopes.map((s) => s.lastSyncedAt);
+    const signedIn =
+      scopes.some((s) => s.signedIn) ||
+      (await e.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null;
+    const appOrigin = signedIn ? null : appSignIn(e.paths.home);
     return {
       enabled: scopes.length > 0 && scopes.every((s) => s.enabled),
-      signedIn:
-        scopes.some((s) => s.signedIn) ||
-        (await e.accounts.current().catch(reportedOr(null, 'sync status: account'))) !== null,
+      signedIn,
       origin: await e.accounts.origin().catch(reportedOr(null, 'sync status: origin')),
       lastSyncedAt:
         synced.length > 0 && synced.every((t) => t !== null) ? Math.min(...(synced as number[])) : null,
       scopes,
       owner: syncOwner(e),
+      waiting: appOrigin ? { reason: 'app_sign_in', message: appOnlySignInMessage(appOrigin) } : null,
     };
   };
 
@@ -58,44 +62,11 @@ export function createSyncHandlers({ core, sync }: HandlerContext): SyncHandlers
   return {
     'sync.status': status,
     'sync.now': async ({ deletes, scope }) => {
-      const e = await engine();
       const svcs = (await services()).filter((s) => !scope || s.scope === scope);
-      // The question may have been asked by another process (the app, an earlier CLI run): it is saved.
-      if (deletes)
-        for (const svc of svcs)
-          if (svc.reportOf(await svc.state()).pendingDeletes) await svc.decidePendingDeletes(deletes);
-      const results = await e.syncNow(svcs);
-      const scopes: Record<string, unknown> = {};
-      for (const svc of svcs) {
-        const result = results.get(svc);
-        const conflicts = (await svc.conflicts()).map((c) => c.id);
-        const round = svc.lastRound;
-        let error = svc.error ? { code: svc.error.code, message: svc.error.message } : null;
-        if (!error && result?.outcome === 'blocked') {
-          const gate = await svc.gate();
-          if (!gate.ok)
-            error =
-              gate.reason === 'off'
-                ? {
-                    code: 'sync_off',
-                    message: `${svc.scope === 'user' ? 'Your own notes' : 'Project notes'}: cloud sync is off (关闭云同步); turn it on to sync`,
-                  }
-                : {
-                    code: 'signed_out',
-                    message: 'not signed in to a sync server (memdesk login --origin URL --token TOKEN)',
-                  };
-        }
-        scopes[svc.scope] = {
-          pulled: round?.pulled ?? { added: 0, changed: 0, deleted: 0 },
-          pushed: round?.pushed ?? 0,
-          conflicts,
-          error,
-          notices: round ? svc.notices : [],
-          localOnly: round ? svc.reportOf(await svc.state()).localOnly : [],
-          held: round?.held ?? [],
-          historyReset: round?.historyReset ?? false,
-        };
-      }
+      // Run by the home's sync owner when another process owns sync (ProcessSync.roundNow).
+      const reports = await sync.roundNow(svcs, deletes);
+      const scopes: Partial<Record<Scope, SyncRoundReport>> = {};
+      for (const svc of svcs) scopes[svc.scope] = reports.get(svc.key);
       return { scopes };
     },
     'sync.setEnabled': async ({ enabled }) => {

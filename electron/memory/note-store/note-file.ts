@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Warning } from '../../../shared/api/notes.js';
 import type { HeldReason } from '../../../shared/held-note.js';
@@ -42,38 +42,89 @@ export async function readNoteFile(d: NoteDir, name: string): Promise<ReadResult
   let handle: fs.FileHandle;
   try {
     // O_NOFOLLOW: a file replaced by a link after the listing is not followed either.
-    handle = await fs.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    handle = await fs.open(file, OPEN_FLAGS);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { error: err as Error };
+    return openFailed(err);
   }
-  let text: string;
-  let mtimeMs: number;
-  let size: number;
   try {
     const st = await handle.stat();
-    if (!st.isFile()) {
-      return { error: new Error('it is not a regular file (a link to a directory?)') };
-    }
-    mtimeMs = st.mtimeMs;
-    size = st.size;
-    if (size > d.maxNoteBytes + FRONTMATTER_ALLOWANCE) {
-      return tooLarge(d, file, { name, mtimeMs, size }, size);
-    }
+    const refused = sizeRefusal(d, file, name, st);
+    if (refused) return refused;
     // One read of the size fstat reported (FileHandle.readFile would fstat again).
-    const buffer = Buffer.allocUnsafe(size);
+    const buffer = Buffer.allocUnsafe(st.size);
     let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    while (filled < st.size) {
+      const { bytesRead } = await handle.read(buffer, filled, st.size - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    text = buffer.toString('utf8', 0, filled);
+    return noteEntry(d, name, file, buffer.toString('utf8', 0, filled), st);
   } catch (err) {
     return { error: err as Error };
   } finally {
     await handle.close().catch((err) => onUnexpectedError(err, 'note file: close'));
   }
+}
+
+/**
+ * readNoteFile with synchronous calls, for one-shot processes: the first run of a command at
+ * 10,000 notes reads every file, and four promise round trips per file cost ~5× the CPU of the
+ * same calls made synchronously (docs/performance.md).
+ */
+export function readNoteFileSync(d: NoteDir, name: string): ReadResult {
+  const file = path.join(d.dir, name);
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (err) {
+    return openFailed(err);
+  }
+  try {
+    const st = fstatSync(fd);
+    const refused = sizeRefusal(d, file, name, st);
+    if (refused) return refused;
+    const buffer = Buffer.allocUnsafe(st.size);
+    let filled = 0;
+    while (filled < st.size) {
+      const bytesRead = readSync(fd, buffer, filled, st.size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return noteEntry(d, name, file, buffer.toString('utf8', 0, filled), st);
+  } catch (err) {
+    return { error: err as Error };
+  } finally {
+    try {
+      closeSync(fd);
+    } catch (err) {
+      onUnexpectedError(err, 'note file: close');
+    }
+  }
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
+
+function openFailed(err: unknown): ReadResult {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' ? { gone: true } : { error: err as Error };
+}
+
+/** Why an opened file is not read at all (not a regular file, or far over the size limit), or null. */
+function sizeRefusal(d: NoteDir, file: string, name: string, st: Stats): ReadResult | null {
+  if (!st.isFile()) return { error: new Error('it is not a regular file (a link to a directory?)') };
+  if (st.size > d.maxNoteBytes + FRONTMATTER_ALLOWANCE)
+    return tooLarge(d, file, { name, mtimeMs: st.mtimeMs, size: st.size }, st.size);
+  return null;
+}
+
+/** The note a file's text holds, or why it is held back. */
+function noteEntry(
+  d: NoteDir,
+  name: string,
+  file: string,
+  text: string,
+  { mtimeMs, size }: Pick<Stats, 'mtimeMs' | 'size'>,
+): ReadResult {
   const fail = (reason: string, held: HeldReason = 'unreadable'): ReadResult => ({
     entry: {
       name,

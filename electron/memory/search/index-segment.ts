@@ -37,26 +37,54 @@ export interface IndexSegment {
 
 const FIELDS = 5;
 
-/** The segment of `analyses` (note number = position). */
+/**
+ * The segment of `analyses` (note number = position). Two passes over the analyses with counts and
+ * typed arrays, no per-posting objects: the first write of the cache at 10,000 notes encodes ~1M
+ * postings, and a [doc, tf] pair per posting made most of that write garbage collection.
+ */
 export function encodeIndexSegment(analyses: readonly DocumentAnalysis[]): Buffer {
-  const byTerm = new Map<string, Array<[number, number]>>();
-  let postingCount = 0;
-  analyses.forEach((a, doc) => {
-    for (let i = 0; i < a.terms.length; i++) {
-      let list = byTerm.get(a.terms[i]!);
-      if (!list) byTerm.set(a.terms[i]!, (list = []));
-      list.push([doc, a.tfs[i]!]);
-      postingCount++;
-    }
-  });
-  const terms = [...byTerm.keys()].sort();
-  const termNo = new Map(terms.map((t, i) => [t, i]));
-  const text = Buffer.from(terms.map((t) => `${t}\0`).join(''), 'utf8');
-  const textWords = Math.ceil(text.length / 4);
-  const T = terms.length;
   const N = analyses.length;
+  let postingCount = 0;
+  for (const a of analyses) postingCount += a.terms.length;
+  // Pass 1: a number per distinct term (first seen first), each posting's term number, and each
+  // term's posting and summary/tag posting counts.
+  const idOf = new Map<string, number>();
+  const firstSeen: string[] = [];
+  const postingIds = new Uint32Array(postingCount);
+  let counts: Uint32Array = new Uint32Array(1024);
+  let headCounts: Uint32Array = new Uint32Array(1024);
   let headCount = 0;
-  for (const list of byTerm.values()) for (const [, tf] of list) if ((tf & 0xffff) !== 0) headCount++;
+  let q = 0;
+  for (const a of analyses) {
+    for (let i = 0; i < a.terms.length; i++) {
+      const term = a.terms[i]!;
+      let id = idOf.get(term);
+      if (id === undefined) {
+        id = firstSeen.length;
+        idOf.set(term, id);
+        firstSeen.push(term);
+        if (id === counts.length) {
+          counts = grown(counts);
+          headCounts = grown(headCounts);
+        }
+      }
+      postingIds[q++] = id;
+      counts[id]!++;
+      if ((a.tfs[i]! & 0xffff) !== 0) {
+        headCounts[id]!++;
+        headCount++;
+      }
+    }
+  }
+  const T = firstSeen.length;
+  // Term numbers in the file are ranks in code-unit order (the same order as `[...terms].sort()`).
+  const byRank = Array.from({ length: T }, (_, id) => id).sort((x, y) =>
+    firstSeen[x]! < firstSeen[y]! ? -1 : firstSeen[x]! > firstSeen[y]! ? 1 : 0,
+  );
+  const rankOf = new Uint32Array(T);
+  byRank.forEach((id, rank) => (rankOf[id] = rank));
+  const text = Buffer.from(byRank.map((id) => `${firstSeen[id]!}\0`).join(''), 'utf8');
+  const textWords = Math.ceil(text.length / 4);
   const words =
     FIELDS + textWords + 2 * (T + 1) + 2 * postingCount + headCount + (N + 1) + 2 * postingCount + 3 * N;
   const out = new Uint32Array(words);
@@ -74,28 +102,41 @@ export function encodeIndexSegment(analyses: readonly DocumentAnalysis[]): Buffe
   const lens = out.subarray(at, at + 3 * N);
   let p = 0;
   let h = 0;
-  terms.forEach((term, t) => {
-    termPost[t] = p;
-    termHead[t] = h;
-    for (const [doc, tf] of byTerm.get(term)!) {
-      postDocs[p] = doc;
-      postTfs[p++] = tf;
-      if ((tf & 0xffff) !== 0) headDocs[h++] = doc;
-    }
-  });
+  for (let rank = 0; rank < T; rank++) {
+    const id = byRank[rank]!;
+    termPost[rank] = p;
+    termHead[rank] = h;
+    p += counts[id]!;
+    h += headCounts[id]!;
+  }
   termPost[T] = p;
   termHead[T] = h;
-  let d = 0;
+  // Pass 2: notes in order, so each term's postings come out in note order; the starts above
+  // become each term's write cursor.
+  const postAt = termPost.slice(0, T);
+  const headAt = termHead.slice(0, T);
+  q = 0;
   analyses.forEach((a, doc) => {
-    docStart[doc] = d;
-    for (let i = 0; i < a.terms.length; i++) {
-      docTerms[d] = termNo.get(a.terms[i]!)!;
-      docTfs[d++] = a.tfs[i]!;
+    docStart[doc] = q;
+    for (let i = 0; i < a.terms.length; i++, q++) {
+      const rank = rankOf[postingIds[q]!]!;
+      const tf = a.tfs[i]!;
+      docTerms[q] = rank;
+      docTfs[q] = tf;
+      postDocs[postAt[rank]!] = doc;
+      postTfs[postAt[rank]!++] = tf;
+      if ((tf & 0xffff) !== 0) headDocs[headAt[rank]!++] = doc;
     }
     lens.set(a.lengths, 3 * doc);
   });
-  docStart[N] = d;
+  docStart[N] = q;
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+function grown(counts: Uint32Array): Uint32Array {
+  const next = new Uint32Array(counts.length * 2);
+  next.set(counts);
+  return next;
 }
 
 /** Opens a segment written by encodeIndexSegment; null when its sizes do not add up. */

@@ -12,6 +12,10 @@ export interface OwnerPaths {
   handoverFile: string;
   /** Nudges from processes that wrote notes but do not own sync: one file per note directory. */
   requestsDir: string;
+  /** Rounds a person asked for in a process that does not own sync, for the owner to run. */
+  askedDir: string;
+  /** The owner's answers to them: what each round did, per directory. */
+  answersDir: string;
   /** The device's request budget and 429 pause, shared by every process of the home. */
   limitsFile: string;
   /** Rounds run one at a time across the home's processes: the lock of this directory. */
@@ -25,6 +29,8 @@ export function ownerPaths(home: string): OwnerPaths {
     lockFile: path.join(dir, 'owner.json'),
     handoverFile: path.join(dir, 'handover.json'),
     requestsDir: path.join(dir, 'requests'),
+    askedDir: path.join(dir, 'asked'),
+    answersDir: path.join(dir, 'answers'),
     limitsFile: path.join(dir, 'device-limits.json'),
     roundsDir: path.join(dir, 'rounds'),
   };

@@ -1,6 +1,7 @@
 import type { Scope } from '../../../shared/note.js';
 import type { SyncEntry } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
+import { noteIdKey } from '../../../shared/note-id.js';
 import { scoped } from '../scope-labels.js';
 
 export interface HistoryReset {
@@ -10,6 +11,16 @@ export interface HistoryReset {
   reuploaded: string[];
   /** Notes synced before whose cloud version is another one: three-way without a base. */
   differing: string[];
+  /**
+   * Notes unchanged here that the cloud's new history deleted from another version: conflicts
+   * (this computer's version may be one the deleting device never saw).
+   */
+  deletedThere: string[];
+  /**
+   * Notes deleted here that the cloud lacks or holds in another version: id → the version deleted
+   * (BaselineState.deletedWhileLost). The baseline keeps that version for them.
+   */
+  deletedHere: Record<string, string>;
   notice: string;
 }
 
@@ -19,35 +30,64 @@ export interface HistoryReset {
  * where the cloud still shows the same version. Every other note is planned as if never synced:
  * a note the cloud lacks or holds as deleted is uploaded again (never deleted here), and a note
  * the cloud has in another version (possibly an older one) is a `no_base` conflict unless both
- * sides are equal. Pure.
+ * sides are equal. A note deleted here is not forgotten: the baseline keeps the version deleted
+ * while the cloud lacks the note or holds another version (plan.ts then pushes the delete once a
+ * device uploads that version again, and shows any other version as a conflict) — else a device
+ * still holding it would upload it again and the note would silently come back. Pure.
  */
 export function forgetLostHistory(
   scope: Scope,
   base: Readonly<Record<string, string>>,
   entries: Readonly<Record<string, SyncEntry>>,
   locals: ReadonlyMap<string, StoredNote>,
+  /** Files on disk that are not loaded, by noteIdKey. */
+  held: ReadonlyMap<string, unknown>,
 ): HistoryReset {
   const kept: Record<string, string> = {};
   const reuploaded: string[] = [];
   const differing: string[] = [];
+  const deletedHere: Record<string, string> = {};
+  const deletedThereUnplaced: string[] = [];
   for (const [id, hash] of Object.entries(base)) {
     const cloud = entries[id]?.hash ?? null;
-    if (cloud === hash) {
+    // The cloud's new history deleted exactly this version: as trustworthy as an agreed version.
+    const deletedThere = cloud === null && entries[id]?.replaced === hash;
+    if (cloud === hash || deletedThere) {
       kept[id] = hash;
       continue;
     }
+    // A held file (on disk, not loaded) is not a deletion: planned as never synced, as before.
+    if (held.has(noteIdKey(id))) continue;
     const local = locals.get(id)?.hash ?? null;
-    if (local === null) continue;
-    if (cloud === null) reuploaded.push(id);
+    if (local === null) {
+      deletedHere[id] = hash;
+      // Unless deleted in the cloud's new history too, the baseline keeps the version deleted here.
+      if (entries[id] === undefined || cloud !== null) kept[id] = hash;
+      continue;
+    }
+    // Deleted in the cloud's new history, from a version this computer cannot place (the delete
+    // may have replaced a newer version of this one, or an older): the person decides.
+    if (cloud === null && entries[id] !== undefined && local === hash) deletedThereUnplaced.push(id);
+    else if (cloud === null) reuploaded.push(id);
     else if (cloud !== local) differing.push(id);
   }
   const parts = ['nothing was deleted here'];
   if (reuploaded.length > 0) parts.push(`${reuploaded.length} note(s) it no longer had are uploaded again`);
-  if (differing.length > 0)
-    parts.push(`${differing.length} note(s) whose cloud version differs wait for you as conflicts`);
+  const stillDeleted = Object.keys(deletedHere).length;
+  if (stillDeleted > 0) parts.push(`${stillDeleted} note(s) deleted here stay deleted`);
+  const waiting = differing.length + deletedThereUnplaced.length;
+  if (waiting > 0)
+    parts.push(`${waiting} note(s) whose cloud version differs wait for you as conflicts`);
   const notice = scoped(
     scope,
     `the sync server lost part of its history (its data was wiped or restored from an older backup): ${parts.join('; ')}`,
   );
-  return { base: kept, reuploaded: reuploaded.sort(), differing: differing.sort(), notice };
+  return {
+    base: kept,
+    reuploaded: reuploaded.sort(),
+    differing: differing.sort(),
+    deletedThere: deletedThereUnplaced.sort(),
+    deletedHere,
+    notice,
+  };
 }

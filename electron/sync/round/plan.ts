@@ -43,6 +43,7 @@ export function planRound(input: PlanInput): RoundPlan {
     objects: [],
     backups: [],
     missingBodies: false,
+    deletedWhileLost: {},
   };
   const { pushes, pulls, notices } = plan;
   const effective = limits ? effectiveLimits(limits) : null;
@@ -108,7 +109,11 @@ export function planRound(input: PlanInput): RoundPlan {
       }
       continue;
     }
-    const B = baseline.base[id] ?? null;
+    // A note deleted here around a loss of history (below) and here again, while the cloud has
+    // no record of it: a new note, not the version deleted (else it would read as deleted there).
+    const again = local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
+    if (again) delete base[id];
+    const B = again ? null : (baseline.base[id] ?? null);
     const entry = entries[id];
     // A baseline from before foreign keys were hashed names its version by the old hash: this
     // computer's and the cloud's new hash of that same version count as it (no spurious change).
@@ -117,6 +122,67 @@ export function planRound(input: PlanInput): RoundPlan {
     const C = sameAsBase(entry?.hash ?? null);
     const gone = B !== null && entry === undefined;
 
+    // Deleted here around a loss of the cloud's history (BaselineState.deletedWhileLost): a device
+    // that still held the version deleted may upload it again, and nothing in the cloud says it was
+    // deleted. That version is deleted again; any other version is a conflict the person decides
+    // (resolved by taking the cloud's side as the base: then the ordinary delete below) — never a
+    // silent return of the note. Remembered until the note is here again.
+    const deletedHere = L === null ? input.deletedWhileLost[id] : undefined;
+    if (deletedHere !== undefined) {
+      plan.deletedWhileLost[id] = deletedHere;
+      if (C === deletedHere && B !== C) {
+        pushes.push(pushOfLocal(id, null, undefined, C));
+        continue;
+      }
+      if (C !== null && C !== deletedHere && C !== B) {
+        const text = cloudText(id, C);
+        if (text === null) {
+          plan.missingBodies = true;
+          continue;
+        }
+        conflict(
+          id,
+          'both_changed',
+          scoped(
+            scope,
+            `"${id}" was deleted here, and the cloud, which lost part of its history, holds another version of it`,
+          ),
+          B,
+          local,
+          C,
+          text,
+        );
+        continue;
+      }
+      // The cloud has no record of the note: the baseline keeps the version deleted.
+      if (entry === undefined) continue;
+    }
+
+    // The cloud, after losing history, deleted the note from a version this computer cannot place,
+    // and it is unchanged here: the person decides, and the conflict stays until they do (without a
+    // base the next round would otherwise upload it as new).
+    const previous = baseline.conflicts[id];
+    if (
+      B === null &&
+      local &&
+      entry?.hash === null &&
+      (input.deletedInLostCloud.has(id) ||
+        (previous?.baseHash === null && previous.cloudHash === null && previous.localHash === L))
+    ) {
+      conflict(
+        id,
+        'both_changed',
+        scoped(
+          scope,
+          `"${id}" was deleted in the cloud after it lost part of its history, from a version other than this computer's; keep it or let it go`,
+        ),
+        null,
+        local,
+        null,
+        null,
+      );
+      continue;
+    }
     if (L === C) {
       setBase(base, id, L);
       if (L !== null && !baseline.stored.has(L))

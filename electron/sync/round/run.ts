@@ -70,8 +70,17 @@ export async function runRound(
 
     const t = deps.now();
     // The cloud lost history: the baseline is trusted only where the cloud still agrees with it.
-    const reset = snapshot.historyReset ? forgetLostHistory(deps.scope, state.base, entries, locals) : null;
+    // The history lost may be newer than the state saved (a process killed after its commit or
+    // pulls, before saving; the cloud restored to the saved version, perhaps counted up since): the
+    // journal then names a version above the cloud's, or pulled a note the cloud has no record of.
+    const journalLost =
+      journal !== null &&
+      ((journal.version !== null && snapshot.version < journal.version) ||
+        journal.pulls.some((p) => p.pulled !== null && entries[p.id] === undefined));
+    const reset =
+      snapshot.historyReset || journalLost ? forgetLostHistory(deps.scope, state.base, entries, locals, held) : null;
     if (reset) state.base = reset.base;
+    const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere };
     const writer = new LocalWriter(deps);
     if (journal) {
       // After a loss of history the journal's pulls count only where the cloud still holds them.
@@ -101,6 +110,8 @@ export async function runRound(
       deleteDecision,
       deleteWindow:
         state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,
+      deletedWhileLost,
+      deletedInLostCloud: new Set(reset?.deletedThere),
     });
     const { base } = plan;
 
@@ -175,6 +186,8 @@ export async function runRound(
       ...writer.notices,
     ];
     state.base = base;
+    if (Object.keys(plan.deletedWhileLost).length > 0) state.deletedWhileLost = plan.deletedWhileLost;
+    else delete state.deletedWhileLost;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.deleteWindow = nextDeleteWindow(state.deleteWindow, plan.deleteWindow, {

@@ -189,6 +189,10 @@ export interface PlanInput {
   deleteDecision: 'delete' | 'keep' | null;
   /** Deletions since the last confirmed state (null: a window starts with this round). */
   deleteWindow: DeleteWindowCount | null;
+  /** Notes deleted here that the cloud lost with its history (BaselineState.deletedWhileLost). */
+  deletedWhileLost: Readonly<Record<string, string>>;
+  /** Notes the cloud's new history deleted from a version this computer cannot place (history-reset.ts). */
+  deletedInLostCloud: ReadonlySet<string>;
 }
 
 export interface RoundPlan {
@@ -216,4 +220,6 @@ export interface RoundPlan {
   backups: PlannedBackup[];
   /** A body the plan needed was in no response and no copy: the next round lists in full. */
   missingBodies: boolean;
+  /** What stays of `deletedWhileLost` after this round (the cloud still lacks the note, or a conflict). */
+  deletedWhileLost: Record<string, string>;
 }

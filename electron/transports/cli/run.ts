@@ -11,7 +11,8 @@ import type { McpFront } from '../mcp/front.js';
 import { parseArgs } from './args.js';
 import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
-import { ExitCodeError, UsageError, type CliCommand, type CliIo } from './types.js';
+import { ExitCodeError } from './exit-code-error.js';
+import { UsageError, type CliCommand, type CliIo } from './types.js';
 
 /**
  * The `memdesk` CLI: a transport over the API table. It maps argv to a method's input and the
@@ -139,7 +140,14 @@ export async function runCli(env: CliEnv): Promise<number> {
             // per home" (syncs while it owns sync, nudges the owner otherwise). Other commands
             // sync what they wrote before exiting (runCli's finally).
             ...(command.longRunning
-              ? { sync: { autoStart: true, owner: { role: 'mcp' } }, syncOnOpen: true }
+              ? {
+                  sync: {
+                    autoStart: true,
+                    // Its stderr is the MCP client's log: why sync waits, if it does.
+                    owner: { role: 'mcp', say: (line: string) => stderr.write(line + '\n') },
+                  },
+                  syncOnOpen: true,
+                }
               : {}),
             // Sign-in in the browser (memdesk login): the person opens the printed URL (RFC 8252).
             openExternal: (url) => {

@@ -1,5 +1,4 @@
 import type { ApiMethodName, ApiInput, ApiOutput } from '../../../shared/api.js';
-import { AppError } from '../../../shared/errors.js';
 import type { AppEvent } from '../../../shared/events.js';
 import type { McpFront } from '../mcp/front.js';
 
@@ -57,20 +56,6 @@ export interface CliCommand {
    */
   longRunning?: boolean;
   run(io: CliIo, args: ParsedArgs): Promise<CliResult>;
-}
-
-/**
- * A refusal the command gives an exit code of its own (docs/cli.md, "Errors and exit codes"), so a
- * script can tell, say, a denied sign-in from an expired one. Printed like any other error.
- */
-export class ExitCodeError extends AppError {
-  constructor(
-    cause: AppError,
-    readonly exitCode: number,
-  ) {
-    super(cause.code, cause.message, cause.details);
-    this.name = 'ExitCodeError';
-  }
 }
 
 /** A usage mistake: exit code 2. */

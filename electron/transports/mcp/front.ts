@@ -1,14 +1,25 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { initializeAnswer, initializeRequestIn, type InitializeRequest, type JsonRpcId } from './protocol.js';
+import {
+  initializeAnswer,
+  initializeRequestIn,
+  staticAnswerTo,
+  type InitializeRequest,
+  type JsonRpcId,
+  type StaticAnswers,
+} from './protocol.js';
+import { SDK_STATIC_ANSWERS } from './sdk-answers.generated.js';
 
 /**
- * The first few milliseconds of `memdesk mcp`, before the MCP SDK (with ajv and zod) and the rest of
- * the CLI are loaded: it reads the client's first line, and when that is `initialize` and the
- * `instructions` are known (the prompt snapshot), answers it at once. Then the SDK server takes over
- * the same stdin and stdout (server.ts): it reads everything from the first byte (`input`), so its
- * own state (the client's capabilities, the negotiated version) is what it would be without the
- * front, and its answer to the initialize already answered is not sent twice (`alreadyAnswered`).
- * Only newline-delimited JSON-RPC on stdio, as the SDK's stdio transport speaks it.
+ * The first moments of `memdesk mcp`, before the MCP SDK (with ajv and zod) and the rest of the CLI
+ * are loaded: it reads the client's lines, and when the first is `initialize` and the
+ * `instructions` are known (the prompt snapshot), answers it at once; after that, until the SDK
+ * server takes over, it answers the requests whose answer is fixed at build time (tools/list…:
+ * protocol.ts's FRONT_ANSWERED_METHODS, from the SDK server's own answers). The SDK server then
+ * takes over the same stdin and stdout (server.ts): it reads everything from the first byte
+ * (`input`), so its own state (the client's capabilities, the negotiated version) is what it would
+ * be without the front, and its answers to requests the front answered already are not sent twice
+ * (`alreadyAnswered`). Only newline-delimited JSON-RPC on stdio, as the SDK's stdio transport
+ * speaks it.
  */
 export interface McpFrontOptions {
   /** The client's side: stdin. */
@@ -17,6 +28,8 @@ export interface McpFrontOptions {
   output: Writable;
   /** The memory prompt saved by the last start (prompt-snapshot.ts); null when there is none. */
   snapshot: Promise<string | null>;
+  /** The answers fixed at build time; the generated SDK answers unless a test gives others. */
+  staticAnswers?: StaticAnswers;
 }
 
 export class McpFront {
@@ -30,20 +43,25 @@ export class McpFront {
    */
   readonly ready: Promise<void>;
   private markReady!: () => void;
-  /** The first line while it is being read; null once it was read. */
-  private firstLine: Buffer[] | null = [];
+  private readonly staticAnswers: StaticAnswers;
+  /** The bytes of the line being read; null once the front reads no more (handed over, or stdin ended). */
+  private pending: Buffer[] | null = [];
+  private firstLineRead = false;
   private request: InitializeRequest | null = null;
   private instructions: string | null = null;
-  private answeredId: JsonRpcId | null = null;
+  private initializeAnswered = false;
+  /** Ids of the requests the front answered, whose answers from the SDK server are not sent again. */
+  private readonly answered = new Set<JsonRpcId>();
 
   constructor(options: McpFrontOptions) {
     this.output = options.output;
     this.snapshot = options.snapshot;
+    this.staticAnswers = options.staticAnswers ?? SDK_STATIC_ANSWERS;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     options.input.on('data', (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       // Read (and maybe answered) before the SDK can see it, so its answer is known to be a repeat.
-      if (this.firstLine) this.readFirstLine(bytes);
+      if (this.pending) this.readLines(bytes);
       this.input.write(bytes);
     });
     options.input.once('end', () => this.endInput());
@@ -65,37 +83,64 @@ export class McpFront {
   }
 
   /**
-   * Whether a message the SDK server sends is its answer to the initialize the front answered
-   * already: that one is not sent again (once; request ids are never reused in a session).
+   * The SDK server starts reading `input`: from now on it answers everything. Every line the front
+   * read before this was answered by it or not at all, so each request gets exactly one answer.
+   */
+  handOver(): void {
+    this.pending = null;
+  }
+
+  /**
+   * Whether a message the SDK server sends is its answer to a request the front answered already:
+   * that one is not sent again (once; request ids are never reused in a session).
    */
   alreadyAnswered(message: object): boolean {
-    if (this.answeredId === null || !('id' in message) || message.id !== this.answeredId) return false;
+    if (!('id' in message) || !this.answered.has(message.id as JsonRpcId)) return false;
     if (!('result' in message) && !('error' in message)) return false;
-    this.answeredId = null;
+    this.answered.delete(message.id as JsonRpcId);
     return true;
   }
 
-  private readFirstLine(bytes: Buffer): void {
-    const nl = bytes.indexOf(0x0a);
-    this.firstLine!.push(nl < 0 ? bytes : bytes.subarray(0, nl));
-    if (nl < 0) return;
-    const line = Buffer.concat(this.firstLine!).toString('utf8').replace(/\r$/, '');
-    this.firstLine = null;
-    this.request = initializeRequestIn(line);
-    if (this.request) this.answerIfAsked();
-    else this.markReady(); // not an initialize the front can answer: the SDK answers everything
+  private readLines(bytes: Buffer): void {
+    let start = 0;
+    for (let nl = bytes.indexOf(0x0a); nl >= 0 && this.pending; nl = bytes.indexOf(0x0a, start)) {
+      this.pending.push(bytes.subarray(start, nl));
+      const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+      this.pending = [];
+      start = nl + 1;
+      this.readLine(line);
+    }
+    if (this.pending && start < bytes.length) this.pending.push(bytes.subarray(start));
+  }
+
+  private readLine(line: string): void {
+    if (!this.firstLineRead) {
+      this.firstLineRead = true;
+      this.request = initializeRequestIn(line);
+      if (this.request) return this.answerIfAsked();
+      // Not an initialize the front can answer: the SDK answers everything.
+      this.pending = null;
+      return this.markReady();
+    }
+    // Before its initialize answer the front answers nothing else (the SDK answers in order then).
+    if (!this.initializeAnswered) return;
+    const known = staticAnswerTo(line, this.staticAnswers);
+    if (!known || this.answered.has(known.id)) return;
+    this.output.write(known.answer);
+    this.answered.add(known.id);
   }
 
   private answerIfAsked(): void {
-    if (!this.request || this.instructions === null || this.answeredId !== null) return;
+    if (!this.request || this.instructions === null || this.initializeAnswered) return;
     this.output.write(initializeAnswer(this.request, this.instructions));
-    this.answeredId = this.request.id;
+    this.answered.add(this.request.id);
+    this.initializeAnswered = true;
     this.request = null;
     this.markReady();
   }
 
   private endInput(): void {
-    this.firstLine = null;
+    this.pending = null;
     this.input.end();
     this.markReady();
   }

@@ -70,10 +70,15 @@ export const CHANGE_POLL_MS = 1_000;
 /** Past prompt-snapshot.ts's RACY_MS, so a snapshot refused as too recent at load is saved then. */
 const SNAPSHOT_RETRY_MS = 2_500;
 
-/** The SDK's stdio transport over what the front read and will read, without repeating its answer. */
+/** The SDK's stdio transport over what the front read and will read, without repeating its answers. */
 class FrontedStdioTransport extends StdioServerTransport {
   constructor(private readonly front: McpFront) {
     super(front.input, front.output);
+  }
+
+  override start(): Promise<void> {
+    this.front.handOver();
+    return super.start();
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
@@ -112,6 +117,7 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
       SNAPSHOT_RETRY_MS,
     ).unref();
     let last = await notesFingerprint(invoke);
+    if (closed) return;
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {
@@ -124,7 +130,10 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
       );
     }, CHANGE_POLL_MS);
   };
-  server.oninitialized = () => void watchNotes().catch(reportedOr(undefined, 'mcp: watch notes'));
+  let watching: Promise<void> | undefined;
+  server.oninitialized = () => {
+    watching = watchNotes().catch(reportedOr(undefined, 'mcp: watch notes'));
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       transport.onclose = () => resolve();
@@ -134,6 +143,9 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
   } finally {
     closed = true;
     clearInterval(poll);
+    // A client that leaves while the notes still load: the load ends before the caller closes the
+    // project, or a watcher it starts after the close would keep the process alive forever.
+    await watching;
   }
 }
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { api, type ApiMethodName } from '../../../shared/api.js';
+import type { ApiMethodName } from '../../../shared/api.js';
+import { agentsApi } from '../../../shared/api/agents.js';
+import { agentsConnectApi } from '../../../shared/api/agents-connect.js';
+import { notesApi } from '../../../shared/api/notes.js';
 import { AppError } from '../../../shared/errors.js';
 import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../../agents/guidance.js';
 
@@ -17,8 +20,8 @@ export interface McpTool {
   route: (args: unknown) => { method: ApiMethodName; input: unknown };
 }
 
-const searchInput = api['notes.search'].input;
-const getInput = api['notes.get'].input;
+const searchInput = notesApi['notes.search'].input;
+const getInput = notesApi['notes.get'].input;
 
 /** `memory`: search (query) or read one note in full (id) — exactly one of them. */
 export const MemoryToolInputSchema = z
@@ -48,7 +51,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       TAG_OTHER_WORDS,
       'Types: user (about the person), feedback (how to work), project (decisions, facts of this project), reference (where things are). Link related notes in the body as [[note-id]].',
     ].join('\n\n'),
-    input: api['notes.remember'].input,
+    input: notesApi['notes.remember'].input,
     route: direct('notes.remember'),
   },
   {
@@ -80,7 +83,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'forget',
     description:
       'Delete one memory note by id (give scope when the id exists in both). The note is backed up first and can be restored from Memory Desk. Use it for notes that are wrong or obsolete.',
-    input: api['notes.forget'].input,
+    input: notesApi['notes.forget'].input,
     route: direct('notes.forget'),
   },
   {
@@ -89,7 +92,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'What per-message recall attaches for a message: the best-matching notes (each with why it matched), the notes they link to, and the <recalled-memory> text. ' +
       'Pass ids already attached earlier in the conversation in alreadyAttached so they are not attached again.',
     // Counts as a recall (memory-usage/): the result reaches the agent.
-    input: api['agents.recall'].input,
+    input: agentsConnectApi['agents.recall'].input,
     route: direct('agents.recall'),
   },
   {
@@ -101,7 +104,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       SELF_CONTAINED,
       TAG_OTHER_WORDS + ' In retain, write tags as #hashtags in the content.',
     ].join('\n\n'),
-    input: api['agents.retain'].input,
+    input: agentsApi['agents.retain'].input,
     route: direct('agents.retain'),
   },
 ];

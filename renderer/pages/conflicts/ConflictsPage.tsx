@@ -85,7 +85,7 @@ export function ConflictsPage() {
               onClick={() => conflictStore.getState().select(ref)}
               data-conflict-id={c.id}
             >
-              <span>{c.id}</span>
+              <span translate="no">{c.id}</span>
               <span className="kind-tag">
                 {t(`syncUi.scope.${c.scope}`)} · {t(`syncUi.kinds.${c.kind}`)}
               </span>
@@ -127,7 +127,8 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
   return (
     <div className="conflict-detail" data-testid="conflict-detail" data-conflict-id={current.id}>
       <h2>
-        {current.id} <span className="kind-tag">{t(`syncUi.scope.${current.scope}`)}</span>
+        <span translate="no">{current.id}</span>{' '}
+        <span className="kind-tag">{t(`syncUi.scope.${current.scope}`)}</span>
       </h2>
       {detail.error ? (
         <p className="error" role="alert">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
 import { MergeTextEditor } from '../../sync/MergeTextEditor.js';
 import { CONFLICT_MARKER } from '../../sync/diff.js';
+import { WithNoteId } from '../../components/WithNoteId.js';
 
 export interface MergedFields {
   summary: string;
@@ -42,12 +43,10 @@ export function HandMerge(props: {
     });
   };
   return (
-    <section
-      className="merge-editor"
-      aria-label={t('syncUi.mergeTitle', { id: props.id })}
-      data-testid="hand-merge"
-    >
-      <h3>{t('syncUi.mergeTitle', { id: props.id })}</h3>
+    <section className="merge-editor" aria-labelledby="hand-merge-title" data-testid="hand-merge">
+      <h3 id="hand-merge-title">
+        <WithNoteId sentence={(id) => t('syncUi.mergeTitle', { id })} id={props.id} />
+      </h3>
       <p className="muted">{t('syncUi.mergeHint')}</p>
       <div className="fields">
         <label htmlFor="merge-summary">{t('syncUi.summary')}</label>
@@ -73,14 +72,16 @@ export function HandMerge(props: {
           onChange={(e) => setTags(e.target.value)}
           data-testid="merge-tags"
         />
+        {/* Not a <label>: the text editor is not a form control; labelled by name for screen readers. */}
+        <span className="merge-body-label">{t('syncUi.body')}</span>
+        <MergeTextEditor
+          docKey={props.conflictKey}
+          value={body}
+          onChange={setBody}
+          onSave={save}
+          ariaLabel={t('syncUi.body')}
+        />
       </div>
-      <MergeTextEditor
-        docKey={props.conflictKey}
-        value={body}
-        onChange={setBody}
-        onSave={save}
-        ariaLabel={t('syncUi.body')}
-      />
       {markers ? (
         <p className="error" role="status" data-testid="merge-markers-left">
           {t('syncUi.markersLeft')}

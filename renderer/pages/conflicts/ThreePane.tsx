@@ -62,18 +62,24 @@ function Pane(props: {
         <>
           <dl>
             <dt>{t('syncUi.summary')}</dt>
-            <dd className={differs(note.summary, base?.summary) ? 'changed' : ''}>{note.summary}</dd>
+            <dd className={differs(note.summary, base?.summary) ? 'changed' : ''} translate="no">
+              {note.summary}
+            </dd>
             <dt>{t('syncUi.type')}</dt>
             <dd className={differs(note.type ?? null, base?.type ?? null) ? 'changed' : ''}>
               {note.type ? t(`types.${note.type}`) : t('syncUi.noType')}
             </dd>
             <dt>{t('syncUi.tags')}</dt>
-            <dd className={differs([...note.tags].sort(), [...(base?.tags ?? [])].sort()) ? 'changed' : ''}>
+            <dd
+              className={differs([...note.tags].sort(), [...(base?.tags ?? [])].sort()) ? 'changed' : ''}
+              translate="no"
+            >
               {note.tags.join(', ') || '—'}
             </dd>
           </dl>
           <pre
             className="pane-body"
+            translate="no"
             aria-label={`${props.title}: ${t('syncUi.body')}`}
             data-testid={`${props.testId}-body`}
           >

@@ -95,24 +95,13 @@ export function MemoryPage() {
         searchRef.current?.select();
       }),
     ];
+    // Ctrl/Cmd+F and +N are the App's (every tab); back and forward are this page's.
     function onKey(e: KeyboardEvent) {
       const mod = e.ctrlKey || e.metaKey;
       if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
         e.preventDefault();
         if (e.key === 'ArrowLeft') uiStore.getState().goBack();
         else uiStore.getState().goForward();
-        return;
-      }
-      if (!mod || e.shiftKey || e.altKey) return;
-      const key = e.key.toLowerCase();
-      if (key === 'f') {
-        e.preventDefault();
-        searchRef.current?.focus();
-        searchRef.current?.select();
-      } else if (key === 'n') {
-        // The desktop menu has this accelerator; the browser demo needs it from the page.
-        e.preventDefault();
-        newNote();
       }
     }
     // The mouse's back and forward buttons.

@@ -12,10 +12,10 @@ import {
 import { invalidateForEvent } from '../../api/queries.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { FieldError } from '../../components/FieldError.js';
-import { TypeSelect } from '../../components/TypeSelect.js';
 import { draftStore, EMPTY_NEW_NOTE, useDrafts, type NewNoteDraft } from '../../state/draft-store.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
+import { NoteFields } from './NoteFields.js';
 import { useSaveShortcut } from './useSaveShortcut.js';
 
 type Duplicate = { id: string; scope: Scope; summary: string };
@@ -151,55 +151,42 @@ export function NewNoteForm() {
           {error}
         </p>
       ) : null}
-      <div className="fields">
-        <label className="field field-wide">
-          <span>{t('note.summary')}</span>
-          <input
-            value={draft.summary}
-            onChange={(e) => set('summary', e.target.value)}
-            autoFocus
-            aria-invalid={!!fieldErrors?.summary}
-            aria-describedby={fieldErrors?.summary ? 'new-summary-error' : undefined}
-            data-testid="new-summary"
-          />
-          <FieldError id="new-summary-error" message={fieldErrors?.summary} />
-        </label>
-        <label className="field">
-          <span>{t('note.type')}</span>
-          <TypeSelect value={draft.type} onChange={(v) => set('type', v)} testId="new-type" />
-        </label>
-        <label className="field">
-          <span>{t('note.scope')}</span>
-          <select
-            value={draft.scope}
-            onChange={(e) => set('scope', e.target.value as Scope | '')}
-            data-testid="new-scope"
-          >
-            <option value="">
-              {t('note.scopeAuto', { scope: t(`scope.${draft.type === 'user' ? 'user' : 'project'}`) })}
-            </option>
-            <option value="project">{t('scope.project')}</option>
-            <option value="user">{t('scope.user')}</option>
-          </select>
-        </label>
-        <label className="field field-wide">
-          <span>
-            {t('note.tags')} <small className="muted">({t('note.tagsHint')})</small>
-          </span>
-          <input value={draft.tags} onChange={(e) => set('tags', e.target.value)} data-testid="new-tags" />
-        </label>
-        <label className="field">
-          <span>{t('note.id')}</span>
-          <input
-            value={draft.id}
-            onChange={(e) => set('id', e.target.value)}
-            aria-invalid={!!fieldErrors?.id}
-            aria-describedby={fieldErrors?.id ? 'new-id-error' : undefined}
-            data-testid="new-id"
-          />
-          <FieldError id="new-id-error" message={fieldErrors?.id} />
-        </label>
-      </div>
+      <NoteFields
+        draft={draft}
+        set={set}
+        fieldErrors={fieldErrors}
+        idPrefix="new-"
+        autoFocus
+        afterType={
+          <label className="field">
+            <span>{t('note.scope')}</span>
+            <select
+              value={draft.scope}
+              onChange={(e) => set('scope', e.target.value as Scope | '')}
+              data-testid="new-scope"
+            >
+              <option value="">
+                {t('note.scopeAuto', { scope: t(`scope.${draft.type === 'user' ? 'user' : 'project'}`) })}
+              </option>
+              <option value="project">{t('scope.project')}</option>
+              <option value="user">{t('scope.user')}</option>
+            </select>
+          </label>
+        }
+        after={
+          <label className="field">
+            <span>{t('note.id')}</span>
+            <input
+              value={draft.id}
+              onChange={(e) => set('id', e.target.value)}
+              aria-invalid={!!fieldErrors?.id}
+              aria-describedby={fieldErrors?.id ? 'new-id-error' : undefined}
+              data-testid="new-id"
+            />
+            <FieldError id="new-id-error" message={fieldErrors?.id} />
+          </label>
+        }
+      />
       <label className="field field-body">
         <span>{t('note.body')}</span>
         <textarea

@@ -17,8 +17,7 @@ import { formatTime } from './format.js';
 import { useLinkResolver } from './useLinkResolver.js';
 import { useNoteActions } from './useNoteActions.js';
 import { useSaveShortcut } from './useSaveShortcut.js';
-import { TypeSelect } from '../../components/TypeSelect.js';
-import { FieldError } from '../../components/FieldError.js';
+import { NoteFields } from './NoteFields.js';
 
 /** The backup reason of "keep mine"; the Backups page shows it in the person's language. */
 const KEEP_MINE_REASON = 'replaced by "keep mine" in the editor';
@@ -107,41 +106,23 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
     <article className="note-editor" aria-labelledby="note-editor-id" data-testid="note-editor">
       {/* The fields come first in the DOM: the first Tab stop after the list is the summary. The
           header and the banners are drawn above them (CSS order). */}
-      <div className="fields">
-        <label className="field field-wide">
-          <span>{t('note.summary')}</span>
-          <input
-            value={draft.summary}
-            onChange={(e) => set('summary', e.target.value)}
-            aria-invalid={!!fieldErrors?.summary}
-            aria-describedby={fieldErrors?.summary ? 'summary-error' : undefined}
-            data-testid="summary"
-          />
-          <FieldError id="summary-error" message={fieldErrors?.summary} />
-        </label>
-        <label className="field">
-          <span>{t('note.type')}</span>
-          <TypeSelect value={draft.type} onChange={(v) => set('type', v)} testId="type" />
-        </label>
-        <label className="field field-wide">
-          <span>
-            {t('note.tags')} <small className="muted">({t('note.tagsHint')})</small>
-          </span>
-          <input value={draft.tags} onChange={(e) => set('tags', e.target.value)} data-testid="tags" />
-        </label>
-      </div>
+      <NoteFields draft={draft} set={set} fieldErrors={fieldErrors} idPrefix="" />
 
-      <MarkdownEditor
-        docKey={`${scope}:${id}`}
-        value={draft.body}
-        onChange={(v) => set('body', v)}
-        onSave={() => void doSave()}
-        resolveLink={links.resolve}
-        onOpenLink={openLink}
-        ariaLabel={t('note.body')}
-        openHint={t('note.openLink')}
-        linksVersion={links.version}
-      />
+      {/* Labelled like the fields above it; a <div>, not a <label>: the editor is not a form control. */}
+      <div className="field field-body">
+        <span id="note-body-label">{t('note.body')}</span>
+        <MarkdownEditor
+          docKey={`${scope}:${id}`}
+          value={draft.body}
+          onChange={(v) => set('body', v)}
+          onSave={() => void doSave()}
+          resolveLink={links.resolve}
+          onOpenLink={openLink}
+          ariaLabel={t('note.body')}
+          openHint={t('note.openLink')}
+          linksVersion={links.version}
+        />
+      </div>
 
       <footer className="note-footer">
         <dl className="note-meta">

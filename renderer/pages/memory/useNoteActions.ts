@@ -78,14 +78,24 @@ export function useNoteActions() {
     } catch (err) {
       if (isApiError(err, 'conflict')) {
         // Changed on disk since the editor loaded it: fetch that version and let the person choose.
-        const fresh = await client
-          .call('notes.get', { id: base.id, scope: base.scope })
-          .catch((e: unknown) => {
-            if (!isApiError(e, 'not_found')) onUnexpectedError(e, 'note editor: reload after conflict');
-            return null; // not_found: deleted on disk; anything else is reported and shown the same way
+        let fresh;
+        try {
+          fresh = await client.call('notes.get', { id: base.id, scope: base.scope });
+        } catch (e) {
+          if (isApiError(e, 'not_found')) {
+            editorStore.getState().markDeletedOnDisk();
+            return false;
+          }
+          // Not a deletion: say what failed; the draft stays as it is (and kept) for the next try.
+          onUnexpectedError(e, 'note editor: reload after conflict');
+          showToast({
+            tone: 'error',
+            key: toastKey,
+            message: t('note.reloadFailed', { error: describeError(e, t) }),
           });
-        if (fresh) editorStore.getState().receive(fresh);
-        else editorStore.getState().markDeletedOnDisk();
+          return false;
+        }
+        editorStore.getState().receive(fresh);
         return false;
       }
       const fields = fieldErrorsOf(err, t);

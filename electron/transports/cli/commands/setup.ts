@@ -4,16 +4,17 @@ import { harnessArg } from './hook.js';
 /** `memdesk setup <harness> [--dry-run] [--undo]`: connect (or disconnect) an agent harness. */
 export const setupCommand: CliCommand = {
   name: 'setup',
-  usage: 'setup <harness> [--dry-run] [--undo]',
+  usage: 'setup <harness> [--dry-run] [--undo] [--project-rule]',
   summary:
-    "Write Memory Desk's MCP server and hooks into a harness's own config under your home directory (backed up first); --dry-run prints the change, --undo takes it out again.",
-  flags: { 'dry-run': 'boolean', undo: 'boolean' },
+    "Write Memory Desk's MCP server and hooks into a harness's own config under your home directory (backed up first); --dry-run prints the change, --undo takes it out again. cursor --project-rule also writes this project's always-applied Cursor rule with the memory index.",
+  flags: { 'dry-run': 'boolean', undo: 'boolean', 'project-rule': 'boolean' },
   positionals: { min: 1, max: 1, names: 'HARNESS (claude-code, codex, gemini or cursor)' },
   async run(io, args) {
     const out = await io.invoke('agents.setup', {
       harness: harnessArg(args.positionals[0]),
       dryRun: args.flags['dry-run'] === true,
       undo: args.flags.undo === true,
+      projectRule: args.flags['project-rule'] === true,
     });
     const verb = args.flags['dry-run'] === true ? 'would be ' : '';
     const lines: string[] = [];

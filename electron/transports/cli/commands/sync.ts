@@ -3,7 +3,8 @@ import { parseNote } from '../../../../shared/note-format.js';
 import { scopeFlag, stringFlag } from '../args.js';
 import type { ApiInput } from '../../../../shared/api.js';
 import { AppError } from '../../../../shared/errors.js';
-import { ExitCodeError, UsageError, type CliCommand, type CliIo } from '../types.js';
+import { ExitCodeError } from '../exit-code-error.js';
+import { UsageError, type CliCommand, type CliIo } from '../types.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString();
@@ -28,6 +29,7 @@ function statusText(out: SyncStatus): string {
       ? `sync owner on this computer: ${out.owner.role} (pid ${out.owner.pid}) since ${when(out.owner.since)}`
       : 'sync owner on this computer: none running (a CLI write syncs itself before it exits)',
   );
+  if (out.waiting) lines.push(`waiting: ${out.waiting.message}`);
   for (const s of out.scopes) {
     const pull = s.lastPull
       ? `last pull +${s.lastPull.added} ~${s.lastPull.changed} -${s.lastPull.deleted} at ${when(s.lastPull.at)}`

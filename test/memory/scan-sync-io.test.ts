@@ -1,0 +1,50 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scanNoteDir } from '../../electron/memory/note-store/scan.js';
+import { note, tempDir, writeNoteFile } from './helpers.js';
+
+/** What a scan found, with each note's fields as plain data (bodies and links read). */
+function plain(outcome: Awaited<ReturnType<typeof scanNoteDir>>): unknown {
+  if (!('outcome' in outcome)) return outcome;
+  const { files, loaded, warnings, held, mdCount } = outcome.outcome;
+  const noteOf = (
+    n: { id: string; summary: string; body: string; tags: string[]; updatedAt: number } | null,
+  ) => n && { id: n.id, summary: n.summary, body: n.body, tags: n.tags, updatedAt: n.updatedAt };
+  return {
+    // By name: the asynchronous scan fills its map in the order reads finish.
+    files: [...files]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, f]) => [name, f.mtimeMs, f.size, f.held, f.warning, noteOf(f.note)]),
+    loaded: [...loaded.keys()],
+    warnings,
+    held,
+    mdCount,
+  };
+}
+
+describe('scanning a note directory with synchronous calls (one-shot processes)', () => {
+  it('finds exactly what the asynchronous scan finds, for good and bad files alike', async () => {
+    const dir = await tempDir('scan-sync-io');
+    for (let i = 0; i < 30; i++)
+      await writeNoteFile(
+        dir,
+        note(`note-${i}`, { summary: `Note ${i}`, body: `body ${i} ${'x'.repeat(i * 40)}` }),
+      );
+    await writeNoteFile(dir, note('other-id'), 'mismatch.md'); // frontmatter id differs from the name
+    await fs.writeFile(path.join(dir, 'broken.md'), 'no frontmatter here\n');
+    await fs.writeFile(path.join(dir, 'Bad Name!.md'), '{}\n');
+    await writeNoteFile(dir, note('too-big', { body: 'y'.repeat(5000) })); // over maxNoteBytes below
+    await fs.mkdir(path.join(dir, 'folder.md')); // not a regular file: not listed as a note
+    await fs.symlink(path.join(dir, 'note-1.md'), path.join(dir, 'link.md'));
+    const limits = { scope: 'project' as const, dir, maxNoteBytes: 2000, maxNotes: 1000 };
+    const asyncScan = await scanNoteDir(limits, new Map());
+    const syncScan = await scanNoteDir({ ...limits, syncIo: true }, new Map());
+    expect(plain(syncScan)).toEqual(plain(asyncScan));
+    const found = plain(syncScan) as { loaded: string[]; held: Array<{ reason: string }> };
+    expect(found.loaded).toContain('note-29.md');
+    expect(found.held.map((h) => h.reason).sort()).toEqual(
+      expect.arrayContaining(['invalid_id', 'symlink', 'too_large', 'unreadable']),
+    );
+  });
+});

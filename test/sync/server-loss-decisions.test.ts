@@ -1,0 +1,190 @@
+import { promises as fs } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+
+/**
+ * The cloud losing its history must not undo what a person decided on a device: the root causes
+ * of the soak's server-loss seeds (docs/sync-engine.md, "What the soak found"), each with real
+ * devices and the real server, its data wiped or restored from a copy as an operator does it.
+ */
+let server: TestServer;
+let n = 0;
+const open: Device[] = [];
+useTestServer((started) => (server = started), open);
+
+class SimulatedCrash extends Error {}
+
+async function account(): Promise<{ token: string; device: (name: string, home?: string) => Promise<Device> }> {
+  const token = await server.token(`loss-${++n}`);
+  return {
+    token,
+    device: async (name, home) => {
+      const d = await startDevice(name, server, { token, ...(home ? { home } : {}) });
+      open.push(d);
+      return d;
+    },
+  };
+}
+
+async function backupServer(): Promise<string> {
+  const copy = await tempDir('server-backup');
+  await fs.cp(server.dataDir, copy, { recursive: true });
+  return copy;
+}
+
+async function replaceServerData(from: string | null): Promise<void> {
+  for (const name of await fs.readdir(server.dataDir))
+    await fs.rm(`${server.dataDir}/${name}`, { recursive: true, force: true });
+  if (from) await fs.cp(from, server.dataDir, { recursive: true });
+}
+
+describe('a person’s decisions outlive the cloud losing its history', () => {
+  // Soak seeds 282, 349, 441, 462, 472, 618, 685, 850.
+  it('a note deleted here after the server was wiped stays deleted when another device uploads it again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'kept on b, deleted on a\n');
+    await a.write('y', 'untouched\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud lost x: nothing to delete there yet
+    expect(a.svc.lastRound?.historyReset).toBe(true);
+    expectOk(await b.sync()); // b still holds x and uploads what the cloud lost
+    expectOk(await a.sync()); // a sees the version it deleted again: the delete goes out
+    expectOk(await b.sync());
+
+    expect(a.ids()).toEqual(['y']);
+    expect(b.ids()).toEqual(['y']);
+    expect(await a.svc.conflicts()).toEqual([]);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
+  // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).
+  it('a file held (malformed) while the device notices the lost history is not taken for a delete: fixed, it is uploaded again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'x body\n');
+    await a.write('y', 'y body\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    const file = `${a.user.store!.dir}/x.md`;
+    const good = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, good.replace('"summary"', '"summary" oops'));
+    expectOk(await a.sync());
+    await fs.writeFile(file, good);
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(a.ids()).toEqual(['x', 'y']);
+    expect(b.ids()).toEqual(['x', 'y']);
+  });
+
+  // Soak seeds 142, 325.
+  it('a note deleted here while the restored cloud holds an older version: a conflict that lasts until the person decides, never a silent return', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\nremoved later\n');
+    expectOk(await a.sync());
+    const backup = await backupServer();
+    await a.write('x', 'first\nsecond\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(b.get('x')?.body).toBe('first\nsecond\n');
+
+    await replaceServerData(backup); // the cloud holds x's first version again
+    await b.remove('x');
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expect(b.get('x')).toBeUndefined();
+      expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    }
+    await b.svc.resolve('x', { keep: 'local' });
+    expectOk(await b.sync());
+    expect(await b.svc.conflicts()).toEqual([]);
+    // a still holds the newer version, and the cloud's delete replaced the older one: a cannot
+    // tell whether b saw its version, so its person decides too (nothing uploaded silently).
+    expectOk(await a.sync());
+    expect(a.get('x')?.body).toBe('first\nsecond\n');
+    expect((await a.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    await a.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(b.get('x')).toBeUndefined();
+    expect(a.get('x')).toBeUndefined();
+    expect(await a.svc.conflicts()).toEqual([]);
+  });
+
+  // Soak seed 462.
+  it('a note unchanged here that the restored cloud deleted from another version: a conflict that lasts until the person decides, never a silent upload', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    const backup = await backupServer();
+    await b.write('z', 'from b, lost with the history\n');
+    expectOk(await b.sync());
+
+    await replaceServerData(backup);
+    // a edits x, then deletes it: the cloud's delete replaced a's edit, which b never saw.
+    await a.write('x', 'first\nsecond\n');
+    expectOk(await a.sync());
+    await a.remove('x');
+    expectOk(await a.sync());
+
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expect(b.get('x')?.body).toBe('first\n');
+      expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    }
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['z']); // z, which the cloud lost, came back; x did not
+    await b.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(b.ids()).toEqual(['z']);
+    expect(a.ids()).toEqual(['z']);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
+  // Soak seeds 351, 835.
+  it('killed after pulling a note and before saving, then the server restored from an older backup and counted up to that version again: the pulled note is uploaded again, not deleted', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('old', 'in the backup\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    const backup = await backupServer();
+    await a.write('fresh', 'after the backup\n');
+    expectOk(await a.sync());
+    b.svc.hooks.point = async (name) => {
+      if (name === 'save:state') throw new SimulatedCrash('killed before the baseline was saved');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.get('fresh')?.body).toBe('after the backup\n');
+    await b.close();
+
+    await replaceServerData(backup);
+    // A new device commits: the cloud is at the version b's killed round saw, with another history.
+    const c = await device('c');
+    await c.write('other', 'from c\n');
+    expectOk(await c.sync());
+    const b2 = await device('b2', b.home);
+    expectOk(await b2.sync());
+    expect(b2.ids()).toEqual(['fresh', 'old', 'other']);
+    expect(b2.svc.lastRound?.historyReset).toBe(true);
+    expectOk(await a.sync());
+    expectOk(await c.sync());
+    expect(a.ids()).toEqual(['fresh', 'old', 'other']);
+    expect(c.ids()).toEqual(['fresh', 'old', 'other']);
+  });
+});
