@@ -43,6 +43,7 @@ export interface ApiTables {
   agentsConnect: typeof agentsConnectApi;
   cleanup: typeof cleanupApi;
   encryption: typeof encryptionApi;
+  semantic: typeof semanticApi;
 }
 
 /**
@@ -60,5 +61,6 @@ const methodListsMatchTables: {
   agentsConnect: true,
   cleanup: true,
   encryption: true,
+  semantic: true,
 };
 void methodListsMatchTables;
