@@ -7,6 +7,7 @@ import { cleanupApi } from './api/cleanup.js';
 import { encryptionApi } from './api/encryption.js';
 import type { API_METHODS_BY_TABLE, ApiTableName } from './api/methods.js';
 import { notesApi } from './api/notes.js';
+import { semanticApi } from './api/semantic.js';
 import { syncApi } from './api/sync.js';
 
 /**
@@ -24,6 +25,7 @@ export const api = {
   ...agentsConnectApi,
   ...cleanupApi,
   ...encryptionApi,
+  ...semanticApi,
 } satisfies Record<string, ApiMethodDef>;
 
 export type Api = typeof api;
@@ -41,6 +43,7 @@ export interface ApiTables {
   agentsConnect: typeof agentsConnectApi;
   cleanup: typeof cleanupApi;
   encryption: typeof encryptionApi;
+  semantic: typeof semanticApi;
 }
 
 /**
@@ -58,5 +61,6 @@ const methodListsMatchTables: {
   agentsConnect: true,
   cleanup: true,
   encryption: true,
+  semantic: true,
 };
 void methodListsMatchTables;

@@ -11,6 +11,7 @@ const tables: { [T in ApiTableName]: () => Promise<ApiTables[T]> } = {
   agentsConnect: async () => (await import('../../shared/api/agents-connect.js')).agentsConnectApi,
   cleanup: async () => (await import('../../shared/api/cleanup.js')).cleanupApi,
   encryption: async () => (await import('../../shared/api/encryption.js')).encryptionApi,
+  semantic: async () => (await import('../../shared/api/semantic.js')).semanticApi,
 };
 
 /** One method's schemas, loading only the table that defines it. */

@@ -33,6 +33,7 @@ const sync: Area = async (ctx) => (await import('./handlers/sync.js')).createSyn
 const account: Area = async (ctx) => (await import('./handlers/account.js')).createAccountHandlers(ctx);
 const encryption: Area = async (ctx) =>
   (await import('./handlers/encryption.js')).createEncryptionHandlers(ctx);
+const semantic: Area = async (ctx) => (await import('./handlers/semantic.js')).createSemanticHandlers(ctx);
 
 /**
  * Which area implements the methods named `<prefix>.*` (electron/api/handlers/<area>.ts). Add your
@@ -49,6 +50,7 @@ export const handlerAreas: Readonly<Record<string, Area>> = {
   sync,
   account,
   encryption,
+  semantic,
 };
 
 /** The handler table: one function per API method; each area is built once, on its first call. */

@@ -3,6 +3,7 @@ import type { ApiOutput } from '../../shared/api.js';
 import type { Harness } from '../../shared/api/agents-connect.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
+import { SemanticRecallPanel } from '../settings/SemanticRecallPanel.js';
 import { NoteArchivesSection } from './NoteArchivesSection.js';
 import { useAgentsStrings } from './strings.js';
 
@@ -62,6 +63,7 @@ export function ConnectAgentsPage() {
         </section>
       ) : null}
       {data ? <NoteArchivesSection projectOpen={data.projectLabel !== null} /> : null}
+      <SemanticRecallPanel />
       <ul className="harnesses">
         {(data?.harnesses ?? []).map((h) => (
           <HarnessRow

@@ -56,6 +56,7 @@ export const API_METHODS_BY_TABLE = {
     'cleanup.modelConfigure',
   ],
   encryption: ['encryption.status', 'encryption.on', 'encryption.unlock', 'encryption.changePassphrase'],
+  semantic: ['semantic.settings', 'semantic.configure', 'semantic.testConnection', 'semantic.status'],
 } as const;
 
 export type ApiTableName = keyof typeof API_METHODS_BY_TABLE;

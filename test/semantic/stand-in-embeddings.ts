@@ -17,13 +17,13 @@ const SYNONYMS: Record<string, string> = {
 };
 export const STAND_IN_DIMS = 64;
 
-export function standInVector(text: string): number[] {
-  const v = new Array<number>(STAND_IN_DIMS).fill(0);
+export function standInVector(text: string, dims = STAND_IN_DIMS): number[] {
+  const v = new Array<number>(dims).fill(0);
   for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const word = SYNONYMS[raw] ?? raw;
     let h = 2166136261;
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0;
-    v[h % STAND_IN_DIMS]! += 1;
+    v[h % dims]! += 1;
   }
   return v;
 }
@@ -33,11 +33,14 @@ export interface StandInServer {
   /** Every text embedded so far, in order. */
   inputs: string[];
   requests: number;
+  /** Numbers per vector it answers (a model swapped behind the same URL answers another size). */
+  dimensions: number;
   close(): Promise<void>;
 }
 
-export async function startStandInEmbeddings(): Promise<StandInServer> {
-  const state = { inputs: [] as string[], requests: 0 };
+/** `apiKey`: answer 401 to a request without `Authorization: Bearer <apiKey>`, as hosted providers do. */
+export async function startStandInEmbeddings(opts: { apiKey?: string } = {}): Promise<StandInServer> {
+  const state = { inputs: [] as string[], requests: 0, dimensions: STAND_IN_DIMS };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -46,10 +49,14 @@ export async function startStandInEmbeddings(): Promise<StandInServer> {
         res.writeHead(404).end('not found');
         return;
       }
+      if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid api key"}');
+        return;
+      }
       const { input } = JSON.parse(body) as { input: string[] };
       state.requests++;
       state.inputs.push(...input);
-      const data = input.map((t, index) => ({ object: 'embedding', index, embedding: standInVector(t) }));
+      const data = input.map((t, index) => ({ object: 'embedding', index, embedding: standInVector(t, state.dimensions) }));
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ object: 'list', data }));
@@ -64,6 +71,12 @@ export async function startStandInEmbeddings(): Promise<StandInServer> {
     },
     get requests() {
       return state.requests;
+    },
+    get dimensions() {
+      return state.dimensions;
+    },
+    set dimensions(n: number) {
+      state.dimensions = n;
     },
     close: () =>
       new Promise<void>((resolve) => {

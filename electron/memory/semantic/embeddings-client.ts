@@ -15,6 +15,8 @@ export class EmbeddingsError extends Error {
   constructor(
     readonly reason: 'timeout' | 'network' | 'http' | 'bad_response',
     message: string,
+    /** The HTTP status, when the endpoint answered with an error. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'EmbeddingsError';
@@ -40,11 +42,16 @@ export function embeddingsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/embeddings`;
 }
 
+/** The vector space of an endpoint and model: vectors of two spaces are never compared. */
+export function embeddingsSpace(baseUrl: string, model: string): string {
+  return `${embeddingsUrl(baseUrl)}#${model}`;
+}
+
 export class OpenAiEmbeddings implements EmbeddingsProvider {
   readonly space: string;
 
   constructor(private readonly o: OpenAiEmbeddingsOptions) {
-    this.space = `${embeddingsUrl(o.baseUrl)}#${o.model}`;
+    this.space = embeddingsSpace(o.baseUrl, o.model);
   }
 
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
@@ -79,6 +86,7 @@ export class OpenAiEmbeddings implements EmbeddingsProvider {
       throw new EmbeddingsError(
         'http',
         `the embeddings endpoint answered HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`,
+        res.status,
       );
     let parsed;
     try {

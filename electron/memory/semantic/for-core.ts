@@ -15,7 +15,13 @@ export interface CoreSemantic {
 /** One SemanticRecall per core, rebuilt when its settings change (the app keeps a core open for hours). */
 const byCore = new WeakMap<MemoryCore, { settings: string; semantic: SemanticRecall }>();
 
-function notesOf(core: MemoryCore): SearchDocument[] {
+/** The vectors files' name stems of a core's scopes (the usage files' keys). */
+export function scopeKeysOf(core: MemoryCore): Record<'user' | 'project', string | null> {
+  const p = core.project;
+  return { user: 'user', project: p ? projectUsageKey(p.id, p.root) : null };
+}
+
+export function notesOf(core: MemoryCore): SearchDocument[] {
   const out: SearchDocument[] = [];
   for (const scope of ['project', 'user'] as const)
     for (const n of core.store(scope)?.list() ?? []) out.push(n);
@@ -47,12 +53,11 @@ export async function semanticFor(core: MemoryCore, query: string): Promise<Core
       apiKey,
       timeoutMs: settings.timeoutMs,
     });
-    const p = core.project;
     const semantic = new SemanticRecall({
       dir: vectorsDir(core.home),
       provider,
       batchSize: settings.batchSize,
-      scopeKeys: { user: 'user', project: p ? projectUsageKey(p.id, p.root) : null },
+      scopeKeys: scopeKeysOf(core),
       now: core.now,
     });
     byCore.set(core, (cached = { settings: stamp, semantic }));

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors.js';
+import { writeFileAtomic } from '../atomic-write.js';
 
 /**
  * Semantic recall's model: any OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama or
@@ -59,10 +60,31 @@ export async function readEmbeddingsSettings(home: string): Promise<EmbeddingsSe
   return parsed.data;
 }
 
+/** Replaces the settings file atomically (the app's semantic recall panel, `semantic.configure`). */
+export async function writeEmbeddingsSettings(home: string, settings: EmbeddingsSettings): Promise<void> {
+  await fs.mkdir(vectorsDir(home), { recursive: true });
+  await writeFileAtomic(embeddingsSettingsPath(home), JSON.stringify(settings, null, 2) + '\n');
+}
+
+/** Owner-only (0600), written like the 生成合并建议 model's key file (cleanup/model/key-store.ts). */
+export function embeddingsKeyPath(home: string): string {
+  return path.join(vectorsDir(home), 'embeddings-key');
+}
+
 /** The API key for the endpoint, or null (local servers need none). */
 export async function readEmbeddingsKey(home: string): Promise<string | null> {
-  const text = await readOptional(path.join(vectorsDir(home), 'embeddings-key'));
+  const text = await readOptional(embeddingsKeyPath(home));
   return text?.split('\n')[0]?.trim() || null;
+}
+
+/** Stores the key (null removes it): owner-only from the first byte, atomic like every write. */
+export async function writeEmbeddingsKey(home: string, key: string | null): Promise<void> {
+  if (key === null) {
+    await fs.rm(embeddingsKeyPath(home), { force: true });
+    return;
+  }
+  await fs.mkdir(vectorsDir(home), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(embeddingsKeyPath(home), key + '\n', { mode: 0o600 });
 }
 
 /** Whether semantic recall is switched on and fully configured. */

@@ -1,0 +1,276 @@
+import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import type { SemanticSettings, SemanticTest } from '../../shared/api/semantic.js';
+import { insecureUrlProblem } from '../../shared/secure-url.js';
+import { fill } from '../agents/strings.js';
+import { FieldError } from '../components/FieldError.js';
+import { useApiClient } from '../api/context.js';
+import { useApiMutation, useApiQuery } from '../api/queries.js';
+import { formatTime } from '../sync/format.js';
+import { useSemanticStrings, type SemanticStrings } from './semantic-strings.js';
+import './semantic.css';
+
+interface Form {
+  enabled: boolean;
+  baseUrl: string;
+  model: string;
+  /** A new key typed in ('' keeps the stored one). */
+  apiKey: string;
+  removeKey: boolean;
+}
+
+type FieldErrors = Partial<Record<'baseUrl' | 'model', string>>;
+
+function formOf(s: SemanticSettings): Form {
+  return { enabled: s.enabled, baseUrl: s.baseUrl ?? '', model: s.model ?? '', apiKey: '', removeKey: false };
+}
+
+function urlOf(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** What the form lacks for `need` (a test needs URL and model; a save needs them when turned on). */
+function check(form: Form, need: boolean, s: SemanticStrings): FieldErrors {
+  const out: FieldErrors = {};
+  const text = form.baseUrl.trim();
+  const url = text ? urlOf(text) : null;
+  if (text && !url) out.baseUrl = s.badUrl;
+  // The core refuses it too; said here in the person's language, next to the field.
+  else if (url && insecureUrlProblem(url)) out.baseUrl = s.insecureUrl;
+  else if (!text && need) out.baseUrl = s.needUrl;
+  if (!form.model.trim() && need) out.model = s.needModel;
+  return out;
+}
+
+/** undefined keeps the stored key, null removes it. */
+function keyOf(form: Form): string | null | undefined {
+  if (form.apiKey.trim()) return form.apiKey.trim();
+  return form.removeKey ? null : undefined;
+}
+
+/**
+ * Semantic recall's settings (issue 20): the embeddings endpoint, configured like the model for
+ * 生成合并建议 — a URL, a model, a key kept outside config files. Saving is explicit; a failed save
+ * keeps what was typed; "Test connection" tries the typed values without saving them.
+ */
+export function SemanticRecallPanel() {
+  const { s, lang } = useSemanticStrings();
+  const client = useApiClient();
+  const id = useId();
+  const settings = useApiQuery('semantic.settings', {});
+  const status = useApiQuery('semantic.status', {}, { refetchOnMount: 'always' });
+  // A mutation: on success the searches shown are asked again (semantic recall changes their hits).
+  const configure = useApiMutation('semantic.configure');
+  const [form, setForm] = useState<Form | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState<'test' | 'save' | null>(null);
+  const [test, setTest] = useState<SemanticTest | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (settings.data && form === null) setForm(formOf(settings.data));
+  }, [settings.data, form]);
+
+  if (!form) {
+    return settings.error ? (
+      <p className="error" role="alert">
+        {settings.error.message}
+      </p>
+    ) : null;
+  }
+
+  const edit = (change: Partial<Form>) => {
+    setForm({ ...form, ...change });
+    // What was said about the values before this edit no longer applies to them.
+    setSaved(false);
+    setTest(null);
+    setSaveError(null);
+  };
+
+  const runTest = async () => {
+    const errors = check(form, true, s);
+    setFieldErrors(errors);
+    setTest(null);
+    if (Object.keys(errors).length > 0) return;
+    setBusy('test');
+    try {
+      const key = keyOf(form);
+      setTest(
+        await client.call('semantic.testConnection', {
+          baseUrl: form.baseUrl.trim(),
+          model: form.model.trim(),
+          ...(key !== undefined ? { apiKey: key } : {}),
+        }),
+      );
+    } catch (err) {
+      setTest({ ok: false, problem: 'bad_response', message: (err as Error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const errors = check(form, form.enabled, s);
+    setFieldErrors(errors);
+    setSaveError(null);
+    setSaved(false);
+    if (Object.keys(errors).length > 0) return;
+    setBusy('save');
+    try {
+      const key = keyOf(form);
+      const out = await configure.mutateAsync({
+        enabled: form.enabled,
+        baseUrl: form.baseUrl.trim() || null,
+        model: form.model.trim() || null,
+        ...(key !== undefined ? { apiKey: key } : {}),
+      });
+      setForm(formOf(out));
+      setSaved(true);
+      await Promise.all([settings.refetch(), status.refetch()]);
+    } catch (err) {
+      // The form keeps what was typed: nothing is lost on a failed save.
+      setSaveError(fill(s.saveFailed, { reason: (err as Error).message.replace(/[.。]\s*$/, '') }));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const hasKey = settings.data?.hasApiKey ?? false;
+  const st = status.data;
+  return (
+    <section aria-label={s.title} className="semantic-panel" data-testid="semantic-panel">
+      <h3>{s.title}</h3>
+      <p className="muted">{s.intro}</p>
+      <form onSubmit={(e) => void save(e)} noValidate>
+        <label className="semantic-toggle">
+          <input
+            type="checkbox"
+            checked={form.enabled}
+            onChange={(e) => edit({ enabled: e.target.checked })}
+            data-testid="semantic-enabled"
+          />{' '}
+          {s.enabled}
+        </label>
+        <label className="field" htmlFor={`${id}-url`}>
+          {s.baseUrl}
+          <input
+            id={`${id}-url`}
+            type="url"
+            translate="no"
+            value={form.baseUrl}
+            placeholder="http://127.0.0.1:11434/v1"
+            aria-invalid={fieldErrors.baseUrl ? true : undefined}
+            aria-describedby={`${id}-url-hint semantic-url-error`}
+            onChange={(e) => edit({ baseUrl: e.target.value })}
+            data-testid="semantic-url"
+          />
+          <span className="muted" id={`${id}-url-hint`}>
+            {s.baseUrlHint}
+          </span>
+          <FieldError id="semantic-url-error" message={fieldErrors.baseUrl} />
+        </label>
+        <label className="field" htmlFor={`${id}-model`}>
+          {s.model}
+          <input
+            id={`${id}-model`}
+            translate="no"
+            value={form.model}
+            placeholder="nomic-embed-text"
+            aria-invalid={fieldErrors.model ? true : undefined}
+            aria-describedby="semantic-model-error"
+            onChange={(e) => edit({ model: e.target.value })}
+            data-testid="semantic-model"
+          />
+          <FieldError id="semantic-model-error" message={fieldErrors.model} />
+        </label>
+        <label className="field" htmlFor={`${id}-key`}>
+          {s.apiKey}
+          <input
+            id={`${id}-key`}
+            type="password"
+            autoComplete="off"
+            value={form.apiKey}
+            placeholder={hasKey ? s.apiKeyStored : s.apiKeyNone}
+            onChange={(e) => edit({ apiKey: e.target.value })}
+            data-testid="semantic-key"
+          />
+        </label>
+        {hasKey ? (
+          <label className="semantic-toggle">
+            <input
+              type="checkbox"
+              checked={form.removeKey}
+              onChange={(e) => edit({ removeKey: e.target.checked })}
+              data-testid="semantic-remove-key"
+            />{' '}
+            {s.removeKey}
+          </label>
+        ) : null}
+        <div className="actions">
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => void runTest()}
+            data-testid="semantic-test"
+          >
+            {busy === 'test' ? s.testing : s.test}
+          </button>
+          <button type="submit" disabled={busy !== null} data-testid="semantic-save">
+            {busy === 'save' ? s.saving : s.save}
+          </button>
+        </div>
+        <div aria-live="polite" data-testid="semantic-outcome">
+          {test?.ok ? (
+            <p data-testid="semantic-test-ok">{fill(s.testOk, { dimensions: test.dimensions })}</p>
+          ) : null}
+          {test && !test.ok ? (
+            <div className="error" role="alert" data-testid="semantic-test-error">
+              <p>{s.problem[test.problem]}</p>
+              <details>
+                <summary>{s.details}</summary>
+                <code translate="no">{test.message}</code>
+              </details>
+            </div>
+          ) : null}
+          {saveError ? (
+            <p className="error" role="alert" data-testid="semantic-save-error">
+              {saveError}
+            </p>
+          ) : null}
+          {saved ? <p data-testid="semantic-saved">{s.saved}</p> : null}
+        </div>
+      </form>
+      <div className="semantic-status" data-testid="semantic-status">
+        <h4>{s.statusTitle}</h4>
+        {st && !st.active ? <p>{s.statusOff}</p> : null}
+        {st?.active ? (
+          <>
+            <p data-testid="semantic-embedded">
+              {fill(s.statusEmbedded, { embedded: st.embedded, notes: st.notes })}
+            </p>
+            <p className="muted">
+              {st.updatedAt === null
+                ? s.statusNever
+                : fill(s.statusUpdated, { time: formatTime(st.updatedAt, lang) ?? '' })}
+            </p>
+            {st.downSince !== null ? (
+              <p className="error" role="status" data-testid="semantic-down">
+                {fill(s.statusDown, { time: formatTime(st.downSince, lang) ?? '' })}
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        {status.error ? <p className="error">{status.error.message}</p> : null}
+        <button type="button" onClick={() => void status.refetch()} data-testid="semantic-refresh">
+          {s.refresh}
+        </button>
+      </div>
+    </section>
+  );
+}
