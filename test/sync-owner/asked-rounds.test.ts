@@ -1,14 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SyncNowOutputSchema } from '../../shared/api/sync.js';
 import { withDirLock } from '../../electron/memory/dir-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { cli } from '../sync/cli-runner.js';
-import { startTestServer, type TestServer } from '../sync/harness.js';
-import { tempDir } from '../support/temp-dir.js';
 import { CLI_ENTRY, eventually, spawnNode } from './children.js';
-import { device, startMcp, type McpProcess, type TestDevice } from './device.js';
+import { startMcp, useOwnerScene } from './device.js';
 
 /**
  * 立即同步 asked in a process that does not own sync (`memdesk sync` here) is run by the owner (a
@@ -16,24 +14,7 @@ import { device, startMcp, type McpProcess, type TestDevice } from './device.js'
  * run the round. When the owner is killed while the asked round waits, the asker runs it itself.
  * Device B (this process's CLI code on another home) writes the notes the rounds pull.
  */
-let server: TestServer;
-let a: TestDevice;
-let b: TestDevice;
-let trace: string;
-const running: McpProcess[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const token = await server.token('asked-user');
-  a = await device('a', ['proj-p', 'proj-q'], server.url, token);
-  b = await device('b', ['proj-p', 'proj-q'], server.url, token);
-  trace = path.join(await tempDir('asked-trace'), 'rounds.jsonl');
-}, 300_000);
-
-afterAll(async () => {
-  for (const m of running) await m.close().catch(() => undefined);
-  await server?.close();
-});
+const scene = useOwnerScene('asked-user');
 
 interface TraceLine {
   pid: number;
@@ -42,7 +23,7 @@ interface TraceLine {
 }
 
 async function traced(event: string): Promise<TraceLine[]> {
-  const text = await fs.readFile(trace, 'utf8').catch(() => '');
+  const text = await fs.readFile(scene.trace, 'utf8').catch(() => '');
   return text
     .split('\n')
     .filter(Boolean)
@@ -54,30 +35,35 @@ const manualRounds = async (): Promise<TraceLine[]> => (await traced('round-star
 
 /** Device B writes a note in the project and uploads it (its CLI syncs what it wrote before exiting). */
 async function writeOnB(project: string, marker: string): Promise<void> {
-  const root = b.roots[project]!;
+  const root = scene.b.roots[project]!;
   const wrote = await cli(
-    [...b.args(project), 'remember', '--summary', marker, '--type', 'project', '--body', marker],
+    [...scene.b.args(project), 'remember', '--summary', marker, '--type', 'project', '--body', marker],
     root,
   );
   expect(wrote.code, wrote.stderr).toBe(0);
-  const synced = await cli([...b.args(project), 'sync'], root);
+  const synced = await cli([...scene.b.args(project), 'sync'], root);
   expect(synced.code, synced.stderr).toBe(0);
   expect(synced.stdout).not.toMatch(/error/);
 }
 
 /** `memdesk --json sync` on device A as a real child process. */
 function syncOnA(project: string, env: Record<string, string>) {
-  const run = spawnNode(CLI_ENTRY, [...a.args(project), '--json', 'sync'], env, a.roots[project]!);
+  const run = spawnNode(
+    CLI_ENTRY,
+    [...scene.a.args(project), '--json', 'sync'],
+    env,
+    scene.a.roots[project]!,
+  );
   run.child.stdin!.end('');
   return run;
 }
 
 describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, () => {
   it('memdesk sync while memdesk mcp owns the home: the owner runs the round and the asker prints its answer', async () => {
-    const env = { OHARNESS_HOME: a.home, MEMDESK_SYNC_TRACE: trace };
-    const mcp = await startMcp(a, 'proj-p', env);
-    running.push(mcp);
-    await eventually(() => a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
+    const mcp = await startMcp(scene.a, 'proj-p', env);
+    scene.running.push(mcp);
+    await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
     // Project Q is not open in the owner: it opens it to run the asked round.
     await writeOnB('proj-q', 'marker-asked-q');
 
@@ -90,22 +76,22 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
       error: null,
     });
     expect(out.scopes.user).toMatchObject({ error: null });
-    const names = await fs.readdir(path.join(a.roots['proj-q']!, 'MEMORY'));
+    const names = await fs.readdir(path.join(scene.a.roots['proj-q']!, 'MEMORY'));
     expect(names.length).toBe(1);
     // Both rounds (project and user notes) ran in the owner, none in the asking process.
     const pids = new Set((await manualRounds()).map((l) => l.pid));
     expect([...pids]).toEqual([mcp.pid]);
-    expect(await fs.readdir(ownerPaths(a.home).askedDir)).toEqual([]);
-    expect(await fs.readdir(ownerPaths(a.home).answersDir)).toEqual([]);
+    expect(await fs.readdir(ownerPaths(scene.a.home).askedDir)).toEqual([]);
+    expect(await fs.readdir(ownerPaths(scene.a.home).answersDir)).toEqual([]);
   });
 
   it('the owner is killed with SIGKILL while the asked round waits: the asker runs the round itself', async () => {
-    const env = { OHARNESS_HOME: a.home, MEMDESK_SYNC_TRACE: trace };
-    const owner = running[0]!;
-    expect(a.ownerPid()).toBe(owner.pid);
+    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
+    const owner = scene.running[0]!;
+    expect(scene.a.ownerPid()).toBe(owner.pid);
     await writeOnB('proj-p', 'marker-after-kill');
     const before = (await manualRounds()).length;
-    const { roundsDir } = ownerPaths(a.home);
+    const { roundsDir } = ownerPaths(scene.a.home);
     const taken = (await traced('ask-taken')).length;
 
     // This test holds the home's rounds lock, so the owner's round for the ask waits for it.

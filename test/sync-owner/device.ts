@@ -4,7 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readRecord } from '../../electron/sync/owner/owner-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { afterAll, beforeAll } from 'vitest';
 import { cli } from '../sync/cli-runner.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
 import { tempDir } from '../support/temp-dir.js';
 import { CLI_ENTRY, eventually, spawnNode, TSX } from './children.js';
 
@@ -128,4 +130,33 @@ export async function rememberOnce(
   run.child.stdin!.end('');
   const code = await run.exited;
   return { pid: run.pid, code, stderr: run.stderr() };
+}
+
+/**
+ * What the multi-process owner files share: one real sync server, devices A and B of one account
+ * on projects P and Q, a trace file for A's rounds (MEMDESK_SYNC_TRACE), and the MCP processes a
+ * file starts — all closed after the file.
+ */
+export interface OwnerScene {
+  server: TestServer;
+  a: TestDevice;
+  b: TestDevice;
+  trace: string;
+  running: McpProcess[];
+}
+
+export function useOwnerScene(user: string): OwnerScene {
+  const scene = { running: [] as McpProcess[] } as OwnerScene;
+  beforeAll(async () => {
+    scene.server = await startTestServer();
+    const token = await scene.server.token(user);
+    scene.a = await device('a', ['proj-p', 'proj-q'], scene.server.url, token);
+    scene.b = await device('b', ['proj-p', 'proj-q'], scene.server.url, token);
+    scene.trace = path.join(await tempDir(`${user}-trace`), 'rounds.jsonl');
+  }, 300_000);
+  afterAll(async () => {
+    for (const m of scene.running) await m.close().catch(() => undefined);
+    await scene.server?.close();
+  });
+  return scene;
 }

@@ -1,11 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../sync/cli-runner.js';
-import { startTestServer, type TestServer } from '../sync/harness.js';
-import { tempDir } from '../support/temp-dir.js';
 import { eventually } from './children.js';
-import { arrives, device, startMcp, type McpProcess, type TestDevice } from './device.js';
+import { arrives, startMcp, type TestDevice, useOwnerScene } from './device.js';
 
 /**
  * A note edited by hand in a project that no running process has open (project Q) reaches device
@@ -13,24 +11,7 @@ import { arrives, device, startMcp, type McpProcess, type TestDevice } from './d
  * covers every project the home has synced before — an edit made while nothing ran is found when
  * it takes ownership, an edit made while it runs is seen by its watch.
  */
-let server: TestServer;
-let a: TestDevice;
-let b: TestDevice;
-let trace: string;
-const running: McpProcess[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const token = await server.token('known-user');
-  a = await device('a', ['proj-p', 'proj-q'], server.url, token);
-  b = await device('b', ['proj-p', 'proj-q'], server.url, token);
-  trace = path.join(await tempDir('known-trace'), 'rounds.jsonl');
-}, 300_000);
-
-afterAll(async () => {
-  for (const m of running) await m.close().catch(() => undefined);
-  await server?.close();
-});
+const scene = useOwnerScene('known-user');
 
 /** Appends a line to the body of the project's one note, as a person in an editor would. */
 async function editByHand(on: TestDevice, project: string, line: string): Promise<void> {
@@ -44,27 +25,27 @@ describe('the sync owner covers every project the home knows', { timeout: 600_00
   it('hand edits in a project no process has open reach device B through an MCP owner of another project', async () => {
     // Project Q becomes known on A: a note written there synced itself (no owner ran).
     const wrote = await cli(
-      [...a.args('proj-q'), 'remember', '--summary', 'known q', '--type', 'project', '--body', 'first'],
-      a.roots['proj-q']!,
+      [...scene.a.args('proj-q'), 'remember', '--summary', 'known q', '--type', 'project', '--body', 'first'],
+      scene.a.roots['proj-q']!,
     );
     expect(wrote.code, wrote.stderr).toBe(0);
-    await arrives(b, 'proj-q', 'first');
+    await arrives(scene.b, 'proj-q', 'first');
 
     // Edited by hand while no process of A runs; then an MCP server opens project P only.
-    await editByHand(a, 'proj-q', 'marker-edited-while-nothing-ran');
-    const env = { OHARNESS_HOME: a.home, MEMDESK_SYNC_TRACE: trace };
-    const mcp = await startMcp(a, 'proj-p', env);
-    running.push(mcp);
-    await eventually(() => a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
-    await arrives(b, 'proj-q', 'marker-edited-while-nothing-ran');
+    await editByHand(scene.a, 'proj-q', 'marker-edited-while-nothing-ran');
+    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
+    const mcp = await startMcp(scene.a, 'proj-p', env);
+    scene.running.push(mcp);
+    await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+    await arrives(scene.b, 'proj-q', 'marker-edited-while-nothing-ran');
 
     // Edited by hand while the owner runs (its guest for Q may have closed or not: either way).
-    await editByHand(a, 'proj-q', 'marker-edited-under-the-owner');
-    await arrives(b, 'proj-q', 'marker-edited-under-the-owner');
+    await editByHand(scene.a, 'proj-q', 'marker-edited-under-the-owner');
+    await arrives(scene.b, 'proj-q', 'marker-edited-under-the-owner');
 
     // Every round on A after the first note ran in the owner.
     const pids = new Set(
-      (await fs.readFile(trace, 'utf8'))
+      (await fs.readFile(scene.trace, 'utf8'))
         .split('\n')
         .filter(Boolean)
         .map((l) => (JSON.parse(l) as { pid: number }).pid),

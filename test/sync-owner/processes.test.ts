@@ -1,12 +1,9 @@
 import { existsSync, promises as fs } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { cli } from '../sync/cli-runner.js';
-import { startTestServer, type TestServer } from '../sync/harness.js';
-import { tempDir } from '../support/temp-dir.js';
 import { eventually } from './children.js';
-import { arrives, device, rememberOnce, startMcp, type McpProcess, type TestDevice } from './device.js';
+import { arrives, rememberOnce, startMcp, useOwnerScene } from './device.js';
 
 /**
  * "Sync from every process that writes notes" with real processes on one home (device A) and the
@@ -15,24 +12,7 @@ import { arrives, device, rememberOnce, startMcp, type McpProcess, type TestDevi
  * home) sees every note arrive. No desktop app runs. Every process of device A appends its round
  * starts and ends to one trace file (MEMDESK_SYNC_TRACE), which shows rounds never overlap.
  */
-let server: TestServer;
-let a: TestDevice;
-let b: TestDevice;
-let trace: string;
-const running: McpProcess[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const token = await server.token('owner-user');
-  a = await device('a', ['proj-p', 'proj-q'], server.url, token);
-  b = await device('b', ['proj-p', 'proj-q'], server.url, token);
-  trace = path.join(await tempDir('owner-trace'), 'rounds.jsonl');
-}, 300_000);
-
-afterAll(async () => {
-  for (const m of running) await m.close().catch(() => undefined);
-  await server?.close();
-});
+const scene = useOwnerScene('owner-user');
 
 interface TraceLine {
   pid: number;
@@ -41,7 +21,7 @@ interface TraceLine {
 }
 
 async function traceLines(): Promise<TraceLine[]> {
-  return (await fs.readFile(trace, 'utf8'))
+  return (await fs.readFile(scene.trace, 'utf8'))
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as TraceLine);
@@ -80,45 +60,45 @@ async function expectNoOverlap(): Promise<number> {
 
 describe('one sync owner per home, real processes', { timeout: 600_000 }, () => {
   it('MCP servers and CLI runs with the app closed: writes reach device B through the owner, a SIGKILLed owner is replaced, a lone CLI write syncs itself', async () => {
-    const env = { OHARNESS_HOME: a.home, MEMDESK_SYNC_TRACE: trace };
-    const lockFile = ownerPaths(a.home).lockFile;
+    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
+    const lockFile = ownerPaths(scene.a.home).lockFile;
 
     // The first MCP server becomes the owner; the second one (another project) stands by.
-    const mcpP = await startMcp(a, 'proj-p', env);
-    running.push(mcpP);
-    await waitFor(() => a.ownerPid() === mcpP.pid, 'the first MCP server owns sync');
-    const mcpQ = await startMcp(a, 'proj-q', env);
-    running.push(mcpQ);
+    const mcpP = await startMcp(scene.a, 'proj-p', env);
+    scene.running.push(mcpP);
+    await waitFor(() => scene.a.ownerPid() === mcpP.pid, 'the first MCP server owns sync');
+    const mcpQ = await startMcp(scene.a, 'proj-q', env);
+    scene.running.push(mcpQ);
 
     // A note written by the owner reaches device B.
     await mcpP.remember('from the owner', 'marker-owner-p');
-    await arrives(b, 'proj-p', 'marker-owner-p');
+    await arrives(scene.b, 'proj-p', 'marker-owner-p');
 
     // A note written by the standby (its project not open in the owner) is synced by the owner.
     await mcpQ.remember('from the standby', 'marker-standby-q');
-    await arrives(b, 'proj-q', 'marker-standby-q');
-    expect(a.ownerPid()).toBe(mcpP.pid);
+    await arrives(scene.b, 'proj-q', 'marker-standby-q');
+    expect(scene.a.ownerPid()).toBe(mcpP.pid);
     // `memdesk status` in another process names the owner.
-    const status = await cli([...a.args('proj-q'), '--json', 'status'], a.roots['proj-q']!);
+    const status = await cli([...scene.a.args('proj-q'), '--json', 'status'], scene.a.roots['proj-q']!);
     expect(JSON.parse(status.stdout).owner).toMatchObject({ pid: mcpP.pid, role: 'mcp', thisProcess: false });
 
     // Only the owner ran rounds so far: the standby nudged, it did not sync.
     expect([...(await roundPids())]).toEqual([mcpP.pid]);
-    expect(await fs.readdir(ownerPaths(a.home).requestsDir)).toEqual([]);
+    expect(await fs.readdir(ownerPaths(scene.a.home).requestsDir)).toEqual([]);
 
     // The owner is killed: the standby takes over and syncs its own writes.
     const atKill = (await traceLines()).length;
     await kill9(mcpP.pid);
-    await fs.appendFile(trace, JSON.stringify({ pid: mcpP.pid, event: 'killed' }) + '\n');
-    await waitFor(() => a.ownerPid() === mcpQ.pid, 'the standby owns sync after the kill');
+    await fs.appendFile(scene.trace, JSON.stringify({ pid: mcpP.pid, event: 'killed' }) + '\n');
+    await waitFor(() => scene.a.ownerPid() === mcpQ.pid, 'the standby owns sync after the kill');
     await mcpQ.remember('after the takeover', 'marker-takeover-q');
-    await arrives(b, 'proj-q', 'marker-takeover-q');
+    await arrives(scene.b, 'proj-q', 'marker-takeover-q');
 
     // A one-shot CLI write while an owner runs: it hands off (the owner opens project P) and exits.
-    const handed = await rememberOnce(a, 'proj-p', 'cli with an owner', 'marker-cli-handoff', env);
+    const handed = await rememberOnce(scene.a, 'proj-p', 'cli with an owner', 'marker-cli-handoff', env);
     expect(handed.code, handed.stderr).toBe(0);
-    await arrives(b, 'proj-p', 'marker-cli-handoff');
-    expect(a.ownerPid()).toBe(mcpQ.pid);
+    await arrives(scene.b, 'proj-p', 'marker-cli-handoff');
+    expect(scene.a.ownerPid()).toBe(mcpQ.pid);
     expect([...(await roundPids(atKill))]).toEqual([mcpQ.pid]);
 
     // The last long-running process exits: the lock is released, not left behind.
@@ -126,11 +106,11 @@ describe('one sync owner per home, real processes', { timeout: 600_000 }, () => 
     await waitFor(() => !existsSync(lockFile), 'the lock is released on exit');
 
     // A one-shot CLI write with no owner: one bounded round of its own before it exits.
-    const alone = await rememberOnce(a, 'proj-p', 'cli alone', 'marker-cli-alone', env);
+    const alone = await rememberOnce(scene.a, 'proj-p', 'cli alone', 'marker-cli-alone', env);
     expect(alone.code, alone.stderr).toBe(0);
     expect(existsSync(lockFile)).toBe(false);
-    await arrives(b, 'proj-p', 'marker-cli-alone');
-    const none = await cli([...a.args('proj-p'), 'status'], a.roots['proj-p']!);
+    await arrives(scene.b, 'proj-p', 'marker-cli-alone');
+    const none = await cli([...scene.a.args('proj-p'), 'status'], scene.a.roots['proj-p']!);
     expect(none.stdout).toMatch(/sync owner on this computer: none running/);
     expect(await roundPids()).toContain(alone.pid);
     expect(await roundPids()).not.toContain(handed.pid);
