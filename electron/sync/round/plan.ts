@@ -111,8 +111,7 @@ export function planRound(input: PlanInput): RoundPlan {
     }
     // A note deleted here around a loss of history (below) and here again, while the cloud has
     // no record of it: a new note, not the version deleted (else it would read as deleted there).
-    const again =
-      local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
+    const again = local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
     if (again) delete base[id];
     const B = again ? null : (baseline.base[id] ?? null);
     const entry = entries[id];
@@ -127,14 +126,10 @@ export function planRound(input: PlanInput): RoundPlan {
     // that still held the version deleted may upload it again, and nothing in the cloud says it was
     // deleted. That version is deleted again; any other version is a conflict the person decides
     // (resolved by taking the cloud's side as the base: then the ordinary delete below) — never a
-    // silent return of the note. Remembered only while it still decides something: the cloud lacks
-    // the note, holds the version deleted (the delete is pushed now), or another version the person
-    // has not placed. Once the cloud records the delete or the person has decided, a later version
-    // from another device is an ordinary new note here (seed 20250: kept for good, every new version
-    // raised the same conflict again and the note never arrived).
+    // silent return of the note. Remembered until the note is here again.
     const deletedHere = L === null ? input.deletedWhileLost[id] : undefined;
     if (deletedHere !== undefined) {
-      if (entry === undefined || (C !== null && C !== B)) plan.deletedWhileLost[id] = deletedHere;
+      plan.deletedWhileLost[id] = deletedHere;
       if (C === deletedHere && B !== C) {
         pushes.push(pushOfLocal(id, null, undefined, C));
         continue;
