@@ -98,8 +98,9 @@ async function polishOfTheConflictView(page: Page): Promise<void> {
   expect(look.toastsOverPanes).toBe(0);
   expect(['static', 'relative']).toContain(look.toastsPosition);
   // A toast keeps the language it was written in: closed first, so that only the page is checked.
-  for (const close of await page.getByTestId('toasts').getByRole('button', { name: 'Close' }).all())
-    await close.click();
+  // Always the first one: `.all()` pins nth(i) locators, and a closed toast shifts the rest.
+  const closeButtons = page.getByTestId('toasts').getByRole('button', { name: 'Close' });
+  while ((await closeButtons.count()) > 0) await closeButtons.first().click();
   await page.getByTestId('locale').selectOption('zh');
   await expect.poll(() => page.getByTestId('tab-conflicts').textContent()).toContain('冲突');
   expect(await englishWords(page)).toEqual([]);
