@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppRoot } from '../../electron/app/app-root.js';
+import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { FakeClock } from '../sync/fake-clock.js';
+import { startTestServer, type TestServer } from '../sync/harness.js';
+import { REPO, spawnNode, type Child } from './children.js';
+import { arrives, device, type TestDevice } from './device.js';
+
+/**
+ * The owner (a composition root on an injected clock) while a real child process holds the home's
+ * sync, as an encryption change does (electron/sync/owner/sync-hold.ts): on its next heartbeat it
+ * runs no more automatic rounds — a note written here waits — and 立即同步 says which process
+ * holds the sync; when the holder is killed with SIGKILL, the owner's next heartbeat resumes and
+ * the note reaches device B.
+ */
+let server: TestServer;
+let a: TestDevice;
+let b: TestDevice;
+let holder: Child | null = null;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const token = await server.token('hold-ticks-user');
+  a = await device('hold-a', ['proj-h'], server.url, token);
+  b = await device('hold-b', ['proj-h'], server.url, token);
+}, 300_000);
+
+afterAll(async () => {
+  await holder?.kill9();
+  await server?.close();
+});
+
+describe('the owner while another process holds the home’s sync', { timeout: 300_000 }, () => {
+  it('pauses its automatic rounds, refuses 立即同步 with the holder named, and resumes after its kill -9', async () => {
+    const clock = new FakeClock(Date.now());
+    const root = createAppRoot({
+      home: a.home,
+      env: {},
+      sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
+      syncOnOpen: true,
+    });
+    const project = await root.open({ projectRoot: a.roots['proj-h']!, watch: true });
+    try {
+      const sync = await root.sync();
+      const ownership = root.ownership()!;
+      const idle = () => sync.engine.coordinator.idle();
+      expect(ownership.owner).toBe(true);
+      await clock.advance(1_000, idle); // its first checks run
+
+      holder = spawnNode(path.join(REPO, 'test/sync-owner/hold-lock.ts'), [
+        ownerPaths(a.home).holdFile,
+        'hold',
+      ]);
+      expect(await holder.line(/acquired|refused/)).toBe('acquired');
+      await clock.advance(2_000, idle); // the heartbeat that sees the hold
+      expect(sync.held).toBe(true);
+      expect(ownership.owner).toBe(true);
+
+      const store = project.ctx.core.store('project')!;
+      await store.write({
+        id: 'written-during-hold',
+        summary: 'written while an encryption change holds the sync',
+        tags: [],
+        body: 'marker-hold',
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+        type: 'project',
+      });
+      const before = server.requests.length;
+      // Past the debounce and two more heartbeats: no round, no request.
+      await clock.advance(6_000, idle);
+      expect(server.requests.length).toBe(before);
+      await expect(project.handlers['sync.now']({})).rejects.toThrow(
+        new RegExp(`end-to-end encryption is being changed .* in process ${holder.pid} \\(mcp\\)`),
+      );
+
+      await holder.kill9();
+      await clock.advance(2_000, idle);
+      expect(sync.held).toBe(false);
+      await clock.advance(3_000, idle);
+      await arrives(b, 'proj-h', 'marker-hold');
+    } finally {
+      await project.close();
+      await root.stop();
+    }
+  });
+});
