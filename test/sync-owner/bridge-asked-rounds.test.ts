@@ -3,12 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncNowOutputSchema, type SyncNowOutput } from '../../shared/api/sync.js';
 import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
-import { withDirLock } from '../../electron/memory/dir-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 import { cli } from '../sync/cli-runner.js';
-import { eventually } from './children.js';
-import { startMcp, useOwnerScene } from './device.js';
+import { eventually, kill9Pid } from './children.js';
+import { holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js';
 
 /**
  * 立即同步 from the web bridge — the API table the desktop app's window uses, over HTTP — while a
@@ -22,22 +21,8 @@ const scene = useOwnerScene('bridge-asked');
 let bridge: WebBridge;
 let env: Record<string, string>;
 
-interface TraceLine {
-  pid: number;
-  event: string;
-  manual: boolean;
-}
-
-async function traced(event: string): Promise<TraceLine[]> {
-  const text = await fs.readFile(scene.trace, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TraceLine)
-    .filter((l) => l.event === event);
-}
-
-const manualRounds = async (): Promise<TraceLine[]> => (await traced('round-start')).filter((l) => l.manual);
+const traced = (event: string) => readTrace(scene.trace, event);
+const manualRounds = async () => (await traced('round-start')).filter((l) => l.manual);
 
 /** The page's 立即同步: `sync.now` through the bridge's HTTP API. */
 async function syncNowInBridge(input: { deletes?: 'delete' | 'keep' } = {}): Promise<SyncNowOutput> {
@@ -146,29 +131,17 @@ describe('立即同步 in the web bridge while memdesk mcp owns sync', { timeout
     await onB(remember('marker-bridge-after-kill'));
     const before = (await manualRounds()).length;
     const taken = (await traced('ask-taken')).length;
-    const { roundsDir } = ownerPaths(scene.a.home);
 
     // This test holds the home's rounds lock, so the owner's round for the ask waits for it.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    await fs.mkdir(roundsDir, { recursive: true });
-    const holder = withDirLock(roundsDir, async () => {
-      locked();
-      await held;
-    });
-    await holding;
+    const releaseLock = await holdRoundsLock(scene.a.home);
 
     const answer = syncNowInBridge();
     await eventually(
       async () => (await traced('ask-taken')).slice(taken).some((l) => l.pid === owner.pid) || null,
       'the owner took the asked round',
     );
-    process.kill(owner.pid, 'SIGKILL');
-    await eventually(() => !alive(owner.pid) || null, 'the owner ends');
-    release();
-    await holder;
+    await kill9Pid(owner.pid);
+    await releaseLock();
 
     const out = await answer;
     expect(out.scopes.project).toMatchObject({ pulled: { added: 1, changed: 0, deleted: 0 }, error: null });
@@ -178,12 +151,3 @@ describe('立即同步 in the web bridge while memdesk mcp owns sync', { timeout
     expect(after.some((l) => l.pid === owner.pid)).toBe(false);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -3,10 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
-import { FakeClock } from '../sync/fake-clock.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { REPO, spawnNode, type Child } from './children.js';
-import { arrives, device, rememberOnce, type TestDevice } from './device.js';
+import { arrives, device, rememberOnce, rootOnClock, writeProjectNote, type TestDevice } from './device.js';
 
 /**
  * The owner (a composition root on an injected clock) while a real child process holds the home's
@@ -36,18 +35,9 @@ afterAll(async () => {
 
 describe('the owner while another process holds the home’s sync', { timeout: 300_000 }, () => {
   it('pauses its automatic rounds, refuses 立即同步 with the holder named, and resumes after its kill -9', async () => {
-    const clock = new FakeClock(Date.now());
-    const root = createAppRoot({
-      home: a.home,
-      env: {},
-      sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
-      syncOnOpen: true,
-    });
-    const project = await root.open({ projectRoot: a.roots['proj-h']!, watch: true });
+    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-h']! });
+    const { clock, project, sync, ownership, idle } = owner;
     try {
-      const sync = await root.sync();
-      const ownership = root.ownership()!;
-      const idle = () => sync.engine.coordinator.idle();
       expect(ownership.owner).toBe(true);
       await clock.advance(1_000, idle); // its first checks run
 
@@ -60,15 +50,10 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
       expect(sync.held).toBe(true);
       expect(ownership.owner).toBe(true);
 
-      const store = project.ctx.core.store('project')!;
-      await store.write({
+      await writeProjectNote(project, clock, {
         id: 'written-during-hold',
         summary: 'written while an encryption change holds the sync',
-        tags: [],
         body: 'marker-hold',
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-        type: 'project',
       });
       const before = server.requests.length;
       // Past the debounce and two more heartbeats: no round, no request.
@@ -84,8 +69,7 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
       await clock.advance(3_000, idle);
       await arrives(b, 'proj-h', 'marker-hold');
     } finally {
-      await project.close();
-      await root.stop();
+      await owner.close();
     }
   });
 
