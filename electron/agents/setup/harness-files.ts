@@ -150,7 +150,7 @@ export function harnessSetup(
         harness,
         name: 'Cursor',
         support:
-          'index at session start, extraction at stop and compaction (when turned on), MCP tools; no per-prompt recall by hook (beforeSubmitPrompt cannot add context), the agent calls the recall tool',
+          "index at session start, <recalled-memory> with the turn's first tool use (beforeSubmitPrompt cannot add context), extraction at stop and compaction (when turned on), MCP tools; the project rule puts the index in every chat",
         notes: ['Cursor reads ~/.cursor/hooks.json and ~/.cursor/mcp.json at start: restart it.'],
         files: [
           {
