@@ -131,7 +131,9 @@ function HarnessRow(props: {
         </button>
       </div>
       {result ? <SetupResultView result={result} /> : null}
-      {h.harness === 'cursor' ? <CursorRuleSection rules={props.cursorRules} onChanged={props.onChanged} /> : null}
+      {h.harness === 'cursor' ? (
+        <CursorRuleSection rules={props.cursorRules} onChanged={props.onChanged} />
+      ) : null}
     </li>
   );
 }
