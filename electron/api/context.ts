@@ -51,4 +51,9 @@ export interface CoreSync {
    * owner when another process owns sync, else here. What each round did, by directory key.
    */
   roundNow(services: SyncService[], deletes?: DeletesDecision): Promise<Map<string, SyncRoundReport>>;
+  /**
+   * Runs an encryption change holding the home's sync: no other process of the home runs a round
+   * meanwhile (electron/sync/owner/sync-hold.ts). Refused while another process holds it.
+   */
+  holdRounds<T>(change: () => Promise<T>): Promise<T>;
 }

@@ -19,7 +19,7 @@ export interface AppRootOptions extends Pick<
    * The process's sync engine: where tokens live, fetch, clock. `autoStart`: a long-running
    * process that takes part in "one sync owner per home" (owner: its role and heartbeat).
    */
-  sync?: Omit<ProcessSyncOptions, 'home' | 'emit' | 'traceFile'> & { owner?: OwnershipOptions };
+  sync?: Omit<ProcessSyncOptions, 'home' | 'emit' | 'traceFile' | 'role'> & { owner?: OwnershipOptions };
   /** See ProcessServices.syncOnOpen (default false). */
   syncOnOpen?: boolean;
 }
@@ -84,6 +84,7 @@ export function createAppRoot(options: AppRootOptions): AppRoot {
           home: options.home,
           ...(options.emit ? { emit: options.emit } : {}),
           ...(trace ? { traceFile: trace } : {}),
+          role: options.sync?.autoStart ? (owner?.role ?? 'app') : 'cli',
         });
         if (options.sync?.autoStart) {
           const { SyncOwnership } = await import('./sync-ownership.js');

@@ -94,6 +94,7 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     sync: {
       engine: async () => (await root.sync()).attach(core),
       roundNow: async (services, deletes) => (await root.sync()).roundNow(services, deletes),
+      holdRounds: async (change) => (await root.sync()).holdRounds(change),
     },
     cleanup: lazyCleanup,
     agents: createAgentsServices(core, env, keyStore),

@@ -8,7 +8,9 @@ import { mergeSyncFor } from '../sync/commit-first.js';
 import type { SyncRoundReport } from '../../shared/api/sync.js';
 import { askOwnerForRound } from '../sync/owner/ask-round.js';
 import { DeviceLimitsFile } from '../sync/owner/device-limits.js';
+import type { OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
+import { heldError, holdLock, HOLD_HEARTBEAT_MS, syncHolder } from '../sync/owner/sync-hold.js';
 import { writeRequest, type SyncDirectory } from '../sync/owner/requests.js';
 import { roundsHere, type DeletesDecision } from '../sync/round-report.js';
 import { SyncEngine, type SyncEngineOptions } from '../sync/sync-engine.js';
@@ -28,6 +30,8 @@ export interface ProcessSyncOptions extends Omit<SyncEngineOptions, 'home' | 'sc
    * diagnostics (MEMDESK_SYNC_TRACE) and the multi-process tests' record of who ran rounds when.
    */
   traceFile?: string;
+  /** What kind of process this is (the app, the bridge, `memdesk mcp`, a CLI run): named in a hold. */
+  role?: OwnerRole;
 }
 
 /**
@@ -42,9 +46,18 @@ export class ProcessSync {
   private stopped = false;
   /** This process owns sync for its home (electron/app/sync-ownership.ts decides). */
   private owns = false;
+  /** Another process holds the home's sync (an encryption change: owner/sync-hold.ts). */
+  private paused = false;
+  /** This process holds it (holdRounds): no automatic rounds here either. */
+  private holding = false;
+  /** …and has the home's rounds lock: its rounds run one after another on this chain instead. */
+  private roundsHeld = false;
+  private heldRounds: Promise<unknown> = Promise.resolve();
+  /** The coordinator schedules automatic rounds (owner, and nobody holds the home's sync). */
+  private scheduling = false;
 
   constructor(private readonly opts: ProcessSyncOptions) {
-    const { autoStart: _autoStart, traceFile: _traceFile, home, ...rest } = opts;
+    const { autoStart: _autoStart, traceFile: _traceFile, role: _role, home, ...rest } = opts;
     const paths = ownerPaths(home);
     const trace = (event: string, which: { key: string; manual: boolean }): void => this.trace(event, which);
     this.engine = new SyncEngine({
@@ -54,20 +67,22 @@ export class ProcessSync {
         autoStart: false,
         limits: new DeviceLimitsFile(paths.limitsFile),
         // One round at a time across the home's processes (owner, manual rounds, CLI exit rounds).
-        exclusive: (round, which) => {
-          mkdirSync(paths.roundsDir, { recursive: true });
-          return withDirLock(
-            paths.roundsDir,
-            async () => {
-              trace('round-start', which);
-              try {
-                return await round();
-              } finally {
-                trace('round-end', which);
-              }
-            },
-            { timeoutMs: 120_000, staleMs: 15 * 60_000, signal: which.signal },
-          );
+        exclusive: <T>(round: () => Promise<T>, which: { key: string; manual: boolean; signal: AbortSignal }) => {
+          const traced = async (): Promise<T> => {
+            trace('round-start', which);
+            try {
+              return await round();
+            } finally {
+              trace('round-end', which);
+            }
+          };
+          // Holding the home's sync, this process already has the rounds lock: one after another here.
+          if (this.roundsHeld) {
+            const run = this.heldRounds.catch(() => undefined).then(traced);
+            this.heldRounds = run;
+            return run;
+          }
+          return withRoundsLock(paths.roundsDir, traced, which.signal);
         },
         onLocalWrite: (key) => this.passOn(key),
       },
@@ -90,10 +105,63 @@ export class ProcessSync {
 
   /** Ownership taken (rounds start on the clock) or lost (automatic rounds stop at once). */
   setOwner(owns: boolean): void {
-    if (this.stopped || owns === this.owns) return;
     this.owns = owns;
-    if (owns) this.engine.start();
+    this.schedule();
+  }
+
+  /** Another process holds the home's sync (true) or no longer does: automatic rounds wait meanwhile. */
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+    this.schedule();
+  }
+
+  /** The home's sync is held — by this process or another — for an encryption change. */
+  get held(): boolean {
+    return this.holding || this.paused;
+  }
+
+  private schedule(): void {
+    const run = this.owns && !this.paused && !this.holding;
+    if (this.stopped || run === this.scheduling) return;
+    this.scheduling = run;
+    if (run) this.engine.start();
     else this.engine.coordinator.suspend();
+  }
+
+  /**
+   * Runs `change` (an encryption change) holding the home's sync (owner/sync-hold.ts): no other
+   * process of the home runs a round until it ends, and this one runs only the rounds it starts.
+   * Waits for a round running elsewhere to end first; refused while another process holds it.
+   */
+  async holdRounds<T>(change: () => Promise<T>): Promise<T> {
+    const { clock } = this.engine;
+    const lock = holdLock(this.opts.home, clock, this.opts.role ?? 'cli');
+    if (this.holding || !lock.tryAcquire()) {
+      throw heldError(lock.owner() ?? { pid: process.pid, role: this.opts.role ?? 'cli' });
+    }
+    const renew = (): void => {
+      lock.heartbeat();
+      beat = clock.setTimeout(renew, HOLD_HEARTBEAT_MS);
+    };
+    let beat = clock.setTimeout(renew, HOLD_HEARTBEAT_MS);
+    this.holding = true;
+    this.schedule(); // an automatic round of this process in flight is aborted: the lock comes free
+    try {
+      return await withRoundsLock(ownerPaths(this.opts.home).roundsDir, async () => {
+        this.roundsHeld = true;
+        try {
+          return await change();
+        } finally {
+          await this.heldRounds.catch(() => undefined);
+          this.roundsHeld = false;
+        }
+      });
+    } finally {
+      clock.clearTimeout(beat);
+      lock.release();
+      this.holding = false;
+      this.schedule();
+    }
   }
 
   /** A local write in a process that does not own sync: the owner is nudged to sync it. */
@@ -116,6 +184,7 @@ export class ProcessSync {
    * answer, the round runs here — after any round in progress elsewhere (the rounds lock).
    */
   async roundNow(services: SyncService[], deletes?: DeletesDecision): Promise<Map<string, SyncRoundReport>> {
+    this.refuseWhileHeld();
     if (!this.owns) {
       const answered = await askOwnerForRound({
         home: this.opts.home,
@@ -124,8 +193,15 @@ export class ProcessSync {
         ...(deletes ? { deletes } : {}),
       });
       if (answered) return answered;
+      this.refuseWhileHeld(); // the owner refused the ask because an encryption change began
     }
     return roundsHere(this.engine, services, deletes);
+  }
+
+  /** 立即同步 while an encryption change holds the home's sync: says so (owner/sync-hold.ts). */
+  private refuseWhileHeld(): void {
+    const holder = syncHolder(this.opts.home, this.engine.clock);
+    if (holder) throw heldError(holder);
   }
 
   /** The engine with this core's directories attached (once; the project's when it has its id). */
@@ -145,7 +221,7 @@ export class ProcessSync {
         state.detach.push(project.detach);
       }
     }
-    if (this.owns && !this.stopped) this.engine.start();
+    if (this.scheduling && !this.stopped) this.engine.start();
     return this.engine;
   }
 
@@ -189,6 +265,12 @@ export class ProcessSync {
     await this.engine.coordinator.idle();
     this.engine.stop();
   }
+}
+
+/** One round at a time across the home's processes: the lock of memory-sync/owner/rounds/. */
+function withRoundsLock<T>(roundsDir: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  mkdirSync(roundsDir, { recursive: true });
+  return withDirLock(roundsDir, fn, { timeoutMs: 120_000, staleMs: 15 * 60_000, ...(signal ? { signal } : {}) });
 }
 
 /** A service's directory as another process of the home opens it. */

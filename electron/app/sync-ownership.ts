@@ -9,6 +9,7 @@ import { OwnerLock, type OwnerRole } from '../sync/owner/owner-lock.js';
 import { ownerPaths } from '../sync/owner/paths.js';
 import { dropUnreadAnswers, takeAsks, writeAnswer, type RoundAsk } from '../sync/owner/ask-round.js';
 import { takeRequests, type SyncDirectory } from '../sync/owner/requests.js';
+import { syncHolder } from '../sync/owner/sync-hold.js';
 import { roundsHere } from '../sync/round-report.js';
 import type { SyncService } from '../sync/sync-service.js';
 import { runBounded, EXIT_ROUND_BOUND_MS } from './exit-round.js';
@@ -91,6 +92,9 @@ export class SyncOwnership {
     if (this.stopped) return;
     this.ticks++;
     const owns = this.heartbeat();
+    // An encryption change in another process holds the home's sync: no automatic round meanwhile.
+    const holder = owns ? syncHolder(this.deps.home, this.deps.clock) : null;
+    this.deps.sync.setPaused(holder !== null && holder.pid !== process.pid);
     if (owns !== this.deps.sync.owner) this.deps.sync.setOwner(owns);
     if (this.deps.role === 'app') this.markAppSignIn();
     else if (owns && !this.signInChecked) {
@@ -248,13 +252,16 @@ export class SyncOwnership {
   /**
    * A round a person asked for in another process (立即同步, `memdesk sync`): run here, with the
    * mass-delete answer, and answered with what each directory's round did. Refused — the asker
-   * then runs it itself — when a directory cannot be opened here or this process is exiting.
+   * then runs it itself — when a directory cannot be opened here or this process is exiting; and
+   * while an encryption change holds the home's sync (the asker then says so).
    */
   private async answer(ask: RoundAsk): Promise<void> {
     const ranBy = process.pid;
     this.deps.sync.trace('ask-taken', { key: ask.id, manual: true });
     let answer;
     try {
+      // Its asker says why the round waits (ProcessSync.roundNow) rather than run it.
+      if (this.deps.sync.held) throw new Error('an encryption change holds the sync');
       const services: SyncService[] = [];
       for (const dir of ask.dirs) {
         const svc = await this.open(dir);

@@ -2,11 +2,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SyncNowOutputSchema } from '../../shared/api/sync.js';
-import { withDirLock } from '../../electron/memory/dir-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { cli } from '../sync/cli-runner.js';
-import { CLI_ENTRY, eventually, spawnNode } from './children.js';
-import { startMcp, useOwnerScene } from './device.js';
+import { CLI_ENTRY, eventually, kill9Pid, spawnNode } from './children.js';
+import { holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js';
 
 /**
  * 立即同步 asked in a process that does not own sync (`memdesk sync` here) is run by the owner (a
@@ -16,22 +15,8 @@ import { startMcp, useOwnerScene } from './device.js';
  */
 const scene = useOwnerScene('asked-user');
 
-interface TraceLine {
-  pid: number;
-  event: string;
-  manual: boolean;
-}
-
-async function traced(event: string): Promise<TraceLine[]> {
-  const text = await fs.readFile(scene.trace, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TraceLine)
-    .filter((l) => l.event === event);
-}
-
-const manualRounds = async (): Promise<TraceLine[]> => (await traced('round-start')).filter((l) => l.manual);
+const traced = (event: string) => readTrace(scene.trace, event);
+const manualRounds = async () => (await traced('round-start')).filter((l) => l.manual);
 
 /** Device B writes a note in the project and uploads it (its CLI syncs what it wrote before exiting). */
 async function writeOnB(project: string, marker: string): Promise<void> {
@@ -91,20 +76,10 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
     expect(scene.a.ownerPid()).toBe(owner.pid);
     await writeOnB('proj-p', 'marker-after-kill');
     const before = (await manualRounds()).length;
-    const { roundsDir } = ownerPaths(scene.a.home);
     const taken = (await traced('ask-taken')).length;
 
     // This test holds the home's rounds lock, so the owner's round for the ask waits for it.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
-    await fs.mkdir(roundsDir, { recursive: true });
-    const holder = withDirLock(roundsDir, async () => {
-      locked();
-      await held;
-    });
-    await holding;
+    const releaseLock = await holdRoundsLock(scene.a.home);
 
     const run = syncOnA('proj-p', env);
     // The owner took the ask (its file is gone) and its round waits for the rounds lock.
@@ -112,10 +87,8 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
       async () => (await traced('ask-taken')).slice(taken).some((l) => l.pid === owner.pid) || null,
       'the owner took the asked round',
     );
-    process.kill(owner.pid, 'SIGKILL');
-    await eventually(() => !alive(owner.pid) || null, 'the owner ends');
-    release();
-    await holder;
+    await kill9Pid(owner.pid);
+    await releaseLock();
 
     expect(await run.exited, run.stderr()).toBe(0);
     const out = SyncNowOutputSchema.parse(JSON.parse(run.stdout()));
@@ -125,12 +98,3 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
     expect(after.some((l) => l.pid === owner.pid)).toBe(false);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

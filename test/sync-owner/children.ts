@@ -84,3 +84,18 @@ export async function eventually<T>(
   }
   throw new Error(`never happened: ${what}`);
 }
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL by pid (a child the MCP SDK spawned, not this test), then waits for its end. */
+export async function kill9Pid(pid: number): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  await eventually(() => !isAlive(pid) || null, `process ${pid} ends`);
+}

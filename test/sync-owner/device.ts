@@ -2,10 +2,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createAppRoot } from '../../electron/app/app-root.js';
+import type { OpenProject } from '../../electron/app/open-project.js';
+import { withDirLock } from '../../electron/memory/dir-lock.js';
 import { readRecord } from '../../electron/sync/owner/owner-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { afterAll, beforeAll } from 'vitest';
 import { cli } from '../sync/cli-runner.js';
+import { FakeClock } from '../sync/fake-clock.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { tempDir } from '../support/temp-dir.js';
 import { CLI_ENTRY, eventually, spawnNode, TSX } from './children.js';
@@ -159,4 +163,88 @@ export function useOwnerScene(user: string): OwnerScene {
     await scene.server?.close();
   });
   return scene;
+}
+
+/** One line of MEMDESK_SYNC_TRACE (electron/app/process-sync.ts). */
+export interface TraceLine {
+  pid: number;
+  event: string;
+  key: string;
+  manual: boolean;
+}
+
+/** The trace file's lines, only those of `event` when given. */
+export async function readTrace(file: string, event?: string): Promise<TraceLine[]> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TraceLine)
+    .filter((l) => event === undefined || l.event === event);
+}
+
+/**
+ * Takes the home's rounds lock in this process and keeps it until the returned function is
+ * called (which resolves once it is released): rounds of every other process wait meanwhile.
+ */
+export async function holdRoundsLock(home: string): Promise<() => Promise<void>> {
+  const { roundsDir } = ownerPaths(home);
+  await fs.mkdir(roundsDir, { recursive: true });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const holder = withDirLock(roundsDir, async () => {
+    locked();
+    await released;
+  });
+  await holding;
+  return async () => {
+    release();
+    await holder;
+  };
+}
+
+/**
+ * A long-running process's composition root (role `app`, as the desktop app builds it) in this
+ * process, on an injected clock with a 2 s heartbeat, with `open` opened (watched).
+ */
+export async function rootOnClock(home: string, open: { projectRoot?: string }) {
+  const clock = new FakeClock(Date.now());
+  const root = createAppRoot({
+    home,
+    env: {},
+    sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
+    syncOnOpen: true,
+  });
+  const project = await root.open({ ...open, watch: true });
+  const sync = await root.sync();
+  return {
+    clock,
+    root,
+    project,
+    sync,
+    ownership: root.ownership()!,
+    /** For clock.advance: the engine's rounds settle between steps. */
+    idle: () => sync.engine.coordinator.idle(),
+    async close(): Promise<void> {
+      await project.close();
+      await root.stop();
+    },
+  };
+}
+
+/** A project note written through the open project's store, as a process's own write. */
+export async function writeProjectNote(
+  project: OpenProject,
+  clock: FakeClock,
+  note: { id: string; summary: string; body: string },
+): Promise<void> {
+  await project.ctx.core.store('project')!.write({
+    ...note,
+    tags: [],
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+    type: 'project',
+  });
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   parseLstart,
+  parseWindowsStart,
   procStatStart,
   processStart,
   psStart,
@@ -47,5 +48,42 @@ describe('process start time without /proc', { timeout: 60_000 }, () => {
     expect(parseLstart('  Tue Nov 3 09:05:07 2026')).toBe(`ps:${utc}`);
     expect(parseLstart('Di  3 Nov 09:05:07 2026')).toBe('ps:Di 3 Nov 09:05:07 2026');
     expect(parseLstart('\n')).toBeNull();
+  });
+});
+
+/**
+ * Windows: PowerShell's `(Get-Process -Id PID).StartTime.ToUniversalTime().Ticks`. This machine
+ * has no Windows, so the command itself never runs here; its answer is parsed in the shapes
+ * Microsoft documents: an Int64 printed as bare digits (Get-Uptime's `Ticks : 7781850000000`),
+ * DateTime ticks counting 100 ns from 0001-01-01 (621355968000000000 at 1970-01-01), a CRLF line
+ * end, and nothing on stdout when Get-Process fails ("Cannot find a process with the process
+ * identifier …" goes to stderr).
+ */
+describe('process start time on Windows (parser only: not run on Windows)', () => {
+  const unixEpochTicks = 621_355_968_000_000_000n;
+  const started = BigInt(Date.UTC(2026, 10, 30, 23, 49, 57, 123)) * 10_000n + unixEpochTicks + 4_567n;
+
+  it('reads the ticks PowerShell prints, whatever the line end or a byte-order mark', () => {
+    expect(parseWindowsStart(`${started}\r\n`)).toBe(`win:${started}`);
+    expect(parseWindowsStart(`${started}\n`)).toBe(`win:${started}`);
+    expect(parseWindowsStart(`\uFEFF${started}\r\n`)).toBe(`win:${started}`);
+    expect(parseWindowsStart('7781850000000\r\n')).toBe('win:7781850000000');
+    // Another start, even 100 ns later, is another process.
+    expect(parseWindowsStart(`${started + 1n}\r\n`)).not.toBe(parseWindowsStart(`${started}\r\n`));
+  });
+
+  it('anything else is no answer (the lock then goes by pid and heartbeat)', () => {
+    expect(parseWindowsStart(null)).toBeNull();
+    expect(parseWindowsStart('')).toBeNull();
+    expect(parseWindowsStart('\r\n')).toBeNull();
+    expect(
+      parseWindowsStart('Get-Process : Cannot find a process with the process identifier 4242.\r\n'),
+    ).toBeNull();
+    expect(parseWindowsStart('Tuesday, June 18, 2019 2:34:56 PM\r\n')).toBeNull();
+    expect(parseWindowsStart('5,954,484,981,710,000\r\n')).toBeNull();
+  });
+
+  it('where PowerShell cannot be run the start time is unknown, never an error', () => {
+    expect(processStart(process.pid, 'win32')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { cli } from '../sync/cli-runner.js';
-import { eventually } from './children.js';
+import { eventually, kill9Pid } from './children.js';
 import { arrives, rememberOnce, startMcp, useOwnerScene } from './device.js';
 
 /**
@@ -88,7 +88,7 @@ describe('one sync owner per home, real processes', { timeout: 600_000 }, () => 
 
     // The owner is killed: the standby takes over and syncs its own writes.
     const atKill = (await traceLines()).length;
-    await kill9(mcpP.pid);
+    await kill9Pid(mcpP.pid);
     await fs.appendFile(scene.trace, JSON.stringify({ pid: mcpP.pid, event: 'killed' }) + '\n');
     await waitFor(() => scene.a.ownerPid() === mcpQ.pid, 'the standby owns sync after the kill');
     await mcpQ.remember('after the takeover', 'marker-takeover-q');
@@ -118,21 +118,6 @@ describe('one sync owner per home, real processes', { timeout: 600_000 }, () => 
     expect(await expectNoOverlap()).toBeGreaterThan(3);
   });
 });
-
-async function kill9(pid: number): Promise<void> {
-  // The MCP SDK owns the child process: it is killed by pid, and its end seen by polling.
-  process.kill(pid, 'SIGKILL');
-  await waitFor(() => !alive(pid), `process ${pid} ends`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function waitFor(check: () => boolean, what: string): Promise<boolean> {
   return eventually(() => check() || null, what);

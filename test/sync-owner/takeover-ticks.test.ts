@@ -1,11 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppRoot } from '../../electron/app/app-root.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
-import { FakeClock } from '../sync/fake-clock.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { eventually, REPO, spawnNode, type Child } from './children.js';
-import { arrives, device, startMcp, type TestDevice } from './device.js';
+import { arrives, device, rootOnClock, startMcp, writeProjectNote, type TestDevice } from './device.js';
 
 /**
  * The composition root of a long-running process (as the app, the web bridge and `memdesk mcp`
@@ -38,27 +36,13 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
     ]);
     expect(await holder.line(/acquired|refused/)).toBe('acquired');
 
-    const clock = new FakeClock(Date.now());
-    const root = createAppRoot({
-      home: a.home,
-      env: {},
-      sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
-      syncOnOpen: true,
-    });
-    const project = await root.open({ projectRoot: a.roots['proj-t']!, watch: true });
+    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-t']! });
+    const { clock, project, ownership, idle } = owner;
     try {
-      const sync = await root.sync();
-      const ownership = root.ownership()!;
-      const idle = () => sync.engine.coordinator.idle();
-      const store = project.ctx.core.store('project')!;
-      await store.write({
+      await writeProjectNote(project, clock, {
         id: 'written-on-standby',
         summary: 'written while another process owns sync',
-        tags: [],
         body: 'marker-ticks',
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-        type: 'project',
       });
       const before = server.requests.length;
       // A live owner: two heartbeats and the debounce pass without a round here.
@@ -75,8 +59,7 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
       await clock.advance(3_000, idle);
       await arrives(b, 'proj-t', 'marker-ticks');
     } finally {
-      await project.close();
-      await root.stop();
+      await owner.close();
     }
   });
 
@@ -84,19 +67,10 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
     const mcp = await startMcp(a, 'proj-m', { OHARNESS_HOME: a.home });
     try {
       await eventually(() => a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
-      const clock = new FakeClock(Date.now());
-      const root = createAppRoot({
-        home: a.home,
-        env: {},
-        sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
-        syncOnOpen: true,
-      });
       // The app with user notes only: project M is not open here.
-      const project = await root.open({ watch: true });
+      const app = await rootOnClock(a.home, {});
+      const { clock, ownership, idle } = app;
       try {
-        const sync = await root.sync();
-        const ownership = root.ownership()!;
-        const idle = () => sync.engine.coordinator.idle();
         // The app's first heartbeat asked; the MCP server lets go on its own next one (and, with
         // a live app waiting, does not take the lock again) ...
         expect(ownership.owner).toBe(false);
@@ -110,8 +84,7 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
         await arrives(b, 'proj-m', 'marker-handover', () => clock.advance(3_000, idle));
         expect(a.ownerPid()).toBe(process.pid);
       } finally {
-        await project.close();
-        await root.stop();
+        await app.close();
       }
     } finally {
       await mcp.close();

@@ -46,9 +46,12 @@ export function createEncryptionHandlers({ core, sync }: HandlerContext): Encryp
   };
   return {
     'encryption.status': async () => encryptionStatus(await deps()),
-    'encryption.on': async ({ passphrase }) => turnEncryptionOn(await deps(), passphrase),
+    // Both switch the account's rounds to sealed ones between rounds of their own: no other
+    // process of the home runs a round meanwhile (docs/sync-engine.md, "Encryption changes").
+    'encryption.on': async ({ passphrase }) =>
+      sync.holdRounds(async () => turnEncryptionOn(await deps(), passphrase)),
     'encryption.unlock': async ({ passphrase, recoveryCode }) =>
-      unlockEncryption(await deps(), { passphrase, recoveryCode }),
+      sync.holdRounds(async () => unlockEncryption(await deps(), { passphrase, recoveryCode })),
     'encryption.changePassphrase': async ({ passphrase, newPassphrase }) =>
       changeEncryptionPassphrase(await deps(), passphrase, newPassphrase),
   };

@@ -20,6 +20,8 @@ export interface OwnerPaths {
   limitsFile: string;
   /** Rounds run one at a time across the home's processes: the lock of this directory. */
   roundsDir: string;
+  /** A process changing the account's encryption holds every process's rounds (sync-hold.ts). */
+  holdFile: string;
 }
 
 export function ownerPaths(home: string): OwnerPaths {
@@ -33,5 +35,6 @@ export function ownerPaths(home: string): OwnerPaths {
     answersDir: path.join(dir, 'answers'),
     limitsFile: path.join(dir, 'device-limits.json'),
     roundsDir: path.join(dir, 'rounds'),
+    holdFile: path.join(dir, 'hold.json'),
   };
 }

@@ -52,16 +52,32 @@ export function parseLstart(out: string): string | null {
   return `ps:${words.join(' ')}`;
 }
 
-/** PowerShell ships with every supported Windows; wmic, the older way, is being removed. */
+/**
+ * PowerShell ships with every supported Windows; wmic, the older way, is being removed. Not run on
+ * Windows by this project's CI (it has none): only parseWindowsStart is tested, on the output
+ * shapes Microsoft documents.
+ */
 export function windowsStart(pid: number): string | null {
-  const out = run('powershell.exe', [
-    '-NoProfile',
-    '-NonInteractive',
-    '-Command',
-    `(Get-Process -Id ${pid} -ErrorAction Stop).StartTime.ToUniversalTime().Ticks`,
-  ]);
-  const ticks = out?.trim() ?? '';
-  return /^\d+$/.test(ticks) ? `win:${ticks}` : null;
+  return parseWindowsStart(
+    run('powershell.exe', [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      `(Get-Process -Id ${pid} -ErrorAction Stop).StartTime.ToUniversalTime().Ticks`,
+    ]),
+  );
+}
+
+/**
+ * What the command above prints: a DateTime's Ticks (an Int64: 100 ns since 0001-01-01, printed as
+ * bare digits in every culture) and a line end, CRLF on Windows — maybe after a byte-order mark
+ * when the console's output encoding is UTF-8 with one. Anything else is no answer: an error
+ * (no such process, access denied to a system process's start time) leaves stdout empty and
+ * fails the command, which `run` already turns into null.
+ */
+export function parseWindowsStart(out: string | null): string | null {
+  const ticks = out?.replace(/^\uFEFF/, '').trim() ?? '';
+  return /^\d{1,19}$/.test(ticks) ? `win:${ticks}` : null;
 }
 
 /** A short system command's output, or null when it fails (the process is gone, no such tool). */
