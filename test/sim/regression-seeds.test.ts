@@ -13,7 +13,7 @@ const FOUND = [336, 1123, 5509, 5919, 5935, 8164, 8231, 8233, 8409];
  * it: one seed per root cause (the suite is near its time budget; the others of each cause —
  * 180, 325, 349, 441, 472, 618, 666, 835, 850 — pass too, `npm run soak -- --server-loss`).
  */
-const FOUND_WITH_SERVER_LOSS = [142, 282, 350, 351, 462, 685];
+const FOUND_WITH_SERVER_LOSS = [142, 282, 350, 351, 462, 685, 20195, 20250];
 
 it(`sync simulation: the seeds the soak found (${FOUND.join(', ')}) pass`, { timeout: 600_000 }, async () => {
   const results: SimResult[] = [];
