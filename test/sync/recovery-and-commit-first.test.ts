@@ -135,6 +135,43 @@ describe('crash safety', () => {
     }
   });
 
+  // Soak seed 30691.
+  it('a push refused (429) that went back to an older version: the next round plans from the old baseline, and what the person removed stays removed', async () => {
+    let refuse = false;
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      refuse && url.includes('commit') ? { rate429: 1 } : 'pass',
+    );
+    try {
+      const token = await server.token(`user-${++n}`);
+      const a = await startDevice('a', server, { token });
+      const b = await startDevice('b', proxy, { token });
+      open.push(a, b);
+      await a.write('x', 'first\n');
+      await a.sync();
+      await a.write('x', 'first\n', { tags: ['added-on-a'] }); // the cloud's v2 replaced v1
+      await a.sync();
+      await b.sync();
+      expect(b.get('x')?.tags).toEqual(['added-on-a']);
+
+      // b removes the tag again: exactly v1's content, which the cloud's entry names as replaced.
+      await b.write('x', 'first\n', { tags: [] });
+      refuse = true;
+      expect((await b.sync()).outcome).not.toBe('ok');
+      expect(await b.svc.baselines.loadJournal()).not.toBeNull();
+      refuse = false;
+      await b.write('x', 'first\nsecond on b\n', { tags: [] });
+      await b.sync();
+      await a.sync();
+      for (const d of [a, b]) {
+        expect(d.get('x')?.tags).toEqual([]);
+        expect(d.get('x')?.body).toBe('first\nsecond on b\n');
+      }
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   /**
    * Soak seeds 1123, 5509, 5919, 5935 (docs/sync-engine.md): a process killed after a round wrote
    * pulled notes here and before it saved the baseline. A crash at 'save:state' stands for it.

@@ -43,9 +43,17 @@ export async function recoverJournal(
     // Committed: the cloud holds the push, or its entry's last change replaced exactly that version
     // (another device changed or deleted it since: without this the note would count as never
     // synced here, and a delete made there would be undone by uploading it again). Otherwise not
-    // committed, or changed more than once since: plan from the old baseline as usual.
+    // committed, or changed more than once since: plan from the old baseline as usual. Only a
+    // change made after the round's snapshot can have replaced the push: an earlier one that
+    // replaced the same content (the push went back to an older version: a key added, then
+    // removed) says nothing about it (soak seed 30691: a push refused with 429 became the
+    // baseline, and the next merge brought back what the person had removed).
     const stillThere = cloudHash === p.pushed;
-    if (!stillThere && (p.pushed === null || entry?.replaced !== p.pushed)) continue;
+    const replacedLater =
+      p.pushed !== null &&
+      entry?.replaced === p.pushed &&
+      (journal.version === null || entry.seq > journal.version);
+    if (!stillThere && !replacedLater) continue;
     const localHash = locals.get(p.id)?.hash ?? null;
     if (localHash === p.pushed) {
       setBase(base, p.id, p.pushed);
