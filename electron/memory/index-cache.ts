@@ -13,11 +13,12 @@ import { unlessMissing } from './unexpected-error.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
- * never synced) holding every loaded note with its file's mtime and size, and the inverted index of
- * their search analyses (search/index-segment.ts). Opening a store then costs a readdir + stat per
- * file instead of reading, parsing and analysing every note: files whose mtime and size match are
- * taken from the cache, the others are read; the search index adopts the persisted postings and
- * patches only the notes that changed (docs/performance.md, "CLI cold start").
+ * never synced) holding every loaded note with its file's mtime, ctime and size, and the inverted
+ * index of their search analyses (search/index-segment.ts). Opening a store then costs a readdir +
+ * stat per file instead of reading, parsing and analysing every note: files whose mtime, ctime and
+ * size match are taken from the cache (ctime: a file only made unreadable by a chmod is read again,
+ * and held), the others are read; the search index adopts the persisted postings and patches only
+ * the notes that changed (docs/performance.md, "CLI cold start").
  *
  * Opening reads the header, the note rows and the index segment (one read); the bodies come last
  * in the file and are read one by one, by offset, when a note's body is first asked for (a recall
@@ -31,8 +32,8 @@ import { unlessMissing } from './unexpected-error.js';
  * (a later change with the same mtime and size could not be told apart).
  */
 const FORMAT = 'memdesk-index-cache';
-// 5: content hashes cover foreign frontmatter keys (shared/content-hash.ts).
-const VERSION = 5;
+// 5: content hashes cover foreign frontmatter keys (shared/content-hash.ts). 6: rows carry ctime.
+const VERSION = 6;
 const RACY_MS = 2000;
 /** The header line is far shorter (a path and a few numbers); a file without a newline in this many bytes is not a cache. */
 const HEADER_MAX = 64 * 1024;
@@ -87,9 +88,10 @@ interface Header {
 
 /**
  * [name, mtimeMs, size, hash, the note without its body, the body's length in the bodies section
- * (bytes), its note number in the index segment or -1 when it was never analysed, the body's CRC-32]
+ * (bytes), its note number in the index segment or -1 when it was never analysed, the body's CRC-32,
+ * ctimeMs]
  */
-type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number, number, number];
+type NoteRow = [string, number, number, string, Omit<Note, 'body'>, number, number, number, number];
 
 export interface CacheKey {
   scope: Scope;
@@ -193,14 +195,20 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     let at = 0;
     const segmentDocs = rows.map((r) => r[6]);
     const bodyStarts: number[] = [];
-    const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes, , bodyCrc]): LoadedFile => {
+    const files = rows.map(([name, mtimeMs, size, hash, n, bodyBytes, , bodyCrc, ctimeMs]): LoadedFile => {
       const start = bodiesAt + at;
       bodyStarts.push(at);
       at += bodyBytes;
       const noteFile = dirPrefix + name;
       // Bodies are read one by one, when asked for (most never are in a one-shot command).
       const bodyOf = () => cachedBody(file, start, bodyBytes, bodyCrc, noteFile);
-      return { name, mtimeMs, size, note: cachedNote(n, key.scope, noteFile, mtimeMs, hash, bodyOf) };
+      return {
+        name,
+        mtimeMs,
+        ctimeMs,
+        size,
+        note: cachedNote(n, key.scope, noteFile, mtimeMs, hash, bodyOf),
+      };
     });
     if (at !== header.bodies.length) return null;
     let opened: IndexSegment | null | undefined;
@@ -264,6 +272,7 @@ export async function writeIndexCache(
       body.length,
       segmentDoc,
       crc32(body),
+      f.ctimeMs,
     ]);
   }
   const notes = Buffer.from(JSON.stringify(noteRows), 'utf8');

@@ -189,15 +189,16 @@ class FileNoteStore implements NoteStore {
 
   adopt(files: readonly LoadedFile[]): void {
     if (this.files.size > 0) return;
-    for (const { name, mtimeMs, size, note } of files)
-      this.files.set(name, { name, mtimeMs, size, note, warning: null, held: null });
+    for (const { name, mtimeMs, ctimeMs, size, note } of files)
+      this.files.set(name, { name, mtimeMs, ctimeMs, size, note, warning: null, held: null });
   }
 
   loadedFiles(): LoadedFile[] {
     const out: LoadedFile[] = [];
     for (const [name, note] of this.loaded) {
       const entry = this.files.get(name);
-      if (entry && !entry.warning) out.push({ name, mtimeMs: entry.mtimeMs, size: entry.size, note });
+      if (entry && !entry.warning)
+        out.push({ name, mtimeMs: entry.mtimeMs, ctimeMs: entry.ctimeMs, size: entry.size, note });
     }
     return out;
   }

@@ -70,6 +70,7 @@ export interface LoadedFile {
   /** `<id>.md` */
   name: string;
   mtimeMs: number;
+  ctimeMs: number;
   size: number;
   note: StoredNote;
 }

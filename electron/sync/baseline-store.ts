@@ -112,6 +112,13 @@ export const BaselineStateSchema = z.object({
    * never a silent return of the note.
    */
   deletedWhileLost: z.record(z.string(), z.string()).optional(),
+  /**
+   * The person's decisions on the conflicts of those notes (another version in the cloud): id →
+   * the cloud's versions they set aside (took this computer's side, or kept both). Those versions
+   * are deleted again like the one deleted here; any other version is a note written anew since
+   * and planned as usual, not the same question again. Forgotten when the cloud loses history again.
+   */
+  decidedWhileLost: z.record(z.string(), z.array(z.string())).optional(),
 });
 
 /** What a round could not do, kept for the status of every process (`state.json` → `report`). */

@@ -483,6 +483,16 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     } else {
       delete state.base[id];
     }
+    // A note deleted here around a loss of history: what the person decided against stays decided
+    // (round/plan.ts), and a later version from another device is not the same question again.
+    if (state.deletedWhileLost?.[id] !== undefined) {
+      const against = state.decidedWhileLost?.[id] ?? [];
+      state.decidedWhileLost = {
+        ...state.decidedWhileLost,
+        [id]:
+          record.cloudHash && !against.includes(record.cloudHash) ? [...against, record.cloudHash] : against,
+      };
+    }
     await this.baselines.saveState(state);
     delete conflicts[id];
     await this.baselines.saveConflicts(conflicts);

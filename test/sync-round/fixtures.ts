@@ -97,6 +97,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     deleteDecision: null,
     deleteWindow: null,
     deletedWhileLost: {},
+    decidedWhileLost: {},
     deletedInLostCloud: new Set(),
     ...over,
   };

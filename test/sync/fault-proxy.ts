@@ -27,6 +27,26 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Headers that describe one connection (RFC 9110 §7.6.1), not the message: a proxy does not pass
+ * them on. Passing the server's `keep-alive: timeout=65` on told the client to keep idle sockets
+ * for 65 s that this proxy closes after its own timeout, so a round reusing one could end
+ * "offline" (the soak's seed 20077, not reproducible); the client now hears this proxy's timeout.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+}
+
 export async function startFaultProxy(
   target: string | (() => string),
   decide: (req: { method: string; url: string; index: number }) => Fault,
@@ -71,7 +91,7 @@ export async function startFaultProxy(
             res.socket?.destroy();
             return;
           }
-          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          res.writeHead(upRes.statusCode ?? 502, endToEnd(upRes.headers));
           res.end(Buffer.concat(chunks));
         });
       },

@@ -1,38 +1,10 @@
-import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SYNC_PROTOCOL_HEADER, SYNC_ROUTES } from '../../shared/sync-protocol.js';
-import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+import { expectOk, type Device } from './harness.js';
+import { useServerLossScene } from './server-loss-scene.js';
 
-let server: TestServer;
-let n = 0;
-const open: Device[] = [];
-useTestServer((started) => (server = started), open);
-
-async function account(): Promise<{ token: string; device: (name: string) => Promise<Device> }> {
-  const token = await server.token(`history-${++n}`);
-  return {
-    token,
-    device: async (name) => {
-      const d = await startDevice(name, server, { token });
-      open.push(d);
-      return d;
-    },
-  };
-}
-
-/** The server's data as it is now, to restore later (an operator's backup). */
-async function backupServer(): Promise<string> {
-  const copy = await tempDir('server-backup');
-  await fs.cp(server.dataDir, copy, { recursive: true });
-  return copy;
-}
-
-/** Replaces the server's data: with nothing (wiped) or with an older copy (restored from a backup). */
-async function replaceServerData(from: string | null): Promise<void> {
-  for (const name of await fs.readdir(server.dataDir))
-    await fs.rm(`${server.dataDir}/${name}`, { recursive: true, force: true });
-  if (from) await fs.cp(from, server.dataDir, { recursive: true });
-}
+const scene = useServerLossScene('history');
+const { account, synced, backupServer, replaceServerData } = scene;
 
 async function noticesOf(d: Device): Promise<string> {
   return (await d.engine.status(d.svc)).notices.join('\n');
@@ -40,12 +12,8 @@ async function noticesOf(d: Device): Promise<string> {
 
 describe('the cloud losing history is not the user deleting notes', () => {
   it('a wiped server: nothing is deleted on the devices, what the cloud lost is uploaded again, and the status says so', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    for (let i = 0; i < 5; i++) await a.write(`w${i}`, `wiped ${i}\n`);
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const notes = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`w${i}`, `wiped ${i}\n`]));
+    const [a, b] = (await synced(notes, 'a', 'b')).devices;
     expect(b.ids()).toHaveLength(5);
 
     await replaceServerData(null);
@@ -126,7 +94,7 @@ describe('the cloud losing history is not the user deleting notes', () => {
     await a.write('o1', 'old client\n');
     expectOk(await a.sync());
     const post = async (body: object): Promise<Record<string, unknown>> => {
-      const res = await fetch(server.url + SYNC_ROUTES.snapshot, {
+      const res = await fetch(scene.server.url + SYNC_ROUTES.snapshot, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,

@@ -1,53 +1,21 @@
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
+import { expectOk } from './harness.js';
+import { useServerLossScene } from './server-loss-scene.js';
 
 /**
  * The cloud losing its history must not undo what a person decided on a device: the root causes
  * of the soak's server-loss seeds (docs/sync-engine.md, "What the soak found"), each with real
  * devices and the real server, its data wiped or restored from a copy as an operator does it.
  */
-let server: TestServer;
-let n = 0;
-const open: Device[] = [];
-useTestServer((started) => (server = started), open);
+const { account, synced, backupServer, replaceServerData } = useServerLossScene('loss');
 
 class SimulatedCrash extends Error {}
-
-async function account(): Promise<{ token: string; device: (name: string, home?: string) => Promise<Device> }> {
-  const token = await server.token(`loss-${++n}`);
-  return {
-    token,
-    device: async (name, home) => {
-      const d = await startDevice(name, server, { token, ...(home ? { home } : {}) });
-      open.push(d);
-      return d;
-    },
-  };
-}
-
-async function backupServer(): Promise<string> {
-  const copy = await tempDir('server-backup');
-  await fs.cp(server.dataDir, copy, { recursive: true });
-  return copy;
-}
-
-async function replaceServerData(from: string | null): Promise<void> {
-  for (const name of await fs.readdir(server.dataDir))
-    await fs.rm(`${server.dataDir}/${name}`, { recursive: true, force: true });
-  if (from) await fs.cp(from, server.dataDir, { recursive: true });
-}
 
 describe('a person’s decisions outlive the cloud losing its history', () => {
   // Soak seeds 282, 349, 441, 462, 472, 618, 685, 850.
   it('a note deleted here after the server was wiped stays deleted when another device uploads it again', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('x', 'kept on b, deleted on a\n');
-    await a.write('y', 'untouched\n');
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const [a, b] = (await synced({ x: 'kept on b, deleted on a\n', y: 'untouched\n' }, 'a', 'b')).devices;
 
     await replaceServerData(null);
     await a.remove('x');
@@ -65,13 +33,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
 
   // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).
   it('a file held (malformed) while the device notices the lost history is not taken for a delete: fixed, it is uploaded again', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('x', 'x body\n');
-    await a.write('y', 'y body\n');
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const [a, b] = (await synced({ x: 'x body\n', y: 'y body\n' }, 'a', 'b')).devices;
 
     await replaceServerData(null);
     const file = `${a.user.store!.dir}/x.md`;
@@ -123,12 +85,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
 
   // Soak seed 462.
   it('a note unchanged here that the restored cloud deleted from another version: a conflict that lasts until the person decides, never a silent upload', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('x', 'first\n');
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;
     const backup = await backupServer();
     await b.write('z', 'from b, lost with the history\n');
     expectOk(await b.sync());
@@ -155,14 +112,67 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
-  // Soak seeds 351, 835.
-  it('killed after pulling a note and before saving, then the server restored from an older backup and counted up to that version again: the pulled note is uploaded again, not deleted', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('old', 'in the backup\n');
+  // Soak seed 20250.
+  it('after the person decided on a note deleted here while the cloud lost its history, a version another device writes later arrives: not the same conflict again', async () => {
+    const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;
+
+    await b.write('x', 'first\nedited on b\n');
+    await replaceServerData(null);
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud lost x: a remembers the version it deleted
+    expectOk(await b.sync()); // b uploads its edited x again
+    expectOk(await a.sync());
+    expect((await a.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    await a.svc.resolve('x', { keep: 'both' }); // x stays deleted, b's version is kept as x-cloud
     expectOk(await a.sync());
     expectOk(await b.sync());
+    expect(b.ids()).toEqual(['x-cloud']);
+
+    // b writes x anew: a version the person on a never saw, not the one they decided on.
+    await b.write('x', 'written anew on b\n');
+    expectOk(await b.sync());
+    for (let round = 0; round < 2; round++) expectOk(await a.sync());
+    expect(await a.svc.conflicts()).toEqual([]);
+    expect(a.get('x')?.body).toBe('written anew on b\n');
+    expect(a.ids()).toEqual(['x', 'x-cloud']);
+  });
+
+  // Soak seed 20195 (with a fix of 20250 that forgot the delete once the person had decided).
+  it('the version deleted here comes back from a device that held it after the person decided: deleted again, not restored', async () => {
+    const [a, b, c] = (await synced({ x: 'first\n' }, 'a', 'b', 'c')).devices;
+
+    await replaceServerData(null);
+    await b.write('x', 'first\nedited on b\n');
+    expectOk(await b.sync()); // the wiped cloud gets b's version
+    await a.remove('x');
+    expectOk(await a.sync());
+    expect((await a.svc.conflicts()).map((conflict) => conflict.id)).toEqual(['x']);
+    await a.svc.resolve('x', { keep: 'both' }); // x stays deleted here, b's version is kept as x-cloud
+    // c still holds the version a deleted; it cannot place the cloud's and keeps both too.
+    expectOk(await c.sync());
+    expect((await c.svc.conflicts()).map((conflict) => conflict.id)).toEqual(['x']);
+    await c.svc.resolve('x', { keep: 'both' });
+    expectOk(await a.sync()); // a's delete of x and its x-cloud go out
+    expectOk(await c.sync()); // c uploads its x (the version a deleted) over the delete
+
+    for (let round = 0; round < 2; round++) {
+      expectOk(await a.sync());
+      expect(a.get('x')).toBeUndefined();
+    }
+    expectOk(await b.sync());
+    expectOk(await c.sync());
+    for (const d of [a, b, c]) {
+      expect(d.ids()).toEqual(['x-cloud']);
+      expect(await d.svc.conflicts()).toEqual([]);
+    }
+  });
+
+  // Soak seeds 351, 835.
+  it('killed after pulling a note and before saving, then the server restored from an older backup and counted up to that version again: the pulled note is uploaded again, not deleted', async () => {
+    const {
+      devices: [a, b],
+      device,
+    } = await synced({ old: 'in the backup\n' }, 'a', 'b');
     const backup = await backupServer();
     await a.write('fresh', 'after the backup\n');
     expectOk(await a.sync());

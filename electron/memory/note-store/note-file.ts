@@ -16,6 +16,11 @@ const FRONTMATTER_ALLOWANCE = 64 * 1024;
 export interface FileEntry {
   name: string;
   mtimeMs: number;
+  /**
+   * The inode's change time: a change of mode or owner alone (chmod 000 by another tool) keeps
+   * mtime and size but not ctime, so an entry whose file was made unreadable is read again (held).
+   */
+  ctimeMs: number;
   size: number;
   note: StoredNote | null;
   warning: Warning | null;
@@ -113,7 +118,7 @@ function openFailed(err: unknown): ReadResult {
 function sizeRefusal(d: NoteDir, file: string, name: string, st: Stats): ReadResult | null {
   if (!st.isFile()) return { error: new Error('it is not a regular file (a link to a directory?)') };
   if (st.size > d.maxNoteBytes + FRONTMATTER_ALLOWANCE)
-    return tooLarge(d, file, { name, mtimeMs: st.mtimeMs, size: st.size }, st.size);
+    return tooLarge(d, file, { name, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size }, st.size);
   return null;
 }
 
@@ -123,12 +128,13 @@ function noteEntry(
   name: string,
   file: string,
   text: string,
-  { mtimeMs, size }: Pick<Stats, 'mtimeMs' | 'size'>,
+  { mtimeMs, ctimeMs, size }: Pick<Stats, 'mtimeMs' | 'ctimeMs' | 'size'>,
 ): ReadResult {
   const fail = (reason: string, held: HeldReason = 'unreadable'): ReadResult => ({
     entry: {
       name,
       mtimeMs,
+      ctimeMs,
       size,
       note: null,
       held,
@@ -149,7 +155,7 @@ function noteEntry(
   if (parsed.note.body.length * 3 > d.maxNoteBytes) {
     const bodyBytes = Buffer.byteLength(parsed.note.body, 'utf8');
     if (bodyBytes > d.maxNoteBytes) {
-      return tooLarge(d, file, { name, mtimeMs, size }, bodyBytes);
+      return tooLarge(d, file, { name, mtimeMs, ctimeMs, size }, bodyBytes);
     }
   }
   let warning: Warning | null = null;
@@ -166,7 +172,15 @@ function noteEntry(
   note.createdAt = parsed.note.createdAt ?? parsed.note.updatedAt ?? Math.round(mtimeMs);
   note.updatedAt = parsed.note.updatedAt ?? Math.round(mtimeMs);
   return {
-    entry: { name, mtimeMs, size, note: storedNote(note, d.scope, file, mtimeMs), warning, held: null },
+    entry: {
+      name,
+      mtimeMs,
+      ctimeMs,
+      size,
+      note: storedNote(note, d.scope, file, mtimeMs),
+      warning,
+      held: null,
+    },
   };
 }
 
@@ -194,7 +208,7 @@ export function linkWarning(d: NoteDir, name: string): Warning {
 function tooLarge(
   d: NoteDir,
   file: string,
-  seen: Pick<FileEntry, 'name' | 'mtimeMs' | 'size'>,
+  seen: Pick<FileEntry, 'name' | 'mtimeMs' | 'ctimeMs' | 'size'>,
   bytes: number,
 ): ReadResult {
   const warning: Warning = {

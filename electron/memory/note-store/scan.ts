@@ -27,6 +27,12 @@ export interface ScanLimits extends NoteDir {
   syncIo?: boolean;
 }
 
+/** What tells a file's change without reading it: mtime and size for its content, ctime for its mode or owner. */
+type Stamp = Pick<FileEntry, 'mtimeMs' | 'ctimeMs' | 'size'>;
+const stampOf = ({ mtimeMs, ctimeMs, size }: Stamp): Stamp => ({ mtimeMs, ctimeMs, size });
+const sameStamp = (a: Stamp, b: Stamp): boolean =>
+  a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size;
+
 /** What a directory holds now: every file seen, the notes loaded (by file name), and the problems. */
 export interface ScanOutcome {
   files: Map<string, FileEntry>;
@@ -38,8 +44,8 @@ export interface ScanOutcome {
 }
 
 /**
- * Reads a note directory, reusing the `known` entries whose mtime and size did not change. Null
- * error: the listing itself failed (the caller decides what that means for the notes it holds).
+ * Reads a note directory, reusing the `known` entries whose mtime, ctime and size did not change.
+ * Null error: the listing itself failed (the caller decides what that means for the notes it holds).
  */
 export async function scanNoteDir(
   d: ScanLimits,
@@ -72,20 +78,20 @@ export async function scanNoteDir(
   }
 
   // Known files need a stat to tell whether they changed; on a first load the read itself stats.
-  const stats = new Map<string, { mtimeMs: number; size: number }>();
+  const stats = new Map<string, Stamp>();
   const needStat = known.size > 0 || names.length > d.maxNotes;
   // path.join(d.dir, name) for a plain file name, without normalising once per file.
   const dirPrefix = path.join(d.dir, '_').slice(0, -1);
   if (needStat && d.syncIo) {
     for (const name of names) {
       const st = statSync(dirPrefix + name, { throwIfNoEntry: false });
-      if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
+      if (st) stats.set(name, stampOf(st));
     }
     names = names.filter((n) => stats.has(n));
   } else if (needStat) {
     await mapLimit(names, READ_CONCURRENCY, async (name) => {
       const st = await fs.stat(path.join(d.dir, name)).catch(missingOr(null, 'note scan: stat')); // removed since listed
-      if (st) stats.set(name, { mtimeMs: st.mtimeMs, size: st.size });
+      if (st) stats.set(name, stampOf(st));
     });
     names = names.filter((n) => stats.has(n));
   }
@@ -115,7 +121,7 @@ export async function scanNoteDir(
   for (const name of names) {
     const before = known.get(name);
     const st = stats.get(name);
-    if (before && st && before.mtimeMs === st.mtimeMs && before.size === st.size) files.set(name, before);
+    if (before && st && sameStamp(before, st)) files.set(name, before);
     else changed.push(name);
   }
   const take = (name: string, result: ReadResult): void => {
@@ -133,7 +139,7 @@ export async function scanNoteDir(
         name,
         before?.note && !denied
           ? { ...before, mtimeMs: NaN, warning }
-          : { name, mtimeMs: NaN, size: -1, note: null, warning, held: 'unreadable' },
+          : { name, mtimeMs: NaN, ctimeMs: NaN, size: -1, note: null, warning, held: 'unreadable' },
       );
     }
   };

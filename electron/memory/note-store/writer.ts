@@ -136,6 +136,7 @@ export async function writeNote(t: WriteTarget, note: Note, opts: WriteNoteOptio
     const entry: FileEntry = {
       name,
       mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
       size: st.size,
       note: stored,
       warning: null,

@@ -44,6 +44,7 @@ export function planRound(input: PlanInput): RoundPlan {
     backups: [],
     missingBodies: false,
     deletedWhileLost: {},
+    decidedWhileLost: {},
   };
   const { pushes, pulls, notices } = plan;
   const effective = limits ? effectiveLimits(limits) : null;
@@ -111,7 +112,8 @@ export function planRound(input: PlanInput): RoundPlan {
     }
     // A note deleted here around a loss of history (below) and here again, while the cloud has
     // no record of it: a new note, not the version deleted (else it would read as deleted there).
-    const again = local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
+    const again =
+      local !== undefined && input.deletedWhileLost[id] !== undefined && entries[id] === undefined;
     if (again) delete base[id];
     const B = again ? null : (baseline.base[id] ?? null);
     const entry = entries[id];
@@ -124,17 +126,25 @@ export function planRound(input: PlanInput): RoundPlan {
 
     // Deleted here around a loss of the cloud's history (BaselineState.deletedWhileLost): a device
     // that still held the version deleted may upload it again, and nothing in the cloud says it was
-    // deleted. That version is deleted again; any other version is a conflict the person decides
-    // (resolved by taking the cloud's side as the base: then the ordinary delete below) — never a
-    // silent return of the note. Remembered until the note is here again.
+    // deleted. That version is deleted again; until the person has decided, any other version is a
+    // conflict they decide — never a silent return of the note. Their decision (the cloud's side
+    // set aside: "keep this computer's", "keep both") is remembered with the versions it set aside
+    // (BaselineState.decidedWhileLost): those are deleted again too when a device that had not
+    // heard of it uploads one again (seed 20195), and any other version is a note written anew on
+    // another device since, planned as usual (seed 20250: without the decision every new version
+    // raised the same conflict again and the note never arrived). Remembered until the note is
+    // here again.
     const deletedHere = L === null ? input.deletedWhileLost[id] : undefined;
     if (deletedHere !== undefined) {
+      const decided = input.decidedWhileLost[id];
       plan.deletedWhileLost[id] = deletedHere;
-      if (C === deletedHere && B !== C) {
+      if (decided) plan.decidedWhileLost[id] = [...decided];
+      const decidedAgainst = C !== null && (C === deletedHere || (decided?.includes(C) ?? false));
+      if (decidedAgainst && B !== C) {
         pushes.push(pushOfLocal(id, null, undefined, C));
         continue;
       }
-      if (C !== null && C !== deletedHere && C !== B) {
+      if (!decided && C !== null && C !== deletedHere && C !== B) {
         const text = cloudText(id, C);
         if (text === null) {
           plan.missingBodies = true;

@@ -78,9 +78,13 @@ export async function runRound(
       ((journal.version !== null && snapshot.version < journal.version) ||
         journal.pulls.some((p) => p.pulled !== null && entries[p.id] === undefined));
     const reset =
-      snapshot.historyReset || journalLost ? forgetLostHistory(deps.scope, state.base, entries, locals, held) : null;
+      snapshot.historyReset || journalLost
+        ? forgetLostHistory(deps.scope, state.base, entries, locals, held)
+        : null;
     if (reset) state.base = reset.base;
     const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere };
+    // A new loss of history may bring back versions older than what the person decided on: ask again.
+    const decidedWhileLost = reset ? {} : (state.decidedWhileLost ?? {});
     const writer = new LocalWriter(deps);
     if (journal) {
       // After a loss of history the journal's pulls count only where the cloud still holds them.
@@ -111,6 +115,7 @@ export async function runRound(
       deleteWindow:
         state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,
       deletedWhileLost,
+      decidedWhileLost,
       deletedInLostCloud: new Set(reset?.deletedThere),
     });
     const { base } = plan;
@@ -188,6 +193,8 @@ export async function runRound(
     state.base = base;
     if (Object.keys(plan.deletedWhileLost).length > 0) state.deletedWhileLost = plan.deletedWhileLost;
     else delete state.deletedWhileLost;
+    if (Object.keys(plan.decidedWhileLost).length > 0) state.decidedWhileLost = plan.decidedWhileLost;
+    else delete state.decidedWhileLost;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.deleteWindow = nextDeleteWindow(state.deleteWindow, plan.deleteWindow, {

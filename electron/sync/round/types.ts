@@ -191,6 +191,8 @@ export interface PlanInput {
   deleteWindow: DeleteWindowCount | null;
   /** Notes deleted here that the cloud lost with its history (BaselineState.deletedWhileLost). */
   deletedWhileLost: Readonly<Record<string, string>>;
+  /** The person's decisions on those notes' conflicts (BaselineState.decidedWhileLost). */
+  decidedWhileLost: Readonly<Record<string, readonly string[]>>;
   /** Notes the cloud's new history deleted from a version this computer cannot place (history-reset.ts). */
   deletedInLostCloud: ReadonlySet<string>;
 }
@@ -222,4 +224,6 @@ export interface RoundPlan {
   missingBodies: boolean;
   /** What stays of `deletedWhileLost` after this round (the cloud still lacks the note, or a conflict). */
   deletedWhileLost: Record<string, string>;
+  /** What stays of `decidedWhileLost` (with its note's `deletedWhileLost`). */
+  decidedWhileLost: Record<string, string[]>;
 }
