@@ -21,7 +21,8 @@ export function embeddingsFromEnv(): OpenAiEmbeddings | null {
     baseUrl,
     model,
     apiKey: process.env.RECALL_EMBEDDINGS_KEY ?? null,
-    timeoutMs: 120_000,
+    // A CPU-bound local model on a loaded machine can take minutes for one batch of long texts.
+    timeoutMs: 900_000,
   });
 }
 
@@ -55,4 +56,22 @@ export async function measureHybrid(
     }
   }
   return { lexical: quality(judged, lexical), hybrid: quality(judged, hybrid) };
+}
+
+/** Prints the set's hybrid beside its lexical default, or why it was not measured. */
+export async function reportHybrid(set: PublicSet): Promise<void> {
+  const provider = embeddingsFromEnv();
+  if (!provider) {
+    console.log(
+      '  hybrid: not measured — set RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL to an embeddings endpoint',
+    );
+    return;
+  }
+  const h = await measureHybrid(set, provider);
+  if (!h) return;
+  const f = (q: Quality) => `recall@10 ${q.recallAt10.toFixed(3)}  MRR ${q.mrr.toFixed(3)}`;
+  console.log(`  hybrid (${provider.space}):\n    lexical ${f(h.lexical)}\n    hybrid  ${f(h.hybrid)}`);
+  console.log(
+    `    gain: recall@10 ${(h.hybrid.recallAt10 - h.lexical.recallAt10).toFixed(3)}, MRR ${(h.hybrid.mrr - h.lexical.mrr).toFixed(3)}`,
+  );
 }

@@ -17,7 +17,7 @@ import { DEFAULT_RANKING } from '../../electron/memory/search/scoring.js';
 import type { RankingConfig } from '../../electron/memory/search/scoring.js';
 import { ABLATION_STEPS, ALTERNATIVES } from './ablation.js';
 import { loadRealTalk, loadSciFact } from './sets.js';
-import { embeddingsFromEnv, measureHybrid } from './hybrid.js';
+import { reportHybrid } from './hybrid.js';
 import type { PublicSet } from './sets.js';
 
 function arg(name: string, env: string): string | undefined {
@@ -114,19 +114,5 @@ for (const src of sources) {
   console.log(`  recall (per message, default rules), by ablation step:`);
   for (const step of ABLATION_STEPS)
     console.log(`    ${step.name.padEnd(60)} ${measureRecall(set, step.change)}`);
-  const provider = embeddingsFromEnv();
-  if (!provider) {
-    console.log(
-      '  hybrid: not measured — set RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL to an embeddings endpoint',
-    );
-    continue;
-  }
-  const h = await measureHybrid(set, provider);
-  if (h) {
-    const f = (q: Quality) => `recall@10 ${q.recallAt10.toFixed(3)}  MRR ${q.mrr.toFixed(3)}`;
-    console.log(`  hybrid (${provider.space}):\n    lexical ${f(h.lexical)}\n    hybrid  ${f(h.hybrid)}`);
-    console.log(
-      `    gain: recall@10 ${(h.hybrid.recallAt10 - h.lexical.recallAt10).toFixed(3)}, MRR ${(h.hybrid.mrr - h.lexical.mrr).toFixed(3)}`,
-    );
-  }
+  await reportHybrid(set);
 }
