@@ -5,7 +5,7 @@
  * (or the environment variables RECALL_SCIFACT / RECALL_REALTALK). How to obtain the files:
  * docs/search.md, "Public benchmarks". A set whose path is missing is reported and skipped.
  * With RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL set, the hybrid (semantic recall on) is
- * measured too and its gain printed (./hybrid.ts).
+ * measured too and its gain printed (./hybrid.ts); `--hybrid-only` skips the lexical engines.
  */
 import { existsSync } from 'node:fs';
 import { minisearch, ours, termFrequency } from '../recall-quality/engines.js';
@@ -100,6 +100,10 @@ for (const src of sources) {
   const notes = set.stores.reduce((a, s) => a + s.notes.length, 0);
   const queries = set.stores.reduce((a, s) => a + s.queries.length, 0);
   console.log(`\n${set.name}: ${notes} notes in ${set.stores.length} store(s), ${queries} questions`);
+  if (process.argv.includes('--hybrid-only')) {
+    await reportHybrid(set);
+    continue;
+  }
   console.log(`  ${'engine'.padEnd(62)} recall@10  MRR@10  nDCG@10`);
   for (const e of [
     ...baselines,
