@@ -37,6 +37,15 @@ afterAll(async () => {
 const run = (args: string[], stdin?: string) =>
   memdesk([...g, ...args], { cwd: fx.root, ...(stdin !== undefined ? { stdin } : {}) });
 
+/** `semantic.settings` once the stand-in endpoint and its key are saved. */
+const savedSettings = (on: boolean) => ({
+  enabled: on,
+  baseUrl: standIn.baseUrl,
+  model: 'stand-in',
+  hasApiKey: true,
+  active: on,
+});
+
 /** Nothing the CLI prints, and no settings file, ever holds the key. */
 async function expectKeyNowhere(...outputs: string[]): Promise<void> {
   for (const o of outputs) expect(o).not.toContain(KEY);
@@ -105,13 +114,7 @@ describe('memdesk semantic (stand-in embeddings server)', { timeout: 180_000 }, 
   it('turns on; a search by another process embeds the notes that status then counts; turns off', async () => {
     const on = await run(['--json', 'semantic', 'on']);
     expect(on.code).toBe(0);
-    expect(JSON.parse(on.stdout)).toEqual({
-      enabled: true,
-      baseUrl: standIn.baseUrl,
-      model: 'stand-in',
-      hasApiKey: true,
-      active: true,
-    });
+    expect(JSON.parse(on.stdout)).toEqual(savedSettings(true));
 
     // Words alone share none with the note: found through the stand-in's vectors.
     const search = await run(['--json', 'search', 'automobile servicing']);
@@ -133,13 +136,7 @@ describe('memdesk semantic (stand-in embeddings server)', { timeout: 180_000 }, 
     const off = await run(['--json', 'semantic', 'off']);
     expect(off.code).toBe(0);
     // Off keeps the endpoint, model and key for the next `semantic on`.
-    expect(JSON.parse(off.stdout)).toEqual({
-      enabled: false,
-      baseUrl: standIn.baseUrl,
-      model: 'stand-in',
-      hasApiKey: true,
-      active: false,
-    });
+    expect(JSON.parse(off.stdout)).toEqual(savedSettings(false));
     await expectKeyNowhere(on.stdout, search.stdout, status.stdout, off.stdout);
   });
 });

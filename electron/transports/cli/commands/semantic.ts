@@ -50,19 +50,30 @@ function statusLines(st: SemanticStatus): string[] {
   return lines;
 }
 
-async function turn(io: CliIo, enabled: boolean): Promise<{ json: unknown; text: string }> {
-  const current = await io.invoke('semantic.settings', {});
-  if (enabled && (current.baseUrl === null || current.model === null))
-    throw new AppError(
-      'invalid_input',
-      'no embeddings endpoint is configured: run `memdesk semantic configure --url URL --model NAME` first',
-    );
-  const out = await io.invoke('semantic.configure', {
-    enabled,
-    baseUrl: current.baseUrl,
-    model: current.model,
-  });
-  return { json: out, text: settingsLines(out).join('\n') };
+/** `semantic on` / `semantic off`: the switch alone; endpoint, model and key stay as saved. */
+function switchCommand(enabled: boolean, summary: string): CliCommand {
+  const name = `semantic ${enabled ? 'on' : 'off'}`;
+  return {
+    name,
+    usage: name,
+    summary,
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run(io) {
+      const current = await io.invoke('semantic.settings', {});
+      if (enabled && (current.baseUrl === null || current.model === null))
+        throw new AppError(
+          'invalid_input',
+          'no embeddings endpoint is configured: run `memdesk semantic configure --url URL --model NAME` first',
+        );
+      const out = await io.invoke('semantic.configure', {
+        enabled,
+        baseUrl: current.baseUrl,
+        model: current.model,
+      });
+      return { json: out, text: settingsLines(out).join('\n') };
+    },
+  };
 }
 
 export const semanticCommands: CliCommand[] = [
@@ -81,22 +92,8 @@ export const semanticCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'semantic on',
-    usage: 'semantic on',
-    summary: 'Turn semantic recall on with the configured endpoint and model.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    run: (io) => turn(io, true),
-  },
-  {
-    name: 'semantic off',
-    usage: 'semantic off',
-    summary: 'Turn semantic recall off (recall by words alone); the endpoint settings are kept.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    run: (io) => turn(io, false),
-  },
+  switchCommand(true, 'Turn semantic recall on with the configured endpoint and model.'),
+  switchCommand(false, 'Turn semantic recall off (recall by words alone); the endpoint settings are kept.'),
   {
     name: 'semantic configure',
     usage: 'semantic configure --url URL --model NAME [--key-stdin | --no-key]',
