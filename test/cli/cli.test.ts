@@ -1,38 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/transports/cli/run.js';
 import { fixture, snapshot } from '../memory/helpers.js';
-import { memdesk, type Run } from './child.js';
-
-/**
- * The same CLI code in this process (streams instead of a child): spawning costs seconds per call
- * on a loaded machine, so the child-process tests cover the entry point and stdio, and the rest of
- * the command matrix runs here.
- */
-async function inProcess(
-  args: string[],
-  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
-): Promise<Run> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  stdin.end(opts.stdin ?? '');
-  const code = await runCli({
-    argv: args,
-    stdin,
-    stdout,
-    stderr,
-    env: { HOME: opts.cwd, ...opts.env },
-    cwd: opts.cwd,
-  });
-  return { code, stdout: out, stderr: err };
-}
+import { memdeskChild as memdesk, memdeskInProcess as inProcess } from '../support/memdesk-cli.js';
 
 describe('memdesk CLI', () => {
   it('runs the whole note life cycle with --json output shapes', async () => {

@@ -1,35 +1,20 @@
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { cliCommandIndex } from '../../electron/transports/cli/commands/index.js';
-import { fixture, tempDir, tsxLoader } from '../memory/helpers.js';
+import { fixture, tempDir } from '../memory/helpers.js';
+import {
+  CLI_SOURCE_ENTRY as sourceEntry,
+  runProcess,
+  TSX_LOADER as tsxLoader,
+} from '../support/memdesk-cli.js';
 
-const sourceEntry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
 const moduleLog = new URL('./module-log/register.mjs', import.meta.url).href;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(nodeArgs: string[], args: string[], cwd: string, stdin = ''): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Node with these arguments (a loader, an entry point) and then the CLI's. */
+const run = (nodeArgs: string[], args: string[], cwd: string, stdin = '') =>
+  runProcess([process.execPath, ...nodeArgs, ...args], { cwd, stdin });
 
 /** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code, other areas' schemas. */
 const HEAVY = [

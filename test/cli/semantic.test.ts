@@ -7,7 +7,7 @@ import {
 } from '../../electron/memory/semantic/settings.js';
 import { fixture, note, writeNoteFile, type Fixture } from '../memory/helpers.js';
 import { startStandInEmbeddings, type StandInServer } from '../semantic/stand-in-embeddings.js';
-import { memdesk } from './child.js';
+import { memdeskChild as memdesk } from '../support/memdesk-cli.js';
 
 /**
  * `memdesk semantic status|on|off|configure|test` (issue 20) in a real CLI child process, against

@@ -1,11 +1,7 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSyncServer } from '../../server/app.js';
 import { AccountStore } from '../../server/oidc/accounts.js';
-import { FsStorage } from '../../server/storage/fs-storage.js';
 import { accessTokenFor } from '../../electron/sync/auth/access-token.js';
 import { openLoopbackRedirect } from '../../electron/sync/auth/loopback-redirect.js';
 import { serializeCredential } from '../../electron/sync/auth/oidc-credential.js';
@@ -17,51 +13,27 @@ import {
 } from '../../electron/sync/auth/oidc-sign-in.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
-import { launchChromium, newPage } from './harness.js';
-import { tempDir } from '../support/temp-dir.js';
+import { newPage } from './harness.js';
 import { signInAt, typeSignIn } from '../sync-auth/browser-sign-in.js';
+import { PASSWORD, useSignInScene } from '../sync-auth/sign-in-scene.js';
 
 /**
  * What sign-in refuses, with words a person can act on: a forged state, nonce or PKCE verifier,
  * a token for another audience, an expired refresh token, a disabled account — and the sync server
  * accepting tokens from an external OpenID Connect provider (oidc-provider run as one).
  */
-let browser: Browser;
-let root: string;
+const scene = useSignInScene('oidc-refusals');
 let clock = Date.now();
 let idp: RunningSyncServer;
-const servers: RunningSyncServer[] = [];
-const PASSWORD = 'correct horse battery staple';
 
-async function builtIn(
-  dir: string,
-  extra: { refreshTokenTtlSeconds?: number } = {},
-): Promise<RunningSyncServer> {
-  const storage = new FsStorage(path.join(root, dir));
-  await new AccountStore(storage).add('carol', PASSWORD);
-  const server = await startSyncServer({
-    storage,
-    signIn: { provider: 'built-in', ...extra },
-    rateLimit: null,
-    now: () => clock,
-  });
-  servers.push(server);
-  return server;
-}
+const builtIn = (dir: string, extra: { refreshTokenTtlSeconds?: number } = {}) =>
+  scene.builtIn(dir, ['carol'], { ...extra, now: () => clock });
 
 beforeAll(async () => {
-  root = await tempDir('oidc-refusals');
-  browser = await launchChromium();
   idp = await builtIn('idp');
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-const typeIn = (url: string): Promise<void> => signInAt(browser, 'carol', PASSWORD)(url);
+const typeIn = (url: string): Promise<void> => signInAt(scene.browser, 'carol', PASSWORD)(url);
 
 /**
  * One authorization in the browser with the checks the test chooses, so it can forge them:
@@ -120,7 +92,7 @@ describe('sign-in refusals', () => {
       code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
       code_challenge_method: 'S256',
     });
-    const page = await newPage(browser);
+    const page = await newPage(scene.browser);
     await page.goto(url.href);
     await typeSignIn(page, 'carol', 'not the password');
     await expect
@@ -170,20 +142,7 @@ describe('sign-in refusals', () => {
   }, 180_000);
 
   it('accepts tokens of an external provider by issuer, audience and discovered JWKS; refuses another audience', async () => {
-    const storage = (dir: string) => new FsStorage(path.join(root, dir));
-    const audience = `${idp.url}/v1/memory`;
-    const external = await startSyncServer({
-      storage: storage('external'),
-      signIn: {
-        provider: 'external',
-        issuer: idp.url,
-        audience,
-        clientId: 'memory-desk',
-        resource: audience,
-      },
-      rateLimit: null,
-    });
-    servers.push(external);
+    const external = await scene.external('external', idp.url);
     const credential = await signInWithBrowser({
       origin: external.url,
       deviceName: 'Desk',
@@ -197,17 +156,7 @@ describe('sign-in refusals', () => {
       message: expect.stringMatching(/keeps no list of devices/),
     });
 
-    const other = await startSyncServer({
-      storage: storage('other'),
-      signIn: {
-        provider: 'external',
-        issuer: idp.url,
-        audience: 'https://sync.example/other',
-        clientId: 'memory-desk',
-      },
-      rateLimit: null,
-    });
-    servers.push(other);
+    const other = await scene.external('other', idp.url, 'https://sync.example/other');
     await expect(
       new SyncHttpClient({ origin: other.url, token: credential.accessToken }).identity(),
     ).rejects.toMatchObject({

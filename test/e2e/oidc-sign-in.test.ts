@@ -1,56 +1,33 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
-import { AccountStore } from '../../server/oidc/accounts.js';
-import { FsStorage } from '../../server/storage/fs-storage.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSyncServer } from '../../server/app.js';
 import { accessTokenFor } from '../../electron/sync/auth/access-token.js';
 import { parseCredential, serializeCredential } from '../../electron/sync/auth/oidc-credential.js';
 import { signInWithBrowser } from '../../electron/sync/auth/oidc-sign-in.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore } from '../../electron/sync/token-store.js';
 import { cli } from '../sync/cli-runner.js';
-import {
-  closeDemoPage,
-  ensureRendererBuilt,
-  launchChromium,
-  newPage,
-  screenshot,
-  startDemo,
-  WAIT,
-} from './harness.js';
-import { tempDir } from '../support/temp-dir.js';
+import { closeDemoPage, ensureRendererBuilt, newPage, screenshot, startDemo, WAIT } from './harness.js';
 import { signInAt } from '../sync-auth/browser-sign-in.js';
+import { PASSWORD, useSignInScene } from '../sync-auth/sign-in-scene.js';
 
 /**
  * The sign-in flow of electron/sync/auth in real Chromium against the sync server's built-in
  * OpenID Connect provider on loopback: authorization code + PKCE, loopback redirect, silent
  * refresh on an injected clock, device list and revocation.
  */
-let browser: Browser;
+const scene = useSignInScene('oidc');
 let server: RunningSyncServer;
-let root: string;
-const PASSWORD = 'correct horse battery staple';
 
 beforeAll(async () => {
-  root = await tempDir('oidc');
-  const storage = new FsStorage(path.join(root, 'data'));
-  await new AccountStore(storage).add('alice', PASSWORD);
-  await new AccountStore(storage).add('bob', PASSWORD);
-  server = await startSyncServer({ storage, signIn: { provider: 'built-in' }, rateLimit: null });
-  browser = await launchChromium();
+  server = await scene.builtIn('data', ['alice', 'bob']);
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await fs.rm(root, { recursive: true, force: true });
-});
 
 /** The person in the browser: opens the URL, types name and password, submits. */
 const person = (name: string, password: string, seen: { page?: Page } = {}) =>
-  signInAt(browser, name, password, seen);
+  signInAt(scene.browser, name, password, seen);
 
 describe('OpenID Connect sign-in with the built-in provider', () => {
   it('serves discovery with S256 PKCE', async () => {
@@ -111,8 +88,8 @@ describe('OpenID Connect sign-in with the built-in provider', () => {
   }, 120_000);
 
   it('memdesk login prints the URL, signs in, syncs; devices lists it; devices revoke signs it out', async () => {
-    const home = path.join(root, 'cli-home');
-    const project = path.join(root, 'cli-project');
+    const home = path.join(scene.root, 'cli-home');
+    const project = path.join(scene.root, 'cli-project');
     await fs.mkdir(project, { recursive: true });
     const g = ['--home', home, '--project', project];
     expect((await cli([...g, 'project', 'init'], project)).code).toBe(0);
@@ -155,7 +132,7 @@ describe('OpenID Connect sign-in with the built-in provider', () => {
   it('the Sync page signs in in the browser, lists devices, revokes this one and keeps the notes', async () => {
     ensureRendererBuilt();
     const env = await startDemo();
-    const page = await newPage(browser);
+    const page = await newPage(scene.browser);
     try {
       // What shell.openExternal does in the app: the provider's page opens in the browser.
       env.bridge.context.openExternal = person('alice', PASSWORD);

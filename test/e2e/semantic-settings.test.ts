@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { embeddingsSettingsPath, readEmbeddingsSettings } from '../../electron/memory/semantic/settings.js';
 import { startStandInEmbeddings, type StandInServer } from '../semantic/stand-in-embeddings.js';
-import { memdesk } from '../cli/child.js';
+import { memdeskChild as memdesk } from '../support/memdesk-cli.js';
 import { closeDemoPage, newPage, openDemoPage, row, screenshot, WAIT, type DemoEnv } from './harness.js';
 
 /**

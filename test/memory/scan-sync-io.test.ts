@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readNoteFile, readNoteFileSync } from '../../electron/memory/note-store/note-file.js';
 import { scanNoteDir } from '../../electron/memory/note-store/scan.js';
 import { note, tempDir, writeNoteFile } from './helpers.js';
 
@@ -46,5 +47,18 @@ describe('scanning a note directory with synchronous calls (one-shot processes)'
     expect(found.held.map((h) => h.reason).sort()).toEqual(
       expect.arrayContaining(['invalid_id', 'symlink', 'too_large', 'unreadable']),
     );
+  });
+
+  it('a file gone since the listing is gone, and one replaced by a link an error, with either kind of calls', async () => {
+    const dir = await tempDir('read-note-file');
+    await writeNoteFile(dir, note('kept'));
+    await fs.symlink(path.join(dir, 'kept.md'), path.join(dir, 'linked.md'));
+    const d = { scope: 'project' as const, dir, maxNoteBytes: 2000 };
+    for (const read of [readNoteFileSync, readNoteFile]) {
+      expect(await read(d, 'missing.md')).toEqual({ gone: true });
+      // O_NOFOLLOW: the link is not followed (ELOOP).
+      expect(await read(d, 'linked.md')).toEqual({ error: expect.objectContaining({ code: 'ELOOP' }) });
+      expect(await read(d, 'kept.md')).toMatchObject({ entry: { name: 'kept.md', held: null } });
+    }
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex } from '../../electron/memory/search/index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
+import type { RankingConfig } from '../../electron/memory/search/scoring.js';
 import { sumParts } from './helpers.js';
 
 const WORDS = [
@@ -36,6 +37,28 @@ const opArb = fc.oneof(
     })
     .map((r) => ({ kind: 'remove' as const, ...r })),
 );
+/** Notes with distinct ids, so every note stays in the index. */
+const distinctNotes = (maxLength: number) =>
+  fc
+    .array(noteArb, { minLength: 1, maxLength })
+    .map((notes) => notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
+const message = fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' '));
+/** Recall with no cap on how many notes or characters it attaches: minScore alone decides. */
+const RECALL_ALL = { minScore: 0.8, perTurn: 1000, budgetChars: 1e9 };
+const keys = (hits: readonly { scope: string; id: string }[]) => hits.map((h) => `${h.scope}:${h.id}`).sort();
+
+/** The same notes in two indexes, one ranked with `on`, the other with `off`. */
+function withAndWithout(
+  docs: SearchDocument[],
+  on: Partial<RankingConfig>,
+  off: Partial<RankingConfig>,
+): [SearchIndex, SearchIndex] {
+  const withIt = new SearchIndex(docs);
+  withIt.configureRanking(on);
+  const without = new SearchIndex(docs);
+  without.configureRanking(off);
+  return [withIt, without];
+}
 
 describe('search properties', () => {
   it('the explanation parts always sum to the score, and every hit matched something', () => {
@@ -100,83 +123,57 @@ describe('search properties', () => {
 
   it('recall attaches exactly the search hits that match in summary or tags and reach minScore (both scoring paths)', () => {
     fc.assert(
-      fc.property(
-        fc.array(noteArb, { minLength: 1, maxLength: 40 }),
-        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
-        (notes, msg) => {
-          // Distinct ids so every note stays in the index. Without feedback and proximity a search
-          // hit's score is its text score, which is what minScore compares (both only reorder:
-          // the properties below).
-          const index = new SearchIndex(notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument));
-          index.configureRanking({ feedback: null, proximity: null });
-          const minScore = 0.8;
-          const expected = index
-            .search(msg, { limit: 1000, asYouType: false })
-            .filter(
-              (h) => h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= minScore,
-            );
-          const got = index.recall(msg, { minScore, perTurn: 1000, budgetChars: 1e9 }).notes;
-          expect(got.map((h) => `${h.scope}:${h.id}`).sort()).toEqual(
-            expected.map((h) => `${h.scope}:${h.id}`).sort(),
+      fc.property(distinctNotes(40), message, (docs, msg) => {
+        // Without feedback and proximity a search hit's score is its text score, which is what
+        // minScore compares (both only reorder: the properties below).
+        const index = new SearchIndex(docs);
+        index.configureRanking({ feedback: null, proximity: null });
+        const expected = index
+          .search(msg, { limit: 1000, asYouType: false })
+          .filter(
+            (h) =>
+              h.why.matched.summary.length + h.why.matched.tags.length > 0 && h.score >= RECALL_ALL.minScore,
           );
-          for (const h of got)
-            expect(h.score).toBeCloseTo(expected.find((e) => e.id === h.id && e.scope === h.scope)!.score, 9);
-        },
-      ),
+        const got = index.recall(msg, RECALL_ALL).notes;
+        expect(keys(got)).toEqual(keys(expected));
+        for (const h of got)
+          expect(h.score).toBeCloseTo(expected.find((e) => e.id === h.id && e.scope === h.scope)!.score, 9);
+      }),
     );
   });
 
   it('feedback only reorders recall: the same notes qualify with it as without it', () => {
     fc.assert(
-      fc.property(
-        fc.array(noteArb, { minLength: 1, maxLength: 60 }),
-        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
-        (notes, msg) => {
-          const docs = notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument);
-          const withFeedback = new SearchIndex(docs);
+      fc.property(distinctNotes(60), message, (docs, msg) => {
+        const [withFeedback, without] = withAndWithout(
+          docs,
           // A small pool so feedback really runs on these small stores.
-          withFeedback.configureRanking({
-            feedback: { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1, scorePower: 4 },
-          });
-          const without = new SearchIndex(docs);
-          without.configureRanking({ feedback: null });
-          const options = { minScore: 0.8, perTurn: 1000, budgetChars: 1e9 };
-          const keys = (i: SearchIndex) =>
-            i
-              .recall(msg, options)
-              .notes.map((h) => `${h.scope}:${h.id}`)
-              .sort();
-          expect(keys(withFeedback)).toEqual(keys(without));
-        },
-      ),
+          { feedback: { docs: 2, terms: 5, originalWeight: 0.5, maxDocShare: 1, scorePower: 4 } },
+          { feedback: null },
+        );
+        expect(keys(withFeedback.recall(msg, RECALL_ALL).notes)).toEqual(
+          keys(without.recall(msg, RECALL_ALL).notes),
+        );
+      }),
     );
   });
 
   it('proximity only reorders: search and recall return the same notes with it as without it', () => {
     fc.assert(
-      fc.property(
-        fc.array(noteArb, { minLength: 1, maxLength: 60 }),
-        fc.array(text, { minLength: 1, maxLength: 4 }).map((t) => t.join(' ')),
-        (notes, msg) => {
-          const docs = notes.map((n, i) => ({ ...n, id: `n${i}` }) as SearchDocument);
-          const withProximity = new SearchIndex(docs);
+      fc.property(distinctNotes(60), message, (docs, msg) => {
+        const [withProximity, without] = withAndWithout(
+          docs,
           // A pool as large as the store, so every hit is re-ranked.
-          withProximity.configureRanking({
-            proximity: { pool: 100, window: 5, weight: 1, maxQueryTerms: 12 },
-          });
-          const without = new SearchIndex(docs);
-          without.configureRanking({ proximity: null });
-          const keys = (hits: { scope: string; id: string }[]) =>
-            hits.map((h) => `${h.scope}:${h.id}`).sort();
-          const search = (i: SearchIndex) => i.search(msg, { limit: 100, asYouType: false });
-          expect(keys(search(withProximity))).toEqual(keys(search(without)));
-          for (const h of search(withProximity)) expect(h.score).toBe(sumParts(h.why.parts));
-          const options = { minScore: 0.8, perTurn: 1000, budgetChars: 1e9 };
-          expect(keys(withProximity.recall(msg, options).notes)).toEqual(
-            keys(without.recall(msg, options).notes),
-          );
-        },
-      ),
+          { proximity: { pool: 100, window: 5, weight: 1, maxQueryTerms: 12 } },
+          { proximity: null },
+        );
+        const search = (i: SearchIndex) => i.search(msg, { limit: 100, asYouType: false });
+        expect(keys(search(withProximity))).toEqual(keys(search(without)));
+        for (const h of search(withProximity)) expect(h.score).toBe(sumParts(h.why.parts));
+        expect(keys(withProximity.recall(msg, RECALL_ALL).notes)).toEqual(
+          keys(without.recall(msg, RECALL_ALL).notes),
+        );
+      }),
     );
   });
 });

@@ -1,16 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { parseCredential, serializeCredential } from '../../electron/sync/auth/oidc-credential.js';
-import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
-import { AccountStore } from '../../server/oidc/accounts.js';
-import { FsStorage } from '../../server/storage/fs-storage.js';
-import { launchChromium, newPage, screenshot, WAIT } from '../e2e/harness.js';
-import { tempDir } from '../support/temp-dir.js';
+import { newPage, screenshot, WAIT } from '../e2e/harness.js';
 import { cli } from '../sync/cli-runner.js';
 import { CLI_ENTRY, eventually, spawnNode, type Child } from '../sync-owner/children.js';
 import { typeSignIn } from './browser-sign-in.js';
+import { PASSWORD, useSignInScene } from './sign-in-scene.js';
 
 /**
  * `memdesk login --device` (RFC 8628) as a real child process against the real sync server with
@@ -18,37 +15,14 @@ import { typeSignIn } from './browser-sign-in.js';
  * code denied in the browser, the code left to expire (the provider's short TTL: nothing here
  * measures time), and an external provider (oidc-provider run as one) in front of another server.
  */
-let browser: Browser;
-let root: string;
-const servers: RunningSyncServer[] = [];
-const PASSWORD = 'correct horse battery staple';
-
-async function server(
-  dir: string,
-  extra: { deviceCodeTtlSeconds?: number } = {},
-): Promise<RunningSyncServer> {
-  const storage = new FsStorage(path.join(root, dir));
-  await new AccountStore(storage).add('dora', PASSWORD);
-  const s = await startSyncServer({ storage, signIn: { provider: 'built-in', ...extra }, rateLimit: null });
-  servers.push(s);
-  return s;
-}
-
-beforeAll(async () => {
-  root = await tempDir('device-login');
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-  await fs.rm(root, { recursive: true, force: true });
-});
+const scene = useSignInScene('device-login');
+const server = (dir: string, extra: { deviceCodeTtlSeconds?: number } = {}) =>
+  scene.builtIn(dir, ['dora'], extra);
 
 /** A home and project with one note, ready to sync. */
 async function place(name: string): Promise<{ g: string[]; project: string; tokenFile: string }> {
-  const home = path.join(root, `${name}-home`);
-  const project = path.join(root, `${name}-project`);
+  const home = path.join(scene.root, `${name}-home`);
+  const project = path.join(scene.root, `${name}-project`);
   await fs.mkdir(project, { recursive: true });
   const g = ['--home', home, '--project', project];
   expect((await cli([...g, 'project', 'init'], project)).code).toBe(0);
@@ -98,7 +72,7 @@ describe('memdesk login --device', () => {
     expect(complete).toBe(`${s.url}/device?user_code=${code}`);
     expect(code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
 
-    const page: Page = await newPage(browser);
+    const page: Page = await newPage(scene.browser);
     await page.goto(uri);
     await page.getByPlaceholder('Enter code').fill(code);
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -137,7 +111,7 @@ describe('memdesk login --device', () => {
     const s = await server('deny');
     const { g, project, tokenFile } = await place('deny');
     const { child, complete } = await loginDevice(g, project, s.url);
-    const page = await newPage(browser);
+    const page = await newPage(scene.browser);
     await page.goto(complete); // holds the code: straight to the confirmation
     await page.getByRole('button', { name: 'Deny' }).click();
     await expect
@@ -161,7 +135,7 @@ describe('memdesk login --device', () => {
     );
     expect(await storedCredential(tokenFile)).toEqual([]);
 
-    const page = await newPage(browser);
+    const page = await newPage(scene.browser);
     await page.goto(complete);
     await expect
       .poll(() => page.getByRole('alert').textContent(), { timeout: WAIT })
@@ -170,23 +144,11 @@ describe('memdesk login --device', () => {
 
   it('signs in through an external provider (oidc-provider as an IdP) named by another sync server', async () => {
     const idp = await server('idp');
-    const audience = `${idp.url}/v1/memory`;
-    const external = await startSyncServer({
-      storage: new FsStorage(path.join(root, 'external')),
-      signIn: {
-        provider: 'external',
-        issuer: idp.url,
-        audience,
-        clientId: 'memory-desk',
-        resource: audience,
-      },
-      rateLimit: null,
-    });
-    servers.push(external);
+    const external = await scene.external('external', idp.url);
     const { g, project, tokenFile } = await place('external');
     const { child, complete } = await loginDevice(g, project, external.url);
     expect(complete.startsWith(`${idp.url}/device`)).toBe(true);
-    const page = await newPage(browser);
+    const page = await newPage(scene.browser);
     await page.goto(complete);
     await page.getByRole('button', { name: 'Sign in this device' }).click();
     await typeSignIn(page, 'dora', PASSWORD);

@@ -2,18 +2,14 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { accessTokenFor } from '../../electron/sync/auth/access-token.js';
 import { parseCredential, serializeCredential } from '../../electron/sync/auth/oidc-credential.js';
 import { signInWithBrowser } from '../../electron/sync/auth/oidc-sign-in.js';
 import { FileTokenStore } from '../../electron/sync/token-store.js';
-import { startSyncServer, type RunningSyncServer } from '../../server/app.js';
-import { AccountStore } from '../../server/oidc/accounts.js';
-import { FsStorage } from '../../server/storage/fs-storage.js';
-import { launchChromium } from '../e2e/harness.js';
+import type { RunningSyncServer } from '../../server/app.js';
 import { signInAt } from './browser-sign-in.js';
-import { tempDir } from '../sync/harness.js';
+import { PASSWORD, useSignInScene } from './sign-in-scene.js';
 
 /**
  * Two processes share one CLI token file (the MCP server and a hook, say) and both find the access
@@ -22,24 +18,12 @@ import { tempDir } from '../sync/harness.js';
  * With it, one process renews and the other, once it holds the lock, reads the renewed token.
  */
 const execFileAsync = promisify(execFile);
-const PASSWORD = 'correct horse battery staple';
-let browser: Browser;
-let root: string;
+const scene = useSignInScene('refresh-processes');
 let server: RunningSyncServer;
 
 beforeAll(async () => {
-  root = await tempDir('refresh-processes');
-  const storage = new FsStorage(path.join(root, 'server'));
-  await new AccountStore(storage).add('carol', PASSWORD);
-  server = await startSyncServer({ storage, signIn: { provider: 'built-in' }, rateLimit: null });
-  browser = await launchChromium();
+  server = await scene.builtIn('server', ['carol']);
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await fs.rm(root, { recursive: true, force: true });
-});
 
 function child(file: string, ready: string, go: string): Promise<{ token?: string; error?: string }> {
   const script = path.join(import.meta.dirname, 'refresh-child.ts');
@@ -55,14 +39,14 @@ it(
     const credential = await signInWithBrowser({
       origin: server.url,
       deviceName: 'Shared laptop',
-      openBrowser: signInAt(browser, 'carol', PASSWORD),
+      openBrowser: signInAt(scene.browser, 'carol', PASSWORD),
     });
-    const file = path.join(root, 'credentials', 'sync-token.json');
+    const file = path.join(scene.root, 'credentials', 'sync-token.json');
     const store = new FileTokenStore(file);
     // Expired as far as both processes can tell.
     await store.set(server.url, serializeCredential({ ...credential, expiresAt: 0 }));
-    const go = path.join(root, 'go');
-    const ready = [path.join(root, 'ready-a'), path.join(root, 'ready-b')];
+    const go = path.join(scene.root, 'go');
+    const ready = [path.join(scene.root, 'ready-a'), path.join(scene.root, 'ready-b')];
     const both = Promise.all(ready.map((r) => child(file, r, go)));
     // Both loaded (tsx takes seconds here), then both ask at once.
     while (!(await Promise.all(ready.map((r) => fs.stat(r).catch(() => null)))).every(Boolean))

@@ -1,29 +1,12 @@
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type CliRun as Run } from './cli-runner.js';
+import { memdeskChild } from '../support/memdesk-cli.js';
+import { cli } from './cli-runner.js';
 import { startTestServer, tempDir, type TestServer } from './harness.js';
 
-const entry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
-const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-
 /** The real CLI in a child process. */
-function memdesk(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const memdesk = (args: string[], cwd: string) => memdeskChild(args, { cwd });
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { cli, type CliRun } from './cli-runner.js';
+import { memdeskChild, type CliRun } from '../support/memdesk-cli.js';
+import { cli } from './cli-runner.js';
 import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestServer } from './harness.js';
 
 /**
@@ -18,28 +18,11 @@ useTestServer((started) => (server = started), open);
 const NOBODY = 65534;
 const BODY = 'one\ntwo\nthree\nfour';
 const asRoot = process.getuid?.() === 0;
-const entry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
-const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
 /** The real CLI in a child process, as nobody when this process is root. */
 function memdeskUnprivileged(args: string[], home: string): Promise<CliRun> {
-  const node = [process.execPath, '--import', tsxLoader, entry, ...args];
-  const [cmd, ...argv] = asRoot
-    ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node]
-    : node;
-  return new Promise((resolve) => {
-    const child = spawn(cmd!, argv, {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: home },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  const asUser = asRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
+  return memdeskChild(args, { cwd: home, env: { TMPDIR: home }, asUser });
 }
 
 async function chownTree(dir: string): Promise<void> {

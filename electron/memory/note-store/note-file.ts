@@ -43,32 +43,19 @@ export interface NoteDir {
  * as the id (a differing frontmatter id is reported), timestamps defaulting to the file's mtime.
  */
 export async function readNoteFile(d: NoteDir, name: string): Promise<ReadResult> {
-  const file = path.join(d.dir, name);
-  let handle: fs.FileHandle;
-  try {
-    // O_NOFOLLOW: a file replaced by a link after the listing is not followed either.
-    handle = await fs.open(file, OPEN_FLAGS);
-  } catch (err) {
-    return openFailed(err);
-  }
-  try {
-    const st = await handle.stat();
-    const refused = sizeRefusal(d, file, name, st);
-    if (refused) return refused;
-    // One read of the size fstat reported (FileHandle.readFile would fstat again).
-    const buffer = Buffer.allocUnsafe(st.size);
-    let filled = 0;
-    while (filled < st.size) {
-      const { bytesRead } = await handle.read(buffer, filled, st.size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
+  const steps = readSteps(asyncCalls, d, name);
+  let step = steps.next();
+  while (!step.done) {
+    let answer: unknown;
+    try {
+      answer = await step.value;
+    } catch (err) {
+      step = steps.throw(err);
+      continue;
     }
-    return noteEntry(d, name, file, buffer.toString('utf8', 0, filled), st);
-  } catch (err) {
-    return { error: err as Error };
-  } finally {
-    await handle.close().catch((err) => onUnexpectedError(err, 'note file: close'));
+    step = steps.next(answer);
   }
+  return step.value;
 }
 
 /**
@@ -77,21 +64,67 @@ export async function readNoteFile(d: NoteDir, name: string): Promise<ReadResult
  * same calls made synchronously (docs/performance.md).
  */
 export function readNoteFileSync(d: NoteDir, name: string): ReadResult {
+  const steps = readSteps(syncCalls, d, name);
+  let step = steps.next();
+  // Each call was made, and any error it raised thrown, inside readSteps: hand its answer back.
+  while (!step.done) step = steps.next(step.value);
+  return step.value;
+}
+
+type ReadBytes = { bytesRead: number };
+
+/**
+ * The file calls reading one note makes, on a handle `H`: answered at once (a value, or an error
+ * thrown in the caller) or later (a promise). readSteps is written once over both.
+ */
+interface FileCalls<H> {
+  open(file: string): H | Promise<H>;
+  stat(handle: H): Stats | Promise<Stats>;
+  read(handle: H, buffer: Buffer, offset: number, length: number): ReadBytes | Promise<ReadBytes>;
+  close(handle: H): void | Promise<void>;
+}
+
+const syncCalls: FileCalls<number> = {
+  open: (file) => openSync(file, OPEN_FLAGS),
+  stat: (fd) => fstatSync(fd),
+  read: (fd, buffer, offset, length) => ({ bytesRead: readSync(fd, buffer, offset, length, offset) }),
+  close: (fd) => closeSync(fd),
+};
+
+const asyncCalls: FileCalls<fs.FileHandle> = {
+  open: (file) => fs.open(file, OPEN_FLAGS),
+  stat: (handle) => handle.stat(),
+  read: (handle, buffer, offset, length) => handle.read(buffer, offset, length, offset),
+  close: (handle) => handle.close(),
+};
+
+/**
+ * Yields each file call's answer (a value or a promise) and is resumed with what it resolves to,
+ * or with its error thrown in: readNoteFileSync and readNoteFile drive it with and without awaiting.
+ */
+function* call<T>(answer: T | Promise<T>): Generator<unknown, T, unknown> {
+  return (yield answer) as T;
+}
+
+/** Reading one note file, as one body for both drivers above. */
+function* readSteps<H>(io: FileCalls<H>, d: NoteDir, name: string): Generator<unknown, ReadResult, unknown> {
   const file = path.join(d.dir, name);
-  let fd: number;
+  let handle: H;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    // O_NOFOLLOW: a file replaced by a link after the listing is not followed either.
+    handle = yield* call(io.open(file));
   } catch (err) {
     return openFailed(err);
   }
   try {
-    const st = fstatSync(fd);
+    const st = yield* call(io.stat(handle));
     const refused = sizeRefusal(d, file, name, st);
     if (refused) return refused;
+    // One read of the size fstat reported (readFile would fstat again).
     const buffer = Buffer.allocUnsafe(st.size);
     let filled = 0;
     while (filled < st.size) {
-      const bytesRead = readSync(fd, buffer, filled, st.size - filled, filled);
+      const { bytesRead } = yield* call(io.read(handle, buffer, filled, st.size - filled));
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
@@ -100,7 +133,7 @@ export function readNoteFileSync(d: NoteDir, name: string): ReadResult {
     return { error: err as Error };
   } finally {
     try {
-      closeSync(fd);
+      yield* call(io.close(handle));
     } catch (err) {
       onUnexpectedError(err, 'note file: close');
     }

@@ -15,25 +15,30 @@ export interface Hunk {
   bEnd: number;
 }
 
-export function diffLines(a: Int32Array, b: Int32Array): Hunk[] {
-  const changedA = new Uint8Array(a.length + 1);
-  const changedB = new Uint8Array(b.length + 1);
-  compare(a, 0, a.length, b, 0, b.length, changedA, changedB);
-  compact(a, changedA, changedB, b.length);
-  compact(b, changedB, changedA, a.length);
-  return hunksFromMarks(a.length, b.length, changedA, changedB);
+/** The two files being compared and which of their lines are marked changed so far. */
+interface Comparison {
+  a: Int32Array;
+  b: Int32Array;
+  changedA: Uint8Array;
+  changedB: Uint8Array;
 }
 
-function compare(
-  a: Int32Array,
-  aLo: number,
-  aHi: number,
-  b: Int32Array,
-  bLo: number,
-  bHi: number,
-  changedA: Uint8Array,
-  changedB: Uint8Array,
-): void {
+export function diffLines(a: Int32Array, b: Int32Array): Hunk[] {
+  const c: Comparison = {
+    a,
+    b,
+    changedA: new Uint8Array(a.length + 1),
+    changedB: new Uint8Array(b.length + 1),
+  };
+  compare(c, 0, a.length, 0, b.length);
+  compact(a, c.changedA, c.changedB, b.length);
+  compact(b, c.changedB, c.changedA, a.length);
+  return hunksFromMarks(a.length, b.length, c.changedA, c.changedB);
+}
+
+/** Marks the lines that differ between a[aLo, aHi) and b[bLo, bHi). */
+function compare(c: Comparison, aLo: number, aHi: number, bLo: number, bHi: number): void {
+  const { a, b } = c;
   while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) {
     aLo++;
     bLo++;
@@ -42,19 +47,14 @@ function compare(
     aHi--;
     bHi--;
   }
-  if (aLo === aHi || bLo === bHi) {
-    changedA.fill(1, aLo, aHi);
-    changedB.fill(1, bLo, bHi);
-    return;
-  }
-  const split = middleSnake(a, aLo, aHi, b, bLo, bHi);
+  const split = aLo === aHi || bLo === bHi ? null : middleSnake(c, aLo, aHi, bLo, bHi);
   if (split === null) {
-    changedA.fill(1, aLo, aHi);
-    changedB.fill(1, bLo, bHi);
+    c.changedA.fill(1, aLo, aHi);
+    c.changedB.fill(1, bLo, bHi);
     return;
   }
-  compare(a, aLo, aLo + split[0], b, bLo, bLo + split[1], changedA, changedB);
-  compare(a, aLo + split[0], aHi, b, bLo + split[1], bHi, changedA, changedB);
+  compare(c, aLo, aLo + split[0], bLo, bLo + split[1]);
+  compare(c, aLo + split[0], aHi, bLo + split[1], bHi);
 }
 
 /**
@@ -62,10 +62,9 @@ function compare(
  * ends at once. Returns the split point relative to (aLo, bLo); null when nothing matches.
  */
 function middleSnake(
-  a: Int32Array,
+  { a, b }: Comparison,
   aLo: number,
   aHi: number,
-  b: Int32Array,
   bLo: number,
   bHi: number,
 ): [number, number] | null {

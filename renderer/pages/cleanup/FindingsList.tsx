@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import type { Finding, FindingKind } from '../../../shared/api/cleanup.js';
 import { FINDING_KINDS } from '../../../shared/api/cleanup.js';
 import type { Scope } from '../../../shared/note.js';
@@ -64,23 +64,14 @@ export function FindingsList(props: {
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="list">
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
-          const style = {
-            position: 'absolute',
-            top: 0,
-            left: 0,
-            right: 0,
-            transform: `translateY(${item.start}px)`,
-          } as const;
           if (row.type === 'group')
             return (
-              <div
+              <VirtualRow
                 key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                style={style}
-                role="listitem"
+                item={item}
+                measure={virtualizer.measureElement}
                 className="finding-group"
-                data-testid={`findings-${row.kind}`}
+                testId={`findings-${row.kind}`}
               >
                 <h3>
                   {s.kinds[row.kind]} <span className="count">{row.list.length}</span>
@@ -92,19 +83,17 @@ export function FindingsList(props: {
                     {f(s.dismissAll, { count: row.list.length })}
                   </button>
                 </h3>
-              </div>
+              </VirtualRow>
             );
           const x = row.finding;
           return (
-            <div
+            <VirtualRow
               key={item.key}
-              ref={virtualizer.measureElement}
-              data-index={item.index}
-              style={style}
-              role="listitem"
+              item={item}
+              measure={virtualizer.measureElement}
               className="finding"
-              data-testid="finding"
-              data-finding-id={x.id}
+              testId="finding"
+              findingId={x.id}
             >
               <div className="finding-text">
                 <span className="finding-notes">
@@ -139,10 +128,40 @@ export function FindingsList(props: {
                   {s.dismiss}
                 </button>
               </div>
-            </div>
+            </VirtualRow>
           );
         })}
       </div>
+    </div>
+  );
+}
+
+/** One row of the virtual list, placed at its offset and measured once drawn. */
+function VirtualRow(props: {
+  item: VirtualItem;
+  measure: (element: Element | null) => void;
+  className: string;
+  testId: string;
+  findingId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      ref={props.measure}
+      data-index={props.item.index}
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        right: 0,
+        transform: `translateY(${props.item.start}px)`,
+      }}
+      role="listitem"
+      className={props.className}
+      data-testid={props.testId}
+      data-finding-id={props.findingId}
+    >
+      {props.children}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Device } from '../../../../shared/sync-auth.js';
 import type { CliCommand } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString().slice(0, 16).replace('T', ' ');
@@ -12,17 +13,12 @@ function deviceLine(d: Device): string {
 
 /** `memdesk devices` and `memdesk devices revoke ID`: this sync account's signed-in devices. */
 export const accountCommands: CliCommand[] = [
-  {
-    name: 'devices',
-    usage: 'devices',
-    summary: 'The devices signed in to this sync account: name, last seen, revoked.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('account.devices', {});
-      return { json: out, text: out.devices.map(deviceLine).join('\n') || 'no devices' };
-    },
-  },
+  apiCommand(
+    { name: 'devices', summary: 'The devices signed in to this sync account: name, last seen, revoked.' },
+    'account.devices',
+    {},
+    (out) => out.devices.map(deviceLine).join('\n') || 'no devices',
+  ),
   {
     name: 'devices revoke',
     usage: 'devices revoke ID',

@@ -1,5 +1,6 @@
 import { scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 /** 待整理 on the command line: findings, dismiss, merge plan / apply, and the model for drafts. */
 export const cleanupCommands: CliCommand[] = [
@@ -85,22 +86,18 @@ export const cleanupCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'model',
-    usage: 'model',
-    summary: 'Whether a model is configured for merge suggestions (生成合并建议), and if not, why.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('cleanup.modelStatus', {});
-      return {
-        json: out,
-        text: out.available
-          ? `${out.model} at ${out.baseUrl}${out.hasApiKey ? ' (API key set)' : ''}`
-          : (out.reason ?? 'unavailable'),
-      };
+  apiCommand(
+    {
+      name: 'model',
+      summary: 'Whether a model is configured for merge suggestions (生成合并建议), and if not, why.',
     },
-  },
+    'cleanup.modelStatus',
+    {},
+    (out) =>
+      out.available
+        ? `${out.model} at ${out.baseUrl}${out.hasApiKey ? ' (API key set)' : ''}`
+        : (out.reason ?? 'unavailable'),
+  ),
   {
     name: 'model set',
     usage: 'model set --base-url URL --model NAME [--api-key-stdin | --no-api-key] [--timeout-ms N]',
@@ -138,15 +135,10 @@ export const cleanupCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'model clear',
-    usage: 'model clear',
-    summary: 'Forget the model settings and its API key.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('cleanup.modelConfigure', { baseUrl: null, model: null, apiKey: null });
-      return { json: out, text: 'model cleared' };
-    },
-  },
+  apiCommand(
+    { name: 'model clear', summary: 'Forget the model settings and its API key.' },
+    'cleanup.modelConfigure',
+    { baseUrl: null, model: null, apiKey: null },
+    () => 'model cleared',
+  ),
 ];

@@ -1,6 +1,7 @@
 import type { ApiOutput } from '../../../../shared/api.js';
 import { intFlag, scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 /** remember, list, show, edit, forget, search, recall, index. */
 
@@ -259,15 +260,10 @@ export const notesCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'index',
-    usage: 'index',
-    summary: 'The memory index as the system prompt shows it.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('notes.index', {});
-      return { json: out, text: out.text };
-    },
-  },
+  apiCommand(
+    { name: 'index', summary: 'The memory index as the system prompt shows it.' },
+    'notes.index',
+    {},
+    (out) => out.text,
+  ),
 ];

@@ -1,20 +1,16 @@
 import type { CliCommand } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 export const projectCommands: CliCommand[] = [
-  {
-    name: 'project init',
-    usage: 'project init',
-    summary: 'Register the project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('project.init', {});
-      return {
-        json: out,
-        text: `project ${out.projectId}\nnotes: ${out.memoryDir}\nartifacts: ${out.artifactsDir}`,
-      };
+  apiCommand(
+    {
+      name: 'project init',
+      summary: 'Register the project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
     },
-  },
+    'project.init',
+    {},
+    (out) => `project ${out.projectId}\nnotes: ${out.memoryDir}\nartifacts: ${out.artifactsDir}`,
+  ),
   {
     name: 'info',
     usage: 'info',

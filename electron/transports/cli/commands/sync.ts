@@ -5,6 +5,7 @@ import type { ApiInput } from '../../../../shared/api.js';
 import { AppError } from '../../../../shared/errors.js';
 import { ExitCodeError } from '../exit-code-error.js';
 import { UsageError, type CliCommand, type CliIo } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 function when(t: number | null): string {
   return t === null ? 'never' : new Date(t).toISOString();
@@ -58,18 +59,9 @@ function statusText(out: SyncStatus): string {
 
 /** `status` and `sync status`: one command under two names (issue 5's `status`). */
 function statusCommand(name: string): CliCommand {
-  return {
-    name,
-    usage: name,
-    summary:
-      'Cloud sync per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.status', {});
-      return { json: out, text: statusText(out) };
-    },
-  };
+  const summary =
+    'Cloud sync per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.';
+  return apiCommand({ name, summary }, 'sync.status', {}, statusText);
 }
 
 /** Exit codes of `login --device` that are not plain refusals (docs/cli.md). */
@@ -134,39 +126,27 @@ export const syncCommands: CliCommand[] = [
       return { json: out, text: `signed in to ${out.origin}${out.userId ? ` as ${out.userId}` : ''}` };
     },
   },
-  {
-    name: 'logout',
-    usage: 'logout',
-    summary: 'Forget the sync token; notes and the sync setting stay.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.logout', {});
-      return { json: out, text: 'signed out' };
+  apiCommand(
+    { name: 'logout', summary: 'Forget the sync token; notes and the sync setting stay.' },
+    'sync.logout',
+    {},
+    () => 'signed out',
+  ),
+  apiCommand(
+    { name: 'sync on', summary: 'Turn cloud sync on again for both scopes.' },
+    'sync.setEnabled',
+    { enabled: true },
+    statusText,
+  ),
+  apiCommand(
+    {
+      name: 'sync off',
+      summary: '关闭云同步: turn cloud sync off for both scopes (deletes nothing in the cloud).',
     },
-  },
-  {
-    name: 'sync on',
-    usage: 'sync on',
-    summary: 'Turn cloud sync on again for both scopes.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.setEnabled', { enabled: true });
-      return { json: out, text: statusText(out) };
-    },
-  },
-  {
-    name: 'sync off',
-    usage: 'sync off',
-    summary: '关闭云同步: turn cloud sync off for both scopes (deletes nothing in the cloud).',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.setEnabled', { enabled: false });
-      return { json: out, text: statusText(out) };
-    },
-  },
+    'sync.setEnabled',
+    { enabled: false },
+    statusText,
+  ),
   statusCommand('sync status'),
   {
     name: 'sync',
@@ -199,20 +179,15 @@ export const syncCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'conflicts',
-    usage: 'conflicts',
-    summary: 'Sync conflicts waiting for you (resolve them with memdesk resolve).',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io) {
-      const out = await io.invoke('sync.conflicts', {});
-      const text = out.conflicts.length
+  apiCommand(
+    { name: 'conflicts', summary: 'Sync conflicts waiting for you (resolve them with memdesk resolve).' },
+    'sync.conflicts',
+    {},
+    (out) =>
+      out.conflicts.length
         ? out.conflicts.map((c) => `${c.id} [${c.scope}] ${c.kind}: ${c.message}`).join('\n')
-        : 'no conflicts';
-      return { json: out, text };
-    },
-  },
+        : 'no conflicts',
+  ),
   {
     name: 'resolve',
     usage: 'resolve ID --keep local|cloud|both | --merged-file FILE [--scope project|user]',
