@@ -34,6 +34,20 @@ const vendoredSqlJs: Plugin = {
   },
 };
 
+const WARM_FIRST = 'electron/transports/cli/warm-first.ts';
+
+/** The bin's `import('./warm-first.js')` → the separately built dist/cli/warm-first.js. */
+const warmFirstApart: Plugin = {
+  name: 'warm-first-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/warm-first\.js$/ }, (args) =>
+      args.importer === path.join(repo, 'electron/transports/cli/memdesk.ts')
+        ? { path: './warm-first.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 export interface CliBundleOptions {
   /** The desktop app's copy: sql.js vendored beside the bundle instead of found in node_modules. */
   app?: boolean;
@@ -60,11 +74,24 @@ export async function buildCliBundle(
     chunkNames: 'chunks/[name]-[hash]',
     // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
-    plugins: options.app ? [vendoredSqlJs] : [],
+    plugins: [warmFirstApart, ...(options.app ? [vendoredSqlJs] : [])],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",
     },
+    logLevel: 'warning',
+    legalComments: 'none',
+    minify: true,
+  });
+  // The warm step (warm-first.ts) is one file of its own, sharing no chunk with the rest: a shared
+  // chunk would hold all of zod, and the warm path must load only zod/mini's few KB.
+  await build({
+    entryPoints: { 'warm-first': path.join(repo, WARM_FIRST) },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
     logLevel: 'warning',
     legalComments: 'none',
     minify: true,
