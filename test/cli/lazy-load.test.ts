@@ -59,6 +59,7 @@ const LEAVES = ['/electron/sync/owner/process-identity.ts'];
 const WARM_STEP = [
   '/electron/transports/cli/memdesk.ts',
   '/electron/transports/cli/warm-first.ts',
+  '/electron/agents/hooks/contracts.ts',
   '/electron/transports/cli/globals.ts',
   '/electron/transports/cli/types.ts',
   '/electron/memory/default-home.ts',

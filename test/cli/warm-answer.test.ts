@@ -97,12 +97,24 @@ function envOf(p: Place, runtime = p.runtime): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: p.base, XDG_RUNTIME_DIR: runtime };
 }
 
-function cli(p: Place, args: string[], opts: { stdin?: string; runtime?: string } = {}): Promise<Run> {
+function cli(
+  p: Place,
+  args: string[],
+  opts: { stdin?: string; runtime?: string; cwd?: string; noProject?: boolean } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', moduleLog, bin, '--home', p.home, '--project', p.root, ...args],
-      { cwd: p.root, env: envOf(p, opts.runtime), stdio: ['pipe', 'pipe', 'pipe'] },
+      [
+        '--import',
+        moduleLog,
+        bin,
+        '--home',
+        p.home,
+        ...(opts.noProject ? [] : ['--project', p.root]),
+        ...args,
+      ],
+      { cwd: opts.cwd ?? p.root, env: envOf(p, opts.runtime), stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';
@@ -362,6 +374,16 @@ describe('warm answers from a running memdesk process', () => {
       expect((JSON.parse(added.stdout) as { notes: Array<{ id: string }> }).notes.map((n) => n.id)).toEqual([
         'quokka-habitat',
       ]);
+      // A hook run from another directory (as Cursor runs user hooks) asks the session project's server.
+      const elsewhere = await cli(p, ['hook', 'claude-code', 'UserPromptSubmit'], {
+        cwd: p.base,
+        noProject: true,
+        stdin: JSON.stringify(
+          await hookInput('claude-code', 'UserPromptSubmit', { cwd: p.root }, { prompt: 'quokka survey' }),
+        ),
+      });
+      expect(elsewhere.warm).toBe(true);
+      expect(elsewhere.stdout).toContain('Quokka habitat survey');
       // Edited in place: the summary now names wombats, not quokkas.
       await fs.writeFile(
         file,

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import { WARM_COMMANDS, type WarmRequest } from '../../../shared/warm-protocol.js';
+import type { Harness } from '../../../shared/api/agents-connect.js';
+import { CONTRACTS } from '../../agents/hooks/contracts.js';
 import { askWarm } from '../warm/client.js';
 import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import type { CliEnv } from './run.js';
@@ -30,9 +32,12 @@ export async function answerWarm(
   if (globals.help || globals.version || !(WARM_COMMANDS as readonly string[]).includes(command))
     return untouched;
   const home = homeOf(globals, env.cwd, env.env);
-  const projectRoot = projectRootOf(globals, env.cwd);
   // A hook's input is read here once and handed to whichever path answers.
   const stdin = command === 'hook' && !env.stdin.isTTY ? await readAll(env.stdin) : null;
+  // A hook answers from the session's project (answer-hook.ts), which its input names: harnesses
+  // do not all run hooks in the session's directory.
+  const projectRoot =
+    (command === 'hook' ? sessionProject(globals.rest[1], stdin) : null) ?? projectRootOf(globals, env.cwd);
   const outcome = await askWarm({
     home,
     projectRoot,
@@ -53,6 +58,19 @@ export async function answerWarm(
     stdin: stdin === null ? env.stdin : Readable.from([Buffer.from(stdin)]),
     ...(outcome.reason !== null ? { warmMiss: { home, where: `warm ${what}`, reason: outcome.reason } } : {}),
   };
+}
+
+/** The project of the session a hook input names (its cwd or workspace), or null. */
+function sessionProject(harness: string | undefined, stdin: string | null): string | null {
+  if (!harness || !stdin || !Object.hasOwn(CONTRACTS, harness)) return null;
+  try {
+    const payload: unknown = JSON.parse(stdin);
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+    const cwd = CONTRACTS[harness as Harness].read(payload as Record<string, unknown>).cwd;
+    return cwd ? projectRootOf({ json: false, help: false, version: false, rest: [] }, cwd) : null;
+  } catch {
+    return null; // not JSON: the cold path logs it
+  }
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
