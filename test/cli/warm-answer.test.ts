@@ -12,6 +12,7 @@ import {
   type WarmAdvertisement,
 } from '../../shared/warm-protocol.js';
 import { runCli } from '../../electron/transports/cli/run.js';
+import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
 import { envKey } from '../../electron/transports/warm/place.js';
 import { tempDir, until } from '../memory/helpers.js';
 import { fixture as hookInput } from '../hooks/helpers.js';
@@ -93,14 +94,21 @@ async function place(name: string): Promise<Place> {
   return p;
 }
 
-function envOf(p: Place, runtime = p.runtime): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: p.base, XDG_RUNTIME_DIR: runtime };
+/** A place's processes' environment; runtime null: this process's own advertisement directory. */
+function envOf(p: Place, runtime: string | null = p.runtime): Record<string, string> {
+  const own = { ...(process.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR } : {}) };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: p.base,
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    ...(runtime === null ? own : { XDG_RUNTIME_DIR: runtime }),
+  };
 }
 
 function cli(
   p: Place,
   args: string[],
-  opts: { stdin?: string; runtime?: string; cwd?: string; noProject?: boolean } = {},
+  opts: { stdin?: string; runtime?: string | null; cwd?: string; noProject?: boolean } = {},
 ): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(
@@ -250,6 +258,28 @@ const QUERIES = [
 ];
 
 describe('warm answers from a running memdesk process', () => {
+  it('are served by the web bridge too', async () => {
+    const p = await place('bridge');
+    await writeCorpus(p, 20);
+    const bridge = await startWebBridge({
+      home: p.home,
+      projectRoot: p.root,
+      port: 0,
+      env: {},
+      sync: false,
+      consolidation: false,
+    });
+    try {
+      const w = await cli(p, ['recall', QUERIES[0]!], { runtime: null });
+      const c = await cli(p, ['recall', QUERIES[0]!]);
+      expect(w.warm, w.stderr).toBe(true);
+      expect(c.warm).toBe(false);
+      expect(w.stdout).toBe(c.stdout);
+    } finally {
+      await bridge.close();
+    }
+  }, 120_000);
+
   it('answers recall and hooks exactly as the cold path does, and counts each recall once', async () => {
     const warm = await place('a');
     const cold = await place('b');

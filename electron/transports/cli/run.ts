@@ -181,7 +181,10 @@ export async function runCli(env: CliEnv): Promise<number> {
           // and project warm (warm-answer.ts); it stops before the project closes.
           if (command.longRunning) {
             const { serveWarm } = await import('./warm-answer.js');
-            const warm = await serveWarm({ home, projectRoot: root, env: env.env }, project);
+            const warm = await serveWarm(
+              { home, projectRoot: root, env: env.env, processEnv: env.env },
+              project,
+            );
             if (warm) stopWarm = () => warm.close();
           }
           return project;

@@ -13,7 +13,12 @@ export interface WarmPlace {
   projectRoot: string;
   /** The environment the project was opened with (config overrides). */
   env: Record<string, string | undefined>;
+  /** The process's own environment (where advertisements go); the same as `env` for the CLI. */
+  processEnv: Record<string, string | undefined>;
 }
+
+/** What is answered from: an open project's context and handler table. */
+export type WarmProject = Pick<OpenProject, 'ctx' | 'handlers'>;
 
 /**
  * Serves warm answers for an open project (docs/agents.md "Warm answers"): a one-shot
@@ -23,7 +28,7 @@ export interface WarmPlace {
  */
 export async function serveWarm(
   place: WarmPlace,
-  project: OpenProject,
+  project: WarmProject,
   now = Date.now,
 ): Promise<WarmServer | null> {
   try {
@@ -45,7 +50,7 @@ function stamp(file: string): string {
 
 function warmAnswer(
   place: WarmPlace,
-  project: OpenProject,
+  project: WarmProject,
   now: () => number,
 ): (request: WarmRequest, call: WarmCall) => Promise<WarmReply> {
   const configFiles = [userConfigPath(place.home), projectConfigPath(place.projectRoot)];
@@ -109,4 +114,29 @@ function collector(): { stream: Writable; text(): string } {
     },
   });
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * For a process that switches projects (the desktop app): call after every open; the warm server
+ * then always answers for the project that is open now. `stop` before the project closes.
+ */
+export function warmFollower(
+  place: Omit<WarmPlace, 'projectRoot'>,
+  open: () => WarmProject | null,
+): { follow(): Promise<void>; stop(): Promise<void> } {
+  let server: WarmServer | null = null;
+  const stop = async (): Promise<void> => {
+    const old = server;
+    server = null;
+    await old?.close();
+  };
+  return {
+    stop,
+    async follow() {
+      await stop();
+      const project = open();
+      const projectRoot = project?.ctx.core.project?.root;
+      if (project && projectRoot) server = await serveWarm({ ...place, projectRoot }, project);
+    },
+  };
 }

@@ -31,6 +31,8 @@ export interface WarmServerOptions {
   projectRoot: string;
   /** The environment the process's notes were opened with (its config overrides). */
   env: Record<string, string | undefined>;
+  /** The process's own environment: where its user's advertisements go (XDG_RUNTIME_DIR, TMPDIR). */
+  processEnv: Record<string, string | undefined>;
   /** Answers a request whose token, home, project and overrides were checked. Must not throw. */
   answer(request: WarmRequest, call: WarmCall): Promise<WarmReply>;
   now?: () => number;
@@ -50,7 +52,7 @@ const cold = (reason: string): WarmReply => ({ v: WARM_PROTOCOL_VERSION, status:
  * null when no private directory can be had (the one-shot commands then always run cold).
  */
 export async function startWarmServer(opts: WarmServerOptions): Promise<WarmServer | null> {
-  const dir = warmDir(opts.env);
+  const dir = warmDir(opts.processEnv);
   if (!privateDirOk(dir, true)) return null;
   const now = opts.now ?? Date.now;
   const token = randomBytes(32).toString('base64url');
