@@ -193,5 +193,6 @@ describe('memdesk CLI loading', () => {
       result: { serverInfo: { name: 'memory-desk' } },
     });
     await fs.rm(out, { recursive: true, force: true });
-  });
+    // Two esbuild builds (the CLI's chunks and the warm step apart) and five processes on a loaded machine.
+  }, 120_000);
 });
