@@ -34,15 +34,24 @@ const vendoredSqlJs: Plugin = {
   },
 };
 
-const WARM_FIRST = 'electron/transports/cli/warm-first.ts';
-
-/** The bin's `import('./warm-first.js')` → the separately built dist/cli/warm-first.js. */
-const warmFirstApart: Plugin = {
-  name: 'warm-first-apart',
+/**
+ * Files the bin imports that are built apart, each one file without code splitting, so what runs
+ * first is two modules (the entry and that file) instead of the half-dozen shared chunks
+ * splitting would cut it into — each ESM module costs a read, a parse and a link at every start:
+ *   - `memdesk mcp`'s front (electron/transports/cli/mcp-first.ts), answering initialize;
+ *   - the warm step of `memdesk recall` / `memdesk hook` (warm-first.ts, docs/agents.md "Warm
+ *     answers"): a shared chunk would also hold all of zod, where it needs only zod/mini's few KB.
+ * The little they share with the rest (the globals parser, the protocol constants) is bundled twice.
+ */
+const MCP_FRONT = 'mcp-first.js';
+const APART = [MCP_FRONT, 'warm-first.js'];
+const separateFirstSteps: Plugin = {
+  name: 'separate-first-steps',
   setup(b) {
-    b.onResolve({ filter: /^\.\/warm-first\.js$/ }, (args) =>
-      args.importer === path.join(repo, 'electron/transports/cli/memdesk.ts')
-        ? { path: './warm-first.js', external: true }
+    b.onResolve({ filter: /^\.\/(mcp|warm)-first\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('transports', 'cli', 'memdesk.ts')) &&
+      APART.includes(args.path.slice(2))
+        ? { path: args.path, external: true }
         : undefined,
     );
   },
@@ -74,7 +83,7 @@ export async function buildCliBundle(
     chunkNames: 'chunks/[name]-[hash]',
     // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
-    plugins: [warmFirstApart, ...(options.app ? [vendoredSqlJs] : [])],
+    plugins: [separateFirstSteps, ...(options.app ? [vendoredSqlJs] : [])],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",
@@ -83,19 +92,18 @@ export async function buildCliBundle(
     legalComments: 'none',
     minify: true,
   });
-  // The warm step (warm-first.ts) is one file of its own, sharing no chunk with the rest: a shared
-  // chunk would hold all of zod, and the warm path must load only zod/mini's few KB.
-  await build({
-    entryPoints: { 'warm-first': path.join(repo, WARM_FIRST) },
-    outdir,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    legalComments: 'none',
-    minify: true,
-  });
+  for (const file of APART)
+    await build({
+      entryPoints: [path.join(repo, 'electron/transports/cli', file.replace(/\.js$/, '.ts'))],
+      outfile: path.join(outdir, file),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+      legalComments: 'none',
+      minify: true,
+    });
   if (options.app) {
     // The package's root (its exports hide package.json): two levels above dist/sql-wasm.js.
     const sqlJs = path.resolve(path.dirname(createRequire(import.meta.url).resolve('sql.js')), '..');
