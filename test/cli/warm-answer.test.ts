@@ -13,7 +13,8 @@ import {
 } from '../../shared/warm-protocol.js';
 import { runCli } from '../../electron/transports/cli/run.js';
 import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
-import { envKey } from '../../electron/transports/warm/place.js';
+import { readAdvertisement } from '../../electron/transports/warm/advertisement.js';
+import { advertisementPath, envKey, warmDir } from '../../electron/transports/warm/place.js';
 import { tempDir, until } from '../memory/helpers.js';
 import { fixture as hookInput } from '../hooks/helpers.js';
 
@@ -270,6 +271,20 @@ describe('warm answers from a running memdesk process', () => {
       consolidation: false,
     });
     try {
+      // The bridge runs in this test worker, whose first answer also pays vitest's transform of the
+      // CLI modules (seconds on a loaded machine, past the client's wait): one request first.
+      const { ad } = readAdvertisement(advertisementPath(warmDir(process.env), p.home, p.root));
+      await ask(ad!, {
+        v: 1,
+        token: ad!.token,
+        home: p.home,
+        projectRoot: p.root,
+        envKey: envKey({}),
+        command: 'recall',
+        args: ['recall', QUERIES[1]],
+        json: false,
+        stdin: null,
+      });
       const w = await cli(p, ['recall', QUERIES[0]!], { runtime: null });
       const c = await cli(p, ['recall', QUERIES[0]!]);
       expect(w.warm, w.stderr).toBe(true);
