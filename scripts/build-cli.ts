@@ -35,19 +35,23 @@ const vendoredSqlJs: Plugin = {
 };
 
 /**
- * `memdesk mcp`'s front (electron/transports/cli/mcp-first.ts) is a file of its own, built apart
- * without code splitting: the entry imports it as it is, so what runs before initialize is
- * answered is two modules (the entry and the front) instead of the front and the half-dozen shared
- * chunks splitting cut it into — each ESM module costs a read, a parse and a link at every start.
- * The little it shares with the rest (the globals parser, the protocol constants) is bundled twice.
+ * Files the bin imports that are built apart, each one file without code splitting, so what runs
+ * first is two modules (the entry and that file) instead of the half-dozen shared chunks
+ * splitting would cut it into — each ESM module costs a read, a parse and a link at every start:
+ *   - `memdesk mcp`'s front (electron/transports/cli/mcp-first.ts), answering initialize;
+ *   - the warm step of `memdesk recall` / `memdesk hook` (warm-first.ts, docs/agents.md "Warm
+ *     answers"): a shared chunk would also hold all of zod, where it needs only zod/mini's few KB.
+ * The little they share with the rest (the globals parser, the protocol constants) is bundled twice.
  */
 const MCP_FRONT = 'mcp-first.js';
-const separateMcpFront: Plugin = {
-  name: 'separate-mcp-front',
+const APART = [MCP_FRONT, 'warm-first.js'];
+const separateFirstSteps: Plugin = {
+  name: 'separate-first-steps',
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp-first\.js$/ }, (args) =>
-      args.importer.endsWith(path.join('transports', 'cli', 'memdesk.ts'))
-        ? { path: `./${MCP_FRONT}`, external: true }
+    b.onResolve({ filter: /^\.\/(mcp|warm)-first\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('transports', 'cli', 'memdesk.ts')) &&
+      APART.includes(args.path.slice(2))
+        ? { path: args.path, external: true }
         : undefined,
     );
   },
@@ -79,7 +83,7 @@ export async function buildCliBundle(
     chunkNames: 'chunks/[name]-[hash]',
     // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
-    plugins: [separateMcpFront, ...(options.app ? [vendoredSqlJs] : [])],
+    plugins: [separateFirstSteps, ...(options.app ? [vendoredSqlJs] : [])],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",
@@ -88,17 +92,18 @@ export async function buildCliBundle(
     legalComments: 'none',
     minify: true,
   });
-  await build({
-    entryPoints: [path.join(repo, 'electron/transports/cli/mcp-first.ts')],
-    outfile: path.join(outdir, MCP_FRONT),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    legalComments: 'none',
-    minify: true,
-  });
+  for (const file of APART)
+    await build({
+      entryPoints: [path.join(repo, 'electron/transports/cli', file.replace(/\.js$/, '.ts'))],
+      outfile: path.join(outdir, file),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+      legalComments: 'none',
+      minify: true,
+    });
   if (options.app) {
     // The package's root (its exports hide package.json): two levels above dist/sql-wasm.js.
     const sqlJs = path.resolve(path.dirname(createRequire(import.meta.url).resolve('sql.js')), '..');

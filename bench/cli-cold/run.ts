@@ -8,7 +8,10 @@
  *     generateVaried; `--uniform` for bench/load's 38-word corpus instead): recall, list,
  *     remember (project scope) and a refused remember (the full user scope), with the index cache
  *     warm (the normal case) and once cold (first run after the cache is removed);
- *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer.
+ *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer;
+ *   - with a `memdesk mcp` of the same home and project running: `recall` answered warm (over its
+ *     socket) against the same command cold, `grep -ril` and `node -e 0`, after checking the warm and
+ *     cold answers are byte-identical; and the server's own CPU per warm answer.
  * Wall and CPU time (user + system, from /usr/bin/time) per run; medians of --runs (default 3).
  *
  *   npx tsx bench/cli-cold/run.ts [--notes 5000] [--runs 3] [--uniform]
@@ -20,6 +23,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { arg, generate, generateVaried, median, rng, runsFooter } from '../load/corpus.js';
+import { startWarmMcp } from './warm-server.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -31,16 +35,22 @@ interface Timing {
 }
 
 /** Runs a command once under /usr/bin/time; wall from here, CPU (user + sys) of the child. */
-function timed(cmd: string[], stdin = ''): Promise<Timing & { code: number | null; stdout: string }> {
+function timed(
+  cmd: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Timing & { code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...cmd], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...cmd], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.stdin.end(stdin);
+    child.stdin.end();
     child.on('exit', (code) => {
       const wall = performance.now() - t0;
       const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
@@ -54,14 +64,19 @@ function timed(cmd: string[], stdin = ''): Promise<Timing & { code: number | nul
 async function measure(
   cmds: Record<
     string,
-    { cmd: string[]; before?: () => Promise<void>; ok?: (code: number | null) => boolean }
+    {
+      cmd: string[];
+      env?: NodeJS.ProcessEnv;
+      before?: () => Promise<void>;
+      ok?: (code: number | null) => boolean;
+    }
   >,
 ): Promise<Record<string, Timing>> {
   const runs: Record<string, Timing[]> = {};
   for (let r = 0; r < RUNS; r++) {
     for (const [name, c] of Object.entries(cmds)) {
       await c.before?.();
-      const t = await timed(c.cmd);
+      const t = await timed(c.cmd, c.env);
       if (!(c.ok ?? ((code) => code === 0))(t.code)) throw new Error(`${name}: exit ${t.code}`);
       (runs[name] ??= []).push(t);
     }
@@ -205,6 +220,49 @@ async function main(): Promise<void> {
     console.log(
       `\nmemdesk mcp at ${total} notes: initialize answered ${ms(mcp.initialize)} (${(mcp.initialize / nodeFull!.wall).toFixed(2)}× node -e 0), first recall answered ${ms(mcp.recall)} (${(mcp.recall / nodeFull!.wall).toFixed(2)}×)`,
     );
+
+    // ---- warm: a `memdesk mcp` of this home and project is running (docs/agents.md "Warm answers") ----
+    const warmEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run') };
+    const coldEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run-none') };
+    await fs.mkdir(warmEnv.XDG_RUNTIME_DIR, { recursive: true });
+    const server = await startWarmMcp([node, bin, ...g, 'mcp'], warmEnv, root);
+    try {
+      // Byte-identical answers first: a warm answer that differed from the cold one would be wrong.
+      for (const q of [QUESTION, 'merge review checklist', 'rollback the deploy', 'no such words zebra']) {
+        for (const args of [
+          ['recall', q],
+          ['--json', 'recall', q],
+        ]) {
+          const w = await timed([node, bin, ...g, ...args], warmEnv);
+          const c = await timed([node, bin, ...g, ...args], coldEnv);
+          if (w.stdout !== c.stdout || w.code !== c.code)
+            throw new Error(`warm ≠ cold for ${args.join(' ')}`);
+        }
+      }
+      const serverBefore = server.cpuMs();
+      const warm = await measure({
+        'node -e 0': { cmd: [node, '-e', '0'] },
+        'grep -ril': {
+          cmd: ['grep', '-ril', 'checklist', projectDir, userDir],
+          ok: (c) => c === 0 || c === 1,
+        },
+        'recall, warm': { cmd: [node, bin, ...g, 'recall', QUESTION], env: warmEnv },
+        'recall, cold': { cmd: [node, bin, ...g, 'recall', QUESTION], env: coldEnv },
+      });
+      const serverPerAnswer = (server.cpuMs() - serverBefore) / RUNS;
+      const { 'node -e 0': nodeWarm, 'grep -ril': grepWarm, ...warmRows } = warm;
+      console.log('\nanswers of 8 recalls (4 queries, text and --json): warm and cold byte-identical');
+      table(
+        `${total} notes, memdesk mcp running, against grep`,
+        grepWarm!,
+        '`grep -ril` over both folders',
+        warmRows,
+      );
+      table(`${total} notes, memdesk mcp running, against node`, nodeWarm!, '`node -e 0`', warmRows);
+      console.log(`the server's CPU per warm answer: ${ms(serverPerAnswer)} (from /proc, 10 ms ticks)`);
+    } finally {
+      await server.stop();
+    }
     console.log(`\n${runsFooter(RUNS)}`);
   } finally {
     await fs.rm(base, { recursive: true, force: true });

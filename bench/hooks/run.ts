@@ -8,6 +8,8 @@
  *     index), UserPromptSubmit (recall; a new session each run, so nothing counts as attached yet)
  *     and Stop (extraction off: the default);
  *   - baselines: `node -e 0`, `cat` of one note (a bare file read), `grep -ril` over both folders;
+ *   - the same hooks answered warm by a running `memdesk mcp` of the home and project, beside the
+ *     cold UserPromptSubmit, `node -e 0` and `grep -ril`, and the server's own CPU per answer;
  *   - `memdesk mcp`: ms to the initialize answer with the prompt snapshot valid (the normal start)
  *     and without it (the notes changed since any agent last loaded them), to tools/list, and to the
  *     first recall.
@@ -24,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { arg, generate, median, rng, runsFooter } from '../load/corpus.js';
+import { startWarmMcp } from '../cli-cold/warm-server.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -224,6 +227,55 @@ async function main(): Promise<void> {
     const log = await fs.readFile(path.join(mdHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
     console.log(
       `hooks.log: ${log.trim().split('\n').filter(Boolean).length} lines${log ? `; last: ${log.trim().split('\n').pop()}` : ''}`,
+    );
+
+    // ---- warm: a `memdesk mcp` of this home and project is running (docs/agents.md "Warm answers") ----
+    const warmEnv = { ...env, XDG_RUNTIME_DIR: path.join(base, 'run') };
+    await fs.mkdir(warmEnv.XDG_RUNTIME_DIR, { recursive: true });
+    const server = await startWarmMcp([process.execPath, cli, 'mcp'], warmEnv, project);
+    const warmHook = (event: string, fresh = false) =>
+      once(['/bin/sh', '-c', command(event)], input(event, fresh), os.tmpdir(), warmEnv);
+    const warmCases: Record<string, () => Promise<Run>> = {
+      'node -e 0': cases['node -e 0']!,
+      'grep -ril': cases['grep -ril']!,
+      'hook SessionStart, warm': () => warmHook('SessionStart'),
+      'hook UserPromptSubmit, warm': () => warmHook('UserPromptSubmit', true),
+      'hook UserPromptSubmit, cold': () => hook('UserPromptSubmit', true),
+    };
+    const warmRuns: Record<string, Run[]> = {};
+    let serverCpu = 0;
+    try {
+      for (let r = 0; r < RUNS; r++)
+        for (const [name, c] of Object.entries(warmCases)) {
+          const before = name.includes('warm') ? server.cpuMs() : 0;
+          (warmRuns[name] ??= []).push(await c());
+          if (name.includes('warm')) serverCpu += server.cpuMs() - before;
+        }
+    } finally {
+      await server.stop();
+    }
+    const wmed = (name: string) => ({
+      wall: median(warmRuns[name]!.map((x) => x.wall)),
+      cpu: median(warmRuns[name]!.map((x) => x.cpu)),
+    });
+    const [wnode, wgrep] = [wmed('node -e 0'), wmed('grep -ril')];
+    console.log(`\n${2 * NOTES} notes, memdesk mcp of this home and project running, hooks through sh`);
+    console.log('| | wall | CPU | vs `node -e 0` (wall / CPU) | vs `grep -ril` (wall / CPU) |');
+    console.log('|---|---|---|---|---|');
+    for (const name of Object.keys(warmCases)) {
+      const t = wmed(name);
+      console.log(
+        `| ${name} | ${ms(t.wall)} | ${ms(t.cpu)} | ${ratio(t.wall, wnode.wall)} / ${ratio(t.cpu, wnode.cpu)} | ${ratio(t.wall, wgrep.wall)} / ${ratio(t.cpu, Math.max(wgrep.cpu, 1))} |`,
+      );
+    }
+    const attached = (name: string) =>
+      warmRuns[name]!.map((r) =>
+        [...r.stdout.matchAll(/<note id=\\"([^"\\]+)/g)].map((m) => m[1]).join(' '),
+      ).join(' | ');
+    console.log(`UserPromptSubmit attached, warm: ${attached('hook UserPromptSubmit, warm')}`);
+    console.log(`UserPromptSubmit attached, cold: ${attached('hook UserPromptSubmit, cold')}`);
+    console.log(
+      `the server's CPU per warm hook answer: ${ms(serverCpu / (2 * RUNS))} (from /proc, 10 ms ticks)`,
     );
 
     const mcpArgv = [process.execPath, cli, 'mcp'];

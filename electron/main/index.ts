@@ -5,6 +5,7 @@ import { ARCHIVE_CHANNEL } from '../../shared/note-archives.js';
 import { handleArchiveRequest } from '../transports/ipc/archive-dialogs.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
 import { pageHandlers } from '../transports/page-methods.js';
+import { warmFollower } from '../transports/cli/warm-answer.js';
 import { createAppRoot } from '../app/app-root.js';
 import { ProjectHost } from '../app/project-host.js';
 import { appCliArgs } from '../agents/setup/app-cli.js';
@@ -106,9 +107,16 @@ async function run(): Promise<void> {
     if (folder) void openProject(path.resolve(folder));
   });
 
+  // One-shot `memdesk recall` / `memdesk hook` of the open project are answered from here
+  // (docs/agents.md "Warm answers").
+  const warm = warmFollower({ home, env: process.env, processEnv: process.env }, () =>
+    host.context ? { ctx: host.context, handlers: host.handlers() } : null,
+  );
+
   async function openProject(root: string | undefined): Promise<void> {
     try {
       await host.open(root);
+      await warm.follow();
     } catch (err) {
       dialog.showErrorBox('Memory Desk', `Could not open ${root ?? 'your notes'}: ${(err as Error).message}`);
       return;
@@ -161,6 +169,7 @@ async function run(): Promise<void> {
 
   // Open the most recent project, or user notes only on a first start.
   await host.open(recent[0]);
+  await warm.follow();
   const isTrustedSender = makeSenderCheck(renderer.isRendererUrl);
   bindIpc(ipcMain, { handlers: () => pageHandlers(host.handlers()), isTrustedSender });
   // Export / import: the person picks the file in the system dialog; the page only names the scope.
@@ -212,6 +221,7 @@ async function run(): Promise<void> {
     void sync
       .stop()
       .catch(reportedOr(undefined, 'quit: stop sync'))
+      .then(() => warm.stop())
       .then(() => host.close())
       .finally(() => app.quit());
   });

@@ -351,6 +351,10 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
     restoreBackup,
     resolveLink,
     backlinks,
+    async settle() {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await Promise.all(stores().map((s) => s.settle()));
+    },
     async close() {
       if (warming) clearImmediate(warming);
       warming = null;

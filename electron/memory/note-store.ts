@@ -360,6 +360,12 @@ class FileNoteStore implements NoteStore {
     this.watcher.start();
   }
 
+  async settle(): Promise<void> {
+    // Linux's inotify queues an event as the write happens; elsewhere (FSEvents, Windows) events
+    // may come later than a request that follows the edit, so the directory is checked instead.
+    await this.watcher.flush(this.wantWatch && process.platform !== 'linux');
+  }
+
   async close(): Promise<void> {
     await this.watcher.close();
   }

@@ -144,6 +144,8 @@ export interface NoteStore {
   onWarningsChange(listener: () => void): () => void;
   /** Starts watching the directory for external edits (debounced); idempotent. */
   watch(): void;
+  /** Applies edits the watcher was told of but still debounces, now (see DirWatcher.flush). */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -265,6 +267,11 @@ export interface MemoryCore {
   resolveLink(id: string): StoredNote | null;
   /** Notes that link to (scope, id). */
   backlinks(scope: Scope, id: string): StoredNote[];
+  /**
+   * Brings a watching core up to date with the disk before an answer: file events the system has
+   * already queued are read (one turn of the event loop), then both stores apply them at once.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -35,6 +35,25 @@ const HEAVY = [
   '/shared/api/encryption.ts',
   '/shared/sync-protocol.ts',
 ];
+/** Leaves a one-shot command may load under a HEAVY folder: the warm step's pid check (node: modules only). */
+const LEAVES = ['/electron/sync/owner/process-identity.ts'];
+/**
+ * The warm step (warm-first.ts) runs before anything else of a recall or hook: these files and
+ * zod/mini, nothing more, until it hands over to the cold path (run.ts).
+ */
+const WARM_STEP = [
+  '/electron/transports/cli/memdesk.ts',
+  '/electron/transports/cli/warm-first.ts',
+  '/electron/agents/hooks/contracts.ts',
+  '/electron/transports/cli/globals.ts',
+  '/electron/transports/cli/types.ts',
+  '/electron/memory/default-home.ts',
+  '/electron/transports/warm/client.ts',
+  '/electron/transports/warm/advertisement.ts',
+  '/electron/transports/warm/place.ts',
+  '/electron/sync/owner/process-identity.ts',
+  '/shared/warm-protocol.ts',
+];
 /** What a command that writes no note never loads: the credential check runs only on writes. */
 const WRITE_ONLY = ['@secretlint/'];
 
@@ -84,9 +103,24 @@ describe('memdesk CLI loading', () => {
       expect(modules.length).toBeGreaterThan(10);
       const notForHooks = args[0] === 'hook' ? ['/electron/agents/extract/', '/electron/agents/setup/'] : [];
       if (args[0] === 'hook') expect(r.stdout).toContain('Deploy with the release checklist');
+      if (args[0] === 'recall' || args[0] === 'hook') {
+        const first = modules.slice(
+          0,
+          modules.findIndex((m) => m.includes('/electron/transports/cli/run.ts')),
+        );
+        const unexpected = first.filter(
+          (m) =>
+            !m.includes('module-log node:') &&
+            !m.includes('/node_modules/zod/') &&
+            !WARM_STEP.some((w) => m.endsWith(w)),
+        );
+        expect(unexpected, `${args[0]}: the warm step`).toEqual([]);
+        // zod/mini and the core it is built on, never zod's full (classic) API.
+        expect(first.filter((m) => /\/node_modules\/zod\/(index\.js|v4\/classic\/)/.test(m))).toEqual([]);
+      }
       for (const heavy of [...HEAVY, ...WRITE_ONLY, ...notForHooks])
         expect(
-          modules.filter((m) => m.includes(heavy)),
+          modules.filter((m) => m.includes(heavy) && !LEAVES.some((leaf) => m.endsWith(leaf))),
           `${args[0]}: ${heavy}`,
         ).toEqual([]);
     }
@@ -144,5 +178,6 @@ describe('memdesk CLI loading', () => {
       result: { serverInfo: { name: 'memory-desk' } },
     });
     await fs.rm(out, { recursive: true, force: true });
-  });
+    // Two esbuild builds (the CLI's chunks and the warm step apart) and five processes on a loaded machine.
+  }, 120_000);
 });

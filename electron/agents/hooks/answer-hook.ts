@@ -6,6 +6,7 @@ import { usageKey } from '../../memory/search/index.js';
 import type { StartExtraction } from '../extract/detached.js';
 import { memoryPrompt, recallForAgent } from '../recall/agent-recall.js';
 import { CONTRACTS, type HookContract, type HookInput, type HookReply } from './contracts.js';
+import { beforeEffects, EffectsRefused } from './effects-gate.js';
 import { logHookProblem } from './hook-log.js';
 import { payloadObject, queuePrompt, type HookCall } from './without-notes.js';
 
@@ -71,6 +72,8 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
     const reply = await Promise.race([work, timeout]);
     return { output: contract.render(call.event, reply) };
   } catch (err) {
+    // A warm answer its caller stopped waiting for: the caller answers cold and logs that itself.
+    if (err instanceof EffectsRefused) throw err;
     await logHookProblem(deps.core.home, deps.core.now(), `${call.harness} ${call.event}`, err);
     return empty;
   } finally {
@@ -130,6 +133,7 @@ async function replyFor(
   const where = `${contract.harness} ${event}`;
 
   if (action === 'index') {
+    beforeEffects();
     await sessions.prune();
     // After /clear or a compaction the messages that carried attached notes are gone: free them.
     if (input.sessionId && (input.source === 'clear' || input.source === 'compact')) {
@@ -141,12 +145,14 @@ async function replyFor(
   if (input.subagent) return {};
 
   if (action === 'queue-prompt') {
+    beforeEffects();
     if (input.sessionId && input.prompt?.trim())
       await queuePrompt(sessions, contract.harness, input.sessionId, input.prompt);
     return {};
   }
 
   if (action === 'recall' || action === 'recall-queued') {
+    beforeEffects();
     let message = input.prompt;
     if (action === 'recall-queued') {
       if (!input.sessionId) return {};
@@ -184,6 +190,7 @@ async function replyFor(
   }
 
   // extract-stop / extract-compact
+  beforeEffects();
   const auto = core.config.autoExtract;
   const enabled = action === 'extract-stop' ? auto.onStop : auto.onCompaction || auto.onStop;
   if (action === 'extract-compact' && input.sessionId) {

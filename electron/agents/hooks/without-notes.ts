@@ -1,6 +1,7 @@
 import type { Harness } from '../../../shared/api/agents-connect.js';
 import { CONTRACTS } from './contracts.js';
 import { loadMemoryConfig } from '../../memory/config.js';
+import { beforeEffects, EffectsRefused } from './effects-gate.js';
 import { logHookProblem } from './hook-log.js';
 import { SessionStore } from './session-state.js';
 
@@ -56,12 +57,14 @@ export async function answerWithoutNotes(
       if (action === 'extract-stop' ? auto.onStop : auto.onCompaction || auto.onStop) return null;
     }
     const input = contract.read(payloadObject(call.payload));
+    beforeEffects();
     const sessions = new SessionStore(home, Date.now);
     if (action === 'queue-prompt' && input.sessionId && input.prompt?.trim())
       await queuePrompt(sessions, call.harness, input.sessionId, input.prompt);
     if (action === 'extract-compact' && input.sessionId && !input.subagent)
       await sessions.update(call.harness, input.sessionId, (s) => ({ ...s, attached: [] }));
   } catch (err) {
+    if (err instanceof EffectsRefused) throw err; // a warm answer too late: answered cold (effects-gate.ts)
     await logHookProblem(home, Date.now(), `${call.harness} ${call.event}`, err);
   }
   return { output: contract.render(call.event, {}) };

@@ -66,6 +66,21 @@ export class DirWatcher {
     }, this.opts.debounceMs);
   }
 
+  /**
+   * Applies what the watcher has been told of at once instead of after the debounce: a pending
+   * rescan runs now and a running one is waited for (a warm answer must not miss an edit the
+   * system already reported: docs/agents.md). With `always`, rescans even when nothing was
+   * reported — for platforms whose events arrive late (FSEvents coalesces them).
+   */
+  async flush(always = false): Promise<void> {
+    if (this.closed || (!this.watcher && !always)) return;
+    if (this.debounce || always) {
+      if (this.debounce) clearTimeout(this.debounce);
+      this.debounce = null;
+      await this.rescan();
+    } else if (this.rescanning) await this.rescanning;
+  }
+
   /** Runs one rescan at a time; a request during one runs one more after it. */
   private async rescan(): Promise<void> {
     if (this.rescanning) {

@@ -17,5 +17,18 @@ const env = {
 const mcpFront = env.argv.includes('mcp')
   ? ((await (await import('./mcp-first.js')).startMcpFirst(env.argv, env)) ?? undefined)
   : undefined;
-const { runCli } = await import('./run.js');
-process.exitCode = await runCli({ ...env, ...(mcpFront ? { mcpFront } : {}) });
+// `memdesk recall` / `memdesk hook` ask a running memdesk process of the same home and project
+// first (warm-first.ts); the rest of the CLI loads only when it does not answer.
+const warm =
+  !mcpFront && (env.argv.includes('recall') || env.argv.includes('hook'))
+    ? await (await import('./warm-first.js')).answerWarm(env)
+    : null;
+if (warm && 'exitCode' in warm) process.exitCode = warm.exitCode;
+else {
+  const { runCli } = await import('./run.js');
+  process.exitCode = await runCli({
+    ...env,
+    ...(warm ?? {}),
+    ...(mcpFront ? { mcpFront } : {}),
+  });
+}

@@ -30,6 +30,13 @@ export interface CliEnv {
   cwd: string;
   /** `memdesk mcp`'s first steps, taken by the bin before this module loaded (mcp-first.ts). */
   mcpFront?: McpFront;
+  /**
+   * A warm answer (warm-answer.ts): the handlers of the project this long-running process has
+   * open, used instead of opening the notes; left open at the end.
+   */
+  openHandlers?: ApiHandlers;
+  /** Why the warm process that was advertised did not answer (warm-first.ts): one line in the hook log. */
+  warmMiss?: { home: string; where: string; reason: string };
 }
 
 const GLOBAL_USAGE = 'memdesk [--home DIR] [--project DIR] [--json] <command> [options]';
@@ -81,7 +88,14 @@ export async function runCli(env: CliEnv): Promise<number> {
   let appRoot: AppRoot | null = null;
   /** The project being opened, if a command asked for it: waited for before closing it. */
   let closing: () => Promise<OpenProject> | null = () => null;
+  /** Stops this process's warm server, if it started one. */
+  let stopWarm = async (): Promise<void> => {};
   try {
+    if (env.warmMiss) {
+      const { logHookProblem } = await import('../../agents/hooks/hook-log.js');
+      const { home, where, reason } = env.warmMiss;
+      await logHookProblem(home, Date.now(), where, `answered cold: ${reason}`);
+    }
     const globals = parseGlobals(env.argv);
     json = globals.json;
     if (globals.version) {
@@ -128,7 +142,9 @@ export async function runCli(env: CliEnv): Promise<number> {
     // initialize first (docs/performance.md).
     let opened: Promise<OpenProject> | null = null;
     const listeners = new Set<(event: AppEvent) => void>();
+    const { openHandlers } = env;
     const handlersOnce = async (): Promise<ApiHandlers> =>
+      openHandlers ??
       (
         await (opened ??= (async () => {
           const { createAppRoot } = await import('../../app/app-root.js');
@@ -156,11 +172,22 @@ export async function runCli(env: CliEnv): Promise<number> {
               );
             },
           });
-          return appRoot.open({
+          const project = await appRoot.open({
             projectRoot: root,
             cwd: env.cwd,
             ...(command.longRunning ? { watch: true } : {}),
           });
+          // A long-running process answers the one-shot recall and hook commands of this home
+          // and project warm (warm-answer.ts); it stops before the project closes.
+          if (command.longRunning) {
+            const { serveWarm } = await import('./warm-answer.js');
+            const warm = await serveWarm(
+              { home, projectRoot: root, env: env.env, processEnv: env.env },
+              project,
+            );
+            if (warm) stopWarm = () => warm.close();
+          }
+          return project;
         })())
       ).handlers;
     closing = () => opened;
@@ -205,6 +232,7 @@ export async function runCli(env: CliEnv): Promise<number> {
     return usage ? 2 : err instanceof ExitCodeError ? err.exitCode : 1;
   } finally {
     const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
+    await stopWarm();
     // Notes this run wrote reach the cloud: handed to the running owner, or one bounded round.
     if (project) await (appRoot as AppRoot | null)?.syncBeforeExit().catch(() => null);
     await project?.close();

@@ -8,6 +8,7 @@ import type { ProcessSync, ProcessSyncOptions } from '../../app/process-sync.js'
 import type { ProjectCleanup, ProjectCleanupOptions } from '../../cleanup/background.js';
 import { pageHandlers } from '../page-methods.js';
 import { archiveExchange } from './archive-routes.js';
+import { serveWarm } from '../cli/warm-answer.js';
 import { startHttpBridge } from './server.js';
 
 /** Where `npm run build:renderer` puts the page (relative to the repository root). */
@@ -85,7 +86,22 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
     watch: opts.watch ?? true,
   });
+  // One-shot `memdesk recall` / `memdesk hook` of this home and project are answered from here
+  // (docs/agents.md "Warm answers"); a bridge for user notes only serves none.
+  const projectRoot = project.ctx.core.project?.root;
+  const warm = projectRoot
+    ? await serveWarm(
+        {
+          home: opts.home,
+          projectRoot,
+          env: opts.env ?? { OHARNESS_HOME: opts.home },
+          processEnv: process.env,
+        },
+        project,
+      )
+    : null;
   const close = async (): Promise<void> => {
+    await warm?.close();
     await project.close();
     await root.stop();
   };
