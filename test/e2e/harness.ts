@@ -122,6 +122,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/**
+ * Whether a field's placeholder shows whole: typed in as its value, it must not scroll (the width
+ * the field leaves for text, after padding and any datalist arrow, is what a placeholder gets).
+ */
+export function placeholderFits(page: Page, testId: string): Promise<{ text: string; fits: boolean }> {
+  return page.getByTestId(testId).evaluate((el: HTMLInputElement) => {
+    el.value = el.placeholder;
+    const fits = el.scrollWidth <= el.clientWidth;
+    el.value = '';
+    return { text: el.placeholder, fits };
+  });
+}
+
 /** The row of a note in the list. */
 export function row(page: Page, id: string) {
   return page.locator(`[role="option"][data-note-id="${id}"]`);

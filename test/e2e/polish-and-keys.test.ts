@@ -7,6 +7,7 @@ import {
   newPage,
   openDemoPage,
   openNoteIn,
+  placeholderFits,
   row,
   screenshot,
   startDemo,
@@ -56,7 +57,7 @@ describe('polish', { timeout: 120_000 }, () => {
     await screenshot(page, 'polish-01-badges');
   });
 
-  it('at 1024 px: dates are whole inside their row (the id gives way, with an ellipsis), the sort box stays beside the type filter', async () => {
+  it('at 1024 px: dates are whole inside their row (the id gives way, with an ellipsis), the sort box stays beside the type filter, "Any tag" shows whole', async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await page.getByTestId('search').fill('');
     const dates = await page.locator('.note-row-date').evaluateAll((els) =>
@@ -76,6 +77,7 @@ describe('polish', { timeout: 120_000 }, () => {
     const typeBox = (await page.getByTestId('type-filter').boundingBox())!;
     const sortBox = (await page.getByTestId('sort').boundingBox())!;
     expect(Math.abs(sortBox.y - typeBox.y)).toBeLessThan(4);
+    expect(await placeholderFits(page, 'tag-filter')).toEqual({ text: 'Any tag', fits: true });
     await screenshot(page, 'polish-02-list-1024');
     await page.setViewportSize({ width: 1280, height: 800 });
   });
