@@ -3,7 +3,7 @@ import { existsSync, promises as fs, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parseNote } from '../../shared/note-format.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
@@ -179,6 +179,19 @@ export async function openDemoPage(prepare?: (env: DemoEnv) => Promise<void>): P
 export async function closeDemoPage(demo: Partial<DemoPage>): Promise<void> {
   await demo.browser?.close();
   await demo.env?.close();
+}
+
+/**
+ * One demo page for every test of a file: opened before the first (`onOpen` receives it, to keep
+ * what the file uses), closed after the last.
+ */
+export function useDemoPage(onOpen: (demo: DemoPage) => void): void {
+  let demo: DemoPage | undefined;
+  beforeAll(async () => {
+    demo = await openDemoPage();
+    onOpen(demo);
+  }, 120_000);
+  afterAll(() => closeDemoPage(demo ?? {}));
 }
 
 /** Words the Chinese UI keeps in Latin letters on purpose: names, keys, formats. */

@@ -1,16 +1,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  closeDemoPage,
   newPage,
-  openDemoPage,
   openNoteIn,
   placeholderFits,
   row,
   screenshot,
   startDemo,
+  useDemoPage,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -26,11 +25,7 @@ let env: DemoEnv;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, browser, page } = demo));
 
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
 
