@@ -34,6 +34,25 @@ const vendoredSqlJs: Plugin = {
   },
 };
 
+/**
+ * `memdesk mcp`'s front (electron/transports/cli/mcp-first.ts) is a file of its own, built apart
+ * without code splitting: the entry imports it as it is, so what runs before initialize is
+ * answered is two modules (the entry and the front) instead of the front and the half-dozen shared
+ * chunks splitting cut it into — each ESM module costs a read, a parse and a link at every start.
+ * The little it shares with the rest (the globals parser, the protocol constants) is bundled twice.
+ */
+const MCP_FRONT = 'mcp-first.js';
+const separateMcpFront: Plugin = {
+  name: 'separate-mcp-front',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp-first\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('transports', 'cli', 'memdesk.ts'))
+        ? { path: `./${MCP_FRONT}`, external: true }
+        : undefined,
+    );
+  },
+};
+
 export interface CliBundleOptions {
   /** The desktop app's copy: sql.js vendored beside the bundle instead of found in node_modules. */
   app?: boolean;
@@ -60,11 +79,22 @@ export async function buildCliBundle(
     chunkNames: 'chunks/[name]-[hash]',
     // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
-    plugins: options.app ? [vendoredSqlJs] : [],
+    plugins: [separateMcpFront, ...(options.app ? [vendoredSqlJs] : [])],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",
     },
+    logLevel: 'warning',
+    legalComments: 'none',
+    minify: true,
+  });
+  await build({
+    entryPoints: [path.join(repo, 'electron/transports/cli/mcp-first.ts')],
+    outfile: path.join(outdir, MCP_FRONT),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
     logLevel: 'warning',
     legalComments: 'none',
     minify: true,

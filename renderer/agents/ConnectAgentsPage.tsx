@@ -4,11 +4,15 @@ import type { Harness } from '../../shared/api/agents-connect.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
 import { SemanticRecallPanel } from '../settings/SemanticRecallPanel.js';
+import { CursorRuleSection } from './CursorRuleSection.js';
 import { NoteArchivesSection } from './NoteArchivesSection.js';
+import { SetupResultView } from './SetupResultView.js';
 import { useAgentsStrings } from './strings.js';
+import './agents.css';
 
 type SetupResult = ApiOutput<'agents.setup'>;
 type Status = ApiOutput<'agents.connections'>['harnesses'][number];
+type CursorRule = ApiOutput<'agents.connections'>['cursorRules'][number];
 
 /**
  * "Connect an agent": which harnesses have Memory Desk's MCP server and hooks in their config, and
@@ -72,6 +76,8 @@ export function ConnectAgentsPage() {
             busy={busy === h.harness}
             onRun={(dryRun, undo) => void run(h.harness, dryRun, undo)}
             result={result?.harness === h.harness ? result.out : null}
+            cursorRules={data?.cursorRules ?? []}
+            onChanged={() => connections.refetch()}
           />
         ))}
       </ul>
@@ -84,11 +90,12 @@ function HarnessRow(props: {
   busy: boolean;
   onRun: (dryRun: boolean, undo: boolean) => void;
   result: SetupResult | null;
+  cursorRules: CursorRule[];
+  onChanged: () => Promise<unknown>;
 }) {
   const { s, f } = useAgentsStrings();
   const { status: h, busy, result } = props;
   const state = h.mcp && h.hooks ? s.connected : h.mcp || h.hooks ? s.partly : s.notConnected;
-  const changed = result?.files.filter((x) => x.action !== 'unchanged') ?? [];
   return (
     <li data-testid="harness" data-harness={h.harness} data-connected={h.mcp && h.hooks ? 'yes' : 'no'}>
       <h3>
@@ -123,21 +130,9 @@ function HarnessRow(props: {
           {s.disconnect}
         </button>
       </div>
-      {result ? (
-        <div data-testid="setup-result">
-          {changed.length === 0 ? <p>{s.nothingToChange}</p> : null}
-          {changed.map((x) => (
-            <div key={x.path}>
-              <p>{f(s.changed, { file: x.path, action: x.action })}</p>
-              {x.diff ? <pre className="diff">{x.diff}</pre> : null}
-            </div>
-          ))}
-          {result.notes.map((n) => (
-            <p key={n} className="muted">
-              {n}
-            </p>
-          ))}
-        </div>
+      {result ? <SetupResultView result={result} /> : null}
+      {h.harness === 'cursor' ? (
+        <CursorRuleSection rules={props.cursorRules} onChanged={props.onChanged} />
       ) : null}
     </li>
   );

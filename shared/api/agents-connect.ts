@@ -101,10 +101,13 @@ export const agentsConnectApi = {
       dryRun: z.boolean().default(false),
       undo: z.boolean().default(false),
       /**
-       * Cursor only: also write the open project's always-applied rule with the memory prompt
-       * (`.cursor/rules/memory-desk.mdc`, kept current as notes change). undo removes every rule setup wrote.
+       * Cursor only: also write the project's always-applied rule with the memory prompt
+       * (`.cursor/rules/memory-desk.mdc`, kept current as notes change). With undo: take out that
+       * project's rule alone (the MCP server and hooks stay); undo without it removes every rule setup wrote.
        */
       projectRule: z.boolean().default(false),
+      /** The project folder (absolute) for the rule; the open project when left out. */
+      projectRoot: z.string().min(1).optional(),
     }),
     output: z.object({
       harness: HarnessSchema,
@@ -118,6 +121,19 @@ export const agentsConnectApi = {
     input: z.object({}),
     output: z.object({
       harnesses: z.array(HarnessStatusSchema),
+      /**
+       * Cursor's project rule, per project it concerns: the open project first, then every project
+       * setup wrote one in. `present`: Memory Desk's rule is there; `foreign`: a file of that name
+       * Memory Desk did not write (left alone); `absent`: none.
+       */
+      cursorRules: z.array(
+        z.object({
+          root: z.string(),
+          file: z.string(),
+          state: z.enum(['present', 'absent', 'foreign']),
+          open: z.boolean(),
+        }),
+      ),
       /** The open project's label (`project:<label>`); null when no project is open (nothing filtered). */
       projectLabel: z.string().nullable(),
       /** User notes tagged for a project, by label (the one-off check in `memdesk info`). */

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HARNESSES } from '../../shared/api/agents-connect.js';
 import { harnessStatuses, runSetup, type SetupDeps } from '../../electron/agents/setup/setup.js';
 import { CLI_ENTRY, runMemdesk, TSX_LOADER } from '../agents/run-cli.js';
+import { fixture } from './helpers.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** `memdesk setup` on a temporary HOME: merge, back up first, idempotent, dry run, undo. */
@@ -107,7 +108,9 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
   it('Codex: a TOML table of our own plus hooks.json; the rest of config.toml is kept as text', async () => {
     const toml = '# my settings\nmodel = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n';
     await write('.codex/config.toml', toml);
-    await runSetup(deps, { harness: 'codex', dryRun: false, undo: false });
+    const out = await runSetup(deps, { harness: 'codex', dryRun: false, undo: false });
+    // Codex skips a user hook nobody trusted in /hooks, silently: setup says so.
+    expect(out.notes.join('\n')).toContain('open /hooks and trust');
     const after = await read('.codex/config.toml');
     expect(after.startsWith(toml.trimEnd())).toBe(true);
     expect(after).toContain(
@@ -117,6 +120,18 @@ describe('memdesk setup', { timeout: 120_000 }, () => {
     expect(hooks.hooks.SessionStart[0].hooks[0].command).toBe(
       `${NODE} '${script}' --home ${deps.home} hook codex SessionStart`,
     );
+    // Only the events and keys Codex's own hooks.json reader knows (the fixture, from its source).
+    const known = (await fixture('codex', '_hooksFile', { cwd: tmp })) as Record<string, string[]>;
+    for (const [event, groups] of Object.entries(hooks.hooks as Record<string, Record<string, unknown>[]>)) {
+      expect(known.events).toContain(event);
+      for (const group of groups) {
+        expect(known.groupKeys).toEqual(expect.arrayContaining(Object.keys(group)));
+        for (const handler of group.hooks as Record<string, unknown>[]) {
+          expect(known.commandKeys).toEqual(expect.arrayContaining(Object.keys(handler)));
+          expect(handler).toMatchObject({ type: 'command', timeout: 10 });
+        }
+      }
+    }
     expect(
       (await runSetup(deps, { harness: 'codex', dryRun: false, undo: false })).files.every(
         (f) => f.action === 'unchanged',

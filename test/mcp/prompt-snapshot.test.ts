@@ -1,7 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPromptSnapshot, type SnapshotPlace } from '../../electron/agents/recall/prompt-snapshot.js';
+import {
+  readPromptSnapshot,
+  snapshotFile,
+  type SnapshotPlace,
+} from '../../electron/agents/recall/prompt-snapshot.js';
 import { savePromptSnapshot, takeDirStamps } from '../../electron/agents/recall/prompt-snapshot-save.js';
 import { projectConfigPath, userConfigPath } from '../../electron/memory/config.js';
 import { fixture } from '../memory/helpers.js';
@@ -53,7 +57,10 @@ describe('the prompt snapshot', () => {
   it('is not saved when the config changed since the core that built the prompt opened', async () => {
     const { place, save } = await saved();
     await fs.mkdir(path.dirname(projectConfigPath(place.projectRoot!)), { recursive: true });
-    await fs.writeFile(projectConfigPath(place.projectRoot!), JSON.stringify({ memory: { indexChars: 100 } }));
+    await fs.writeFile(
+      projectConfigPath(place.projectRoot!),
+      JSON.stringify({ memory: { indexChars: 100 } }),
+    );
     await save();
     expect(await readPromptSnapshot(place)).toBeNull();
   });
@@ -63,5 +70,18 @@ describe('the prompt snapshot', () => {
     await save();
     await fs.writeFile(path.join(fx.memoryDir, 'new-note.md'), '');
     expect(await readPromptSnapshot(place)).toBeNull();
+  });
+
+  it("is another project's only for that project, even under this one's file name", async () => {
+    const { place, save } = await saved();
+    await save();
+    // The file name is a 64-bit hash of the project's path, not a check: the snapshot says whose it is.
+    const other = { ...place, projectRoot: path.join(path.dirname(place.projectRoot!), 'other') };
+    await fs.copyFile(
+      snapshotFile(place.home, place.projectRoot),
+      snapshotFile(other.home, other.projectRoot),
+    );
+    expect(await readPromptSnapshot(other)).toBeNull();
+    expect(await readPromptSnapshot(place)).toBe('# Memory\nthe prompt');
   });
 });

@@ -9,6 +9,7 @@ import {
   mtimeOf,
   RACY_MS,
   snapshotFile,
+  snapshotRoot,
   type Snapshot,
   type SnapshotPlace,
 } from './prompt-snapshot.js';
@@ -43,7 +44,7 @@ export async function savePromptSnapshot(
     });
     if (!isDeepStrictEqual(loaded.config, core.config)) return;
     const file = snapshotFile(place.home, place.projectRoot);
-    const snap: Snapshot = { version: 2, config, dirs, prompt };
+    const snap: Snapshot = { version: 3, projectRoot: snapshotRoot(place.projectRoot), config, dirs, prompt };
     const text = JSON.stringify(snap);
     if ((await fs.readFile(file, 'utf8').catch(missingOr(null, 'prompt snapshot: read'))) === text) return;
     await fs.mkdir(path.dirname(file), { recursive: true });

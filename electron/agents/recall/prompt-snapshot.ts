@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -15,12 +14,15 @@ import path from 'node:path';
  * not be told apart. Anything unreadable → no snapshot, never a wrong one.
  *
  * This module is what `memdesk mcp` reads before it answers initialize, so it loads nothing but
- * Node's own modules (no zod, no config schema); the saver is prompt-snapshot-save.ts.
+ * Node's fs and path (no zod, no config schema, and no node:crypto either: loading it cost ~5 ms
+ * of CPU on every start, a tenth of Node's own start); the saver is prompt-snapshot-save.ts.
  */
 export const RACY_MS = 2000;
 
 export interface Snapshot {
-  version: 2;
+  version: 3;
+  /** The project it was built for (null: none): a file name shared by two projects is a miss, never a wrong prompt. */
+  projectRoot: string | null;
   /** configStamp() of the config's sources the prompt was built under. */
   config: string;
   /** Each notes directory the prompt was built from, with its mtime (null: it did not exist). */
@@ -34,13 +36,21 @@ export interface SnapshotPlace {
   env: Record<string, string | undefined>;
 }
 
+/** 64 bits of FNV-1a over the text's UTF-16 code units, as 16 hex digits: a file name, not a check. */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++)
+    h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
+}
+
+/** The project root as a snapshot records it (absolute), or null. */
+export const snapshotRoot = (projectRoot: string | null) =>
+  projectRoot === null ? null : path.resolve(projectRoot);
+
 export function snapshotFile(home: string, projectRoot: string | null): string {
-  const key = createHash('sha256')
-    .update(projectRoot === null ? '' : path.resolve(projectRoot))
-    .digest('hex')
-    .slice(0, 24);
   // Beside the index cache (memory/index-cache.ts), which this module does not load: mcp starts light.
-  return path.join(home, 'memory-cache', `prompt-${key}.json`);
+  return path.join(home, 'memory-cache', `prompt-${fnv1a64(snapshotRoot(projectRoot) ?? '')}.json`);
 }
 
 /** A file's text; null when it (or a folder on its path) does not exist. */
@@ -55,9 +65,10 @@ export async function textOrNull(file: string): Promise<string | null> {
 }
 
 /**
- * A hash of everything the layered config is read from (memory/config.ts): the user config file,
- * the project's, and the `OHARNESS_MEMORY_*` variables. Equal stamps mean an equal config; an
- * unreadable file throws (no snapshot then).
+ * Everything the layered config is read from (memory/config.ts), as one string: the user config
+ * file, the project's, and the `OHARNESS_MEMORY_*` variables. Equal stamps mean an equal config (the
+ * texts themselves are compared: a few hundred bytes, no hash to load); an unreadable file throws
+ * (no snapshot then).
  */
 export async function configStamp(place: SnapshotPlace): Promise<string> {
   // The same paths as memory/config.ts's userConfigPath / projectConfigPath (test/mcp/prompt-snapshot.test.ts).
@@ -69,9 +80,7 @@ export async function configStamp(place: SnapshotPlace): Promise<string> {
   const env = Object.entries(place.env)
     .filter(([name, value]) => name.startsWith('OHARNESS_MEMORY_') && value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256')
-    .update(JSON.stringify([user, project, env]))
-    .digest('hex');
+  return JSON.stringify([user, project, env]);
 }
 
 export async function mtimeOf(dir: string): Promise<number | null> {
@@ -86,7 +95,8 @@ function isSnapshot(x: unknown): x is Snapshot {
   if (!x || typeof x !== 'object') return false;
   const s = x as Record<string, unknown>;
   return (
-    s.version === 2 &&
+    s.version === 3 &&
+    (s.projectRoot === null || typeof s.projectRoot === 'string') &&
     typeof s.config === 'string' &&
     typeof s.prompt === 'string' &&
     Array.isArray(s.dirs) &&
@@ -104,7 +114,7 @@ function isSnapshot(x: unknown): x is Snapshot {
 export async function readPromptSnapshot(place: SnapshotPlace): Promise<string | null> {
   try {
     const snap: unknown = JSON.parse(await fs.readFile(snapshotFile(place.home, place.projectRoot), 'utf8'));
-    if (!isSnapshot(snap)) return null;
+    if (!isSnapshot(snap) || snap.projectRoot !== snapshotRoot(place.projectRoot)) return null;
     if ((await configStamp(place)) !== snap.config) return null;
     for (const [dir, mtime] of snap.dirs) if ((await mtimeOf(dir)) !== mtime) return null;
     return snap.prompt;

@@ -89,7 +89,8 @@ export function harnessSetup(
         support:
           'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
         notes: [
-          'Codex runs hooks from ~/.codex/hooks.json when its hooks feature is on (the default in current versions; older ones need [features] codex_hooks = true in config.toml).',
+          "Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust Memory Desk's four hooks (again after setup rewrites them, e.g. when the CLI moved). Until then they are skipped without a word.",
+          'Hooks are on by default ([features] hooks in ~/.codex/config.toml; codex_hooks is its deprecated alias): nothing to turn on.',
         ],
         files: [
           {
@@ -150,7 +151,7 @@ export function harnessSetup(
         harness,
         name: 'Cursor',
         support:
-          'index at session start, extraction at stop and compaction (when turned on), MCP tools; no per-prompt recall by hook (beforeSubmitPrompt cannot add context), the agent calls the recall tool',
+          "index at session start, <recalled-memory> with the turn's first tool use (beforeSubmitPrompt cannot add context), extraction at stop and compaction (when turned on), MCP tools; the project rule puts the index in every chat",
         notes: ['Cursor reads ~/.cursor/hooks.json and ~/.cursor/mcp.json at start: restart it.'],
         files: [
           {

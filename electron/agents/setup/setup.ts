@@ -8,7 +8,7 @@ import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { defaultHome } from '../../memory/default-home.js';
 import { AppError } from '../../../shared/errors.js';
-import { cursorRuleFile, removeCursorRule, writeCursorRule } from '../cursor-rule.js';
+import { cursorRuleFile, isOurCursorRule, removeCursorRule, writeCursorRule } from '../cursor-rule.js';
 import { harnessSetup, type HarnessSetup } from './harness-files.js';
 import { currentRuntime, memdeskCommand, type MemdeskRuntime } from './memdesk-command.js';
 
@@ -109,30 +109,33 @@ function filesOf(setup: HarnessSetup): Map<string, HarnessSetup['files']> {
 /** What setup is asked to do (the API's parsed input; projectRule may be left out: false). */
 type SetupInput = Omit<ApiParsedInput<'agents.setup'>, 'projectRule'> & { projectRule?: boolean };
 
-/** The open project and its memory prompt, for Cursor's project rule (`projectRule`). */
+/** The project Cursor's rule is for (the open one, or the one chosen) and its memory prompt (`projectRule`). */
 export interface SetupProject {
   root: string | null;
   prompt: () => Promise<string>;
 }
+
+const manifestFileOf = (home: string, harness: Harness) => path.join(stateDir(home), `${harness}.json`);
 
 export async function runSetup(
   deps: SetupDeps,
   input: SetupInput,
   project?: SetupProject,
 ): Promise<SetupOutput> {
-  if (input.projectRule && !input.undo && input.harness !== 'cursor')
+  if (input.projectRule && input.harness !== 'cursor')
     throw new AppError('invalid_input', 'a project rule is for Cursor only (setup cursor --project-rule)');
-  if (input.projectRule && !input.undo && !project?.root)
+  if (input.projectRule && !project?.root)
     throw new AppError(
       'invalid_input',
       'no project: run setup cursor --project-rule in the project (or give --project DIR)',
     );
+  const manifestFile = manifestFileOf(deps.home, input.harness);
+  const manifest = await readManifest(manifestFile);
+  if (input.undo && input.projectRule && project?.root)
+    return removeOneRule(input.dryRun, manifestFile, manifest, path.resolve(project.root));
   // Undo finds our entries by their markers: it works even when the CLI is gone.
   const setup = setupFor(deps, input.harness, input.undo ? ['memdesk'] : undefined);
-  const dir = stateDir(deps.home);
-  const manifestFile = path.join(dir, `${input.harness}.json`);
-  const manifest = await readManifest(manifestFile);
-  const backupDir = path.join(dir, 'backups', input.harness);
+  const backupDir = path.join(stateDir(deps.home), 'backups', input.harness);
   const stamp = new Date(deps.now()).toISOString().replace(/[:.]/g, '-');
   const changes: FileChange[] = [];
 
@@ -203,11 +206,66 @@ export async function runSetup(
 
   if (input.harness === 'cursor') changes.push(...(await setupCursorRules(input, manifest, project)));
 
-  if (!input.dryRun) {
-    await fs.mkdir(dir, { recursive: true });
-    await writeFileAtomic(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
-  }
+  if (!input.dryRun) await writeManifest(manifestFile, manifest);
   return { harness: input.harness, files: changes, notes: input.undo ? [] : setup.notes };
+}
+
+async function writeManifest(file: string, manifest: Manifest): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(manifest, null, 2) + '\n');
+}
+
+/**
+ * `setup cursor --undo --project-rule` (the Agents page's "Remove the rule"): that project's rule
+ * alone goes; Cursor's MCP server and hooks, and the rules of other projects, stay.
+ */
+async function removeOneRule(
+  dryRun: boolean,
+  manifestFile: string,
+  manifest: Manifest,
+  root: string,
+): Promise<SetupOutput> {
+  const file = cursorRuleFile(root);
+  const { action, before } = await removeCursorRule(root, dryRun);
+  if (!dryRun && manifest.rules.includes(root)) {
+    manifest.rules = manifest.rules.filter((r) => r !== root);
+    await writeManifest(manifestFile, manifest);
+  }
+  return {
+    harness: 'cursor',
+    files: [
+      {
+        path: file,
+        action,
+        backup: null,
+        diff: action === 'removed' ? lineDiff(file, before, null) : '',
+      },
+    ],
+    notes: [],
+  };
+}
+
+/**
+ * Cursor's project rule in the open project and in every project setup wrote one in (the Agents
+ * page shows each, with its state).
+ */
+type RuleState = ApiOutput<'agents.connections'>['cursorRules'][number]['state'];
+
+export async function cursorRuleStates(
+  deps: SetupDeps,
+  openRoot: string | null,
+): Promise<ApiOutput<'agents.connections'>['cursorRules']> {
+  const open = openRoot ? path.resolve(openRoot) : null;
+  const { rules } = await readManifest(manifestFileOf(deps.home, 'cursor'));
+  const roots = [...new Set([...(open ? [open] : []), ...rules])];
+  return Promise.all(
+    roots.map(async (root) => {
+      const file = cursorRuleFile(root);
+      const text = await readText(file).catch(() => null);
+      const state: RuleState = text === null ? 'absent' : isOurCursorRule(text) ? 'present' : 'foreign';
+      return { root, file, state, open: root === open };
+    }),
+  );
 }
 
 /**

@@ -37,17 +37,27 @@ export function createAgentsConnectHandlers(ctx: HandlerContext): AgentsConnectH
       ]);
       return extractFromTranscript({ core, notes: ctx.notes, cwd: ctx.cwd, model }, input);
     },
-    'agents.setup': async (input) =>
-      (await import('../../agents/setup/setup.js')).runSetup(agents.setup, input, {
-        root: core.project?.root ?? null,
-        prompt: async () => (await memoryPrompt(core)).prompt,
-      }),
+    'agents.setup': async (input) => {
+      const [{ runSetup }, { ruleProject }] = await Promise.all([
+        import('../../agents/setup/setup.js'),
+        import('../../agents/setup/rule-project.js'),
+      ]);
+      const project = await ruleProject(core, ctx.env, {
+        root: input.projectRule ? input.projectRoot : undefined,
+        removing: input.undo,
+      });
+      return runSetup(agents.setup, input, project);
+    },
     'agents.connections': async () => {
-      const [{ harnessStatuses }, { notesTaggedForProjects }] = await Promise.all([
+      const [{ harnessStatuses, cursorRuleStates }, { notesTaggedForProjects }] = await Promise.all([
         import('../../agents/setup/setup.js'),
         import('../../agents/project-tags.js'),
       ]);
-      return { harnesses: await harnessStatuses(agents.setup), ...(await notesTaggedForProjects(core)) };
+      return {
+        harnesses: await harnessStatuses(agents.setup),
+        cursorRules: await cursorRuleStates(agents.setup, core.project?.root ?? null),
+        ...(await notesTaggedForProjects(core)),
+      };
     },
   };
 }

@@ -6,7 +6,7 @@ export const setupCommand: CliCommand = {
   name: 'setup',
   usage: 'setup <harness> [--dry-run] [--undo] [--project-rule]',
   summary:
-    "Write Memory Desk's MCP server and hooks into a harness's own config under your home directory (backed up first); --dry-run prints the change, --undo takes it out again. cursor --project-rule also writes this project's always-applied Cursor rule with the memory index.",
+    "Write Memory Desk's MCP server and hooks into a harness's own config under your home directory (backed up first); --dry-run prints the change, --undo takes it out again. cursor --project-rule also writes this project's always-applied Cursor rule with the memory index; cursor --undo --project-rule removes that rule alone.",
   flags: { 'dry-run': 'boolean', undo: 'boolean', 'project-rule': 'boolean' },
   positionals: { min: 1, max: 1, names: 'HARNESS (claude-code, codex, gemini or cursor)' },
   async run(io, args) {
