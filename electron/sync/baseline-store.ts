@@ -129,6 +129,11 @@ export const JournalSchema = z.object({
       localBefore: z.string().nullable(),
       /** What the push sends (null = a delete). Its copy is in objects/. */
       pushed: z.string().nullable(),
+      /**
+       * Manifest version the round that planned the push had seen (absent in journals from before
+       * it was kept: the journal's `version`). A cloud change made on top of this push is later.
+       */
+      version: z.number().int().nonnegative().nullable().optional(),
     }),
   ),
   /**

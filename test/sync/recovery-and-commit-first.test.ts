@@ -136,6 +136,49 @@ describe('crash safety', () => {
   });
 
   /**
+   * Soak seed 30691: the other side of the rule above. b undoes a's edit exactly (the version b
+   * pushes is the one a's edit replaced), and the push is refused (429: not committed). The
+   * cloud's entry still names that version as the one it replaced — from a's edit, before b's push
+   * was planned — so it says nothing about b's push: the undo is pushed again, not taken for a push
+   * committed and then changed back (which pulled a's edit back over it, or merged it back in).
+   */
+  it('a push not committed that undoes another device’s edit is pushed again, not reverted', async () => {
+    let refuse = false;
+    const proxy = await startFaultProxy(server.url, ({ url }) =>
+      refuse && url.includes('commit') ? { rate429: 1 } : 'pass',
+    );
+    try {
+      const token = await server.token(`user-${++n}`);
+      const a = await startDevice('a', server, { token });
+      const b = await startDevice('b', proxy, { token });
+      open.push(a, b);
+      await a.write('undone', 'one\ntwo\n');
+      await a.write('undone-then-edited', 'one\ntwo\n');
+      await a.sync();
+      await a.write('undone', 'one\nadded on a\ntwo\n');
+      await a.write('undone-then-edited', 'one\nadded on a\ntwo\n');
+      await a.sync();
+      await b.sync();
+      await b.write('undone', 'one\ntwo\n');
+      await b.write('undone-then-edited', 'one\ntwo\n');
+      refuse = true;
+      expect((await b.sync()).outcome).not.toBe('ok');
+      expect(await b.svc.baselines.loadJournal()).not.toBeNull();
+      refuse = false;
+      await b.write('undone-then-edited', 'one\ntwo\nthree on b\n');
+      await b.sync();
+      await a.sync();
+      for (const d of [a, b]) {
+        expect(d.get('undone')?.body).toBe('one\ntwo\n');
+        expect(d.get('undone-then-edited')?.body).toBe('one\ntwo\nthree on b\n');
+      }
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  /**
    * Soak seeds 1123, 5509, 5919, 5935 (docs/sync-engine.md): a process killed after a round wrote
    * pulled notes here and before it saved the baseline. A crash at 'save:state' stands for it.
    */

@@ -98,7 +98,7 @@ export async function commitPushes(
     pushes: [
       ...(journal?.pushes ?? []),
       ...pushes
-        .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash }))
+        .map((p) => ({ id: p.id, localBefore: p.localBefore, pushed: p.hash, version: started.version }))
         .filter((p) => !journal?.pushes.some((old) => sameJournalPush(old, p))),
     ],
     pulls: journal?.pulls ?? [],

@@ -43,9 +43,15 @@ export async function recoverJournal(
     // Committed: the cloud holds the push, or its entry's last change replaced exactly that version
     // (another device changed or deleted it since: without this the note would count as never
     // synced here, and a delete made there would be undone by uploading it again). Otherwise not
-    // committed, or changed more than once since: plan from the old baseline as usual.
+    // committed, or changed more than once since: plan from the old baseline as usual. A change
+    // on top of our push was made after the version the round planning it had seen: an entry not
+    // changed since then replaced an earlier version that our push happens to equal (a person
+    // undoing another device's edit, pushed and not committed: seed 30691), not our push.
     const stillThere = cloudHash === p.pushed;
-    if (!stillThere && (p.pushed === null || entry?.replaced !== p.pushed)) continue;
+    const seen = p.version ?? journal.version;
+    const replacedOurs =
+      p.pushed !== null && entry?.replaced === p.pushed && (seen === null || entry.seq > seen);
+    if (!stillThere && !replacedOurs) continue;
     const localHash = locals.get(p.id)?.hash ?? null;
     if (localHash === p.pushed) {
       setBase(base, p.id, p.pushed);
