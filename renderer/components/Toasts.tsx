@@ -1,5 +1,21 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { toastStore, useToasts } from '../state/toast-store.js';
+import { describeError } from '../api/describe-error.js';
+import { toastStore, useToasts, type ToastWords } from '../state/toast-store.js';
+
+/** A toast's words in the language shown now (a toast stays up across a switch of language). */
+function worded(words: ToastWords | ToastWords[], t: TFunction): string {
+  if (Array.isArray(words)) return words.map((w) => worded(w, t)).join(' ');
+  if ('key' in words) {
+    const params = Object.entries(words.params ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'object' ? worded(v, t) : v,
+    ]);
+    return String(t(words.key, Object.fromEntries(params)));
+  }
+  if ('error' in words) return describeError(words.error, t);
+  return words.text;
+}
 
 export function Toasts() {
   const toasts = useToasts();
@@ -9,7 +25,7 @@ export function Toasts() {
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`}>
           <span>
-            {toast.message}
+            {worded(toast.message, t)}
             {toast.subject !== undefined ? (
               <>
                 {' '}
@@ -25,7 +41,7 @@ export function Toasts() {
                 void toast.action!.run();
               }}
             >
-              {toast.action.label}
+              {worded(toast.action.label, t)}
             </button>
           )}
           <button

@@ -1,3 +1,4 @@
+import { cleanupUiEn } from '../pages/cleanup/strings.js';
 import { syncUiEn } from '../sync/strings.js';
 /**
  * English labels. Keys are shared with zh.ts; the app's fixed Chinese terms (待整理, 关闭云同步, …)
@@ -264,6 +265,7 @@ export const en = {
   sync: { notConfigured: 'Sync is not set up yet.' },
   // ── sync panel + conflict view (issue 6; strings in renderer/sync/strings.ts) ──
   syncUi: syncUiEn,
+  cleanupUi: cleanupUiEn,
   // ── end sync ──
   errors: { generic: 'Something went wrong: {{message}}' },
   confirm: { ok: 'OK', cancel: 'Cancel' },

@@ -1,4 +1,5 @@
 import type { Messages } from './en.js';
+import { cleanupUiZh } from '../pages/cleanup/strings.js';
 import { syncUiZh } from '../sync/strings.js';
 
 /** 中文标签。种子文档的术语原样使用：待整理、关闭云同步、立即同步、生成合并建议、手动合并。 */
@@ -257,6 +258,7 @@ export const zh: Messages = {
   sync: { notConfigured: '尚未设置同步。' },
   // ── sync panel + conflict view (issue 6; strings in renderer/sync/strings.ts) ──
   syncUi: syncUiZh,
+  cleanupUi: cleanupUiZh,
   // ── end sync ──
   errors: { generic: '出错了：{{message}}' },
   confirm: { ok: '确定', cancel: '取消' },

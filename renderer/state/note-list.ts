@@ -36,11 +36,14 @@ export function filterAndSort(rows: readonly ListRow[], f: ListFilters): ListRow
     : out.sort(listOrder(f.sort));
 }
 
-/** The rows whose id is exactly the query, moved to the top (typing an id finds that note first). */
-export function exactIdFirst(rows: readonly ListRow[], query: string): ListRow[] {
+/**
+ * The rows whose id is exactly the query, moved to the top (typing an id finds that note first).
+ * The same array when none is: the list is not redrawn for a key that changes nothing.
+ */
+export function exactIdFirst(rows: readonly ListRow[], query: string): readonly ListRow[] {
   const q = query.trim().toLowerCase();
   const exact = q ? rows.filter((r) => r.id.toLowerCase() === q) : [];
-  return exact.length === 0 ? [...rows] : [...exact, ...rows.filter((r) => r.id.toLowerCase() !== q)];
+  return exact.length === 0 ? rows : [...exact, ...rows.filter((r) => r.id.toLowerCase() !== q)];
 }
 
 /** A search hit of the page's search (`listing: true`, so it carries the list's fields) as a row. */

@@ -1,13 +1,26 @@
 import { createStore, useStore } from 'zustand';
 
+/**
+ * What a toast says, kept as what to say rather than as words, so that it is worded in the
+ * language shown now — also after the person switches language while it is up (Toasts.tsx).
+ */
+export type ToastWords =
+  /** A key of the string tables (renderer/i18n) and its values. */
+  | { key: string; params?: Record<string, string | number | ToastWords> }
+  /** An error, put into words by describeError when drawn. */
+  | { error: unknown }
+  /** Words that are not ours to translate (a sync server's message), shown as they came. */
+  | { text: string };
+
 /** Short messages at the bottom of the page, optionally with one action (e.g. Undo). */
 export interface Toast {
   id: number;
-  message: string;
+  /** Several pieces are shown one after another, a space apart. */
+  message: ToastWords | ToastWords[];
   tone: 'info' | 'error';
   /** The note the toast is about (its summary or id), shown after the message as the person wrote it. */
   subject?: string;
-  action?: { label: string; run: () => void | Promise<void> };
+  action?: { label: ToastWords; run: () => void | Promise<void> };
   /**
    * What the toast is about (e.g. `save:project:id`): a newer toast with the same key replaces it,
    * and `dismissKey` removes it once its cause is gone (the save that failed went through).

@@ -1,4 +1,5 @@
 import { createStore, useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import type { Scope } from '../../shared/note.js';
 import type { ListSort, TypeFilter } from '../../shared/note-list-order.js';
 
@@ -149,4 +150,18 @@ uiStore.subscribe((s, prev) => {
 
 export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(uiStore, selector);
+}
+
+/** What the note list shows: the scope, the search and the filters (the Memory page and its toolbar). */
+export function useListView(): Pick<UiState, 'scope' | 'query' | 'typeFilter' | 'tagFilter' | 'sort'> {
+  return useStore(
+    uiStore,
+    useShallow((s) => ({
+      scope: s.scope,
+      query: s.query,
+      typeFilter: s.typeFilter,
+      tagFilter: s.tagFilter,
+      sort: s.sort,
+    })),
+  );
 }

@@ -26,7 +26,10 @@ export function BrowserSignIn() {
               onSuccess: (r) =>
                 showToast({
                   tone: 'info',
-                  message: t('syncUi.signedInToast', { origin: r.origin, user: r.userId ?? '' }),
+                  message: {
+                    key: 'syncUi.signedInToast',
+                    params: { origin: r.origin, user: r.userId ?? '' },
+                  },
                 }),
             },
           );

@@ -43,7 +43,10 @@ export function DevicesList() {
                     { id: d.id },
                     {
                       onSuccess: () =>
-                        showToast({ tone: 'info', message: t('syncUi.revokedToast', { name: d.name }) }),
+                        showToast({
+                          tone: 'info',
+                          message: { key: 'syncUi.revokedToast', params: { name: d.name } },
+                        }),
                     },
                   )
                 }

@@ -191,8 +191,8 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
           const unfinished = r.scopes.some((scope) => scope.error);
           showToast(
             unfinished
-              ? { tone: 'error', message: t('syncUi.enc.onUnfinishedToast') }
-              : { tone: 'info', message: t('syncUi.enc.onToast') },
+              ? { tone: 'error', message: { key: 'syncUi.enc.onUnfinishedToast' } }
+              : { tone: 'info', message: { key: 'syncUi.enc.onToast' } },
           );
         },
       },
@@ -247,7 +247,7 @@ function UnlockForm() {
     unlock.mutate(withCode ? { recoveryCode: secret.trim() } : { passphrase: secret }, {
       onSuccess: () => {
         setSecret('');
-        showToast({ tone: 'info', message: t('syncUi.enc.unlockedToast') });
+        showToast({ tone: 'info', message: { key: 'syncUi.enc.unlockedToast' } });
       },
     });
   };
@@ -316,7 +316,7 @@ function ChangePassphraseForm() {
           setCurrent('');
           setNext('');
           setAgain('');
-          showToast({ tone: 'info', message: t('syncUi.enc.changedToast') });
+          showToast({ tone: 'info', message: { key: 'syncUi.enc.changedToast' } });
         },
       },
     );

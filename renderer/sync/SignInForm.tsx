@@ -24,8 +24,8 @@ export function SignInForm() {
               showToast({
                 tone: 'info',
                 message: r.userId
-                  ? t('syncUi.signedInToast', { origin: r.origin, user: r.userId })
-                  : t('syncUi.signedInUnverified', { origin: r.origin }),
+                  ? { key: 'syncUi.signedInToast', params: { origin: r.origin, user: r.userId } }
+                  : { key: 'syncUi.signedInUnverified', params: { origin: r.origin } },
               });
             },
           },

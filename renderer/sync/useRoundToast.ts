@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { RoundTotals, SyncStatus } from '../../shared/api/sync.js';
-import { showToast } from '../state/toast-store.js';
+import { showToast, type ToastWords } from '../state/toast-store.js';
 import { uiStore } from '../state/ui-store.js';
 import { useSyncStatus } from './hooks.js';
 
@@ -20,7 +19,6 @@ function totalsOf(s: SyncStatus): RoundTotals {
  * rounds up; the page shows the difference since it last looked (a restarted core starts again).
  */
 export function useRoundToast(): void {
-  const { t } = useTranslation();
   const status = useSyncStatus().data;
   const seen = useRef<RoundTotals | null>(null);
   useEffect(() => {
@@ -33,24 +31,27 @@ export function useRoundToast(): void {
     if (d.added + d.changed + d.deleted + d.pushed + d.conflicts === 0) return;
     const pending = status.scopes.reduce((n, sc) => n + sc.pendingUploads, 0);
     const held = status.scopes.reduce((n, sc) => n + sc.held.length, 0);
-    const parts = [
-      t('syncUi.syncDone', { added: d.added, changed: d.changed, deleted: d.deleted, pushed: d.pushed }),
-      d.conflicts > 0 ? t('syncUi.newConflicts', { count: d.conflicts }) : '',
-      pending > 0 ? t('syncUi.waitingUploads', { count: pending }) : '',
-      held > 0 ? t('syncUi.heldFiles', { count: held }) : '',
+    const parts: ToastWords[] = [
+      {
+        key: 'syncUi.syncDone',
+        params: { added: d.added, changed: d.changed, deleted: d.deleted, pushed: d.pushed },
+      },
     ];
+    if (d.conflicts > 0) parts.push({ key: 'syncUi.newConflicts', params: { count: d.conflicts } });
+    if (pending > 0) parts.push({ key: 'syncUi.waitingUploads', params: { count: pending } });
+    if (held > 0) parts.push({ key: 'syncUi.heldFiles', params: { count: held } });
     showToast({
       tone: 'info',
       key: 'sync.done',
-      message: parts.filter(Boolean).join(' '),
+      message: parts,
       ...(d.conflicts > 0
         ? {
             action: {
-              label: t('syncUi.openConflicts'),
+              label: { key: 'syncUi.openConflicts' },
               run: () => uiStore.getState().setActiveTab('conflicts'),
             },
           }
         : {}),
     });
-  }, [status, t]);
+  }, [status]);
 }

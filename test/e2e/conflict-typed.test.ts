@@ -97,7 +97,7 @@ async function polishOfTheConflictView(page: Page): Promise<void> {
   expect(look.panes).toBeGreaterThan(0);
   expect(look.toastsOverPanes).toBe(0);
   expect(['static', 'relative']).toContain(look.toastsPosition);
-  // A toast keeps the language it was written in: closed first, so that only the page is checked.
+  // Toasts closed first, so that only the page is checked (toasts switching language: status-and-keyboard).
   // Always the first one: `.all()` pins nth(i) locators, and a closed toast shifts the rest.
   const closeButtons = page.getByTestId('toasts').getByRole('button', { name: 'Close' });
   while ((await closeButtons.count()) > 0) await closeButtons.first().click();

@@ -1,18 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
-import {
-  closeDemoPage,
-  openDemoPage,
-  openNoteIn,
-  readNoteFile,
-  row,
-  screenshot,
-  WAIT,
-  type DemoEnv,
-} from './harness.js';
+import { openNoteIn, readNoteFile, row, screenshot, useDemoPage, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * Issue 17, "never lose a draft", in Chromium against the real bridge and core: every way work used
@@ -20,16 +11,11 @@ import {
  * "keep mine" over an agent's edit, a reload) keeps it now. Checks end on the files on disk.
  */
 let env: DemoEnv;
-let browser: Browser;
 let page: Page;
 
 const openNote = (id: string) => openNoteIn(page, id);
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, page } = demo));
 
 describe('drafts are never lost', { timeout: 120_000 }, () => {
   it('keeps a half-written new note when another note is clicked, and across a reload', async () => {
@@ -48,7 +34,9 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.getByTestId('new-id').fill('release-fridays-e2e');
     await page.getByTestId('new-body').press('Control+s');
     await expect
-      .poll(() => readNoteFile(env.projectDir, 'release-fridays-e2e').then((n) => n.summary), { timeout: WAIT })
+      .poll(() => readNoteFile(env.projectDir, 'release-fridays-e2e').then((n) => n.summary), {
+        timeout: WAIT,
+      })
       .toBe('Release notes go out on Fridays');
     await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('release-fridays-e2e');
     await page.getByTestId('new-note').click();

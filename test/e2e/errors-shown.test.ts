@@ -1,19 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { ApiOutput } from '../../shared/api.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { BRIDGE_SECRET_HEADER } from '../../shared/web-bridge.js';
-import {
-  closeDemoPage,
-  openDemoPage,
-  openNoteIn,
-  readNoteFile,
-  screenshot,
-  WAIT,
-  type DemoEnv,
-} from './harness.js';
+import { openNoteIn, readNoteFile, screenshot, useDemoPage, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * Issue 12's renderer items in Chromium against the real bridge: errors nobody expected are
@@ -21,7 +13,6 @@ import {
  * reload fails for another reason than a deletion says so and keeps the draft.
  */
 let env: DemoEnv;
-let browser: Browser;
 let page: Page;
 const ID = 'deploy-staging-44e';
 const DRAFT = 'Deploys to staging: my edit, not saved yet';
@@ -35,11 +26,7 @@ async function appErrors() {
   return ((await res.json()) as { result: ApiOutput<'app.status'> }).result.unexpectedErrors;
 }
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, page } = demo));
 
 describe('errors shown to the person', { timeout: 120_000 }, () => {
   it('a reload after an edit conflict that fails (not a deletion) says what failed and keeps the draft', async () => {

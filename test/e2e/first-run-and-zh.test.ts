@@ -5,6 +5,7 @@ import {
   ensureRendererBuilt,
   launchChromium,
   newPage,
+  placeholderFits,
   row,
   screenshot,
   startDemo,
@@ -110,7 +111,7 @@ describe('the Chinese UI', { timeout: 180_000 }, () => {
     });
   });
 
-  it('keeps labels on one line and the filters on one row at 1024 px', async () => {
+  it('keeps labels on one line, the filters on one row and "任意标签" whole at 1024 px', async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await page.getByTestId('tab-backups').click();
     const restore = (await page.getByTestId('restore').first().boundingBox())!;
@@ -121,6 +122,7 @@ describe('the Chinese UI', { timeout: 180_000 }, () => {
     const typeBox = (await page.getByTestId('type-filter').boundingBox())!;
     const sortBox = (await page.getByTestId('sort').boundingBox())!;
     expect(Math.abs(sortBox.y - typeBox.y)).toBeLessThan(4);
+    expect(await placeholderFits(page, 'tag-filter')).toEqual({ text: '任意标签', fits: true });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, promises as fs, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parseNote } from '../../shared/note-format.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
@@ -122,6 +122,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/**
+ * Whether a field's placeholder shows whole: typed in as its value, it must not scroll (the width
+ * the field leaves for text, after padding and any datalist arrow, is what a placeholder gets).
+ */
+export function placeholderFits(page: Page, testId: string): Promise<{ text: string; fits: boolean }> {
+  return page.getByTestId(testId).evaluate((el: HTMLInputElement) => {
+    el.value = el.placeholder;
+    const fits = el.scrollWidth <= el.clientWidth;
+    el.value = '';
+    return { text: el.placeholder, fits };
+  });
+}
+
 /** The row of a note in the list. */
 export function row(page: Page, id: string) {
   return page.locator(`[role="option"][data-note-id="${id}"]`);
@@ -166,6 +179,19 @@ export async function openDemoPage(prepare?: (env: DemoEnv) => Promise<void>): P
 export async function closeDemoPage(demo: Partial<DemoPage>): Promise<void> {
   await demo.browser?.close();
   await demo.env?.close();
+}
+
+/**
+ * One demo page for every test of a file: opened before the first (`onOpen` receives it, to keep
+ * what the file uses), closed after the last.
+ */
+export function useDemoPage(onOpen: (demo: DemoPage) => void): void {
+  let demo: DemoPage | undefined;
+  beforeAll(async () => {
+    demo = await openDemoPage();
+    onOpen(demo);
+  }, 120_000);
+  afterAll(() => closeDemoPage(demo ?? {}));
 }
 
 /** Words the Chinese UI keeps in Latin letters on purpose: names, keys, formats. */

@@ -1,35 +1,21 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { SAMPLE_NOTES } from '../../electron/demo/sample-notes.js';
-import {
-  closeDemoPage,
-  openDemoPage,
-  openNoteIn,
-  readNoteFile,
-  row,
-  screenshot,
-  WAIT,
-  type DemoEnv,
-} from './harness.js';
+import { openNoteIn, readNoteFile, row, screenshot, useDemoPage, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * The Memory page in Chromium against the real web bridge and core over a temp home seeded with the
  * demo's sample notes: every check ends on the files on disk, not only on what the page shows.
  */
 let env: DemoEnv;
-let browser: Browser;
 let page: Page;
 
 const openNote = (id: string) => openNoteIn(page, id);
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, page } = demo));
 
 describe('Memory page in Chromium', { timeout: 120_000 }, () => {
   it('lists every sample note, virtualised, with the secret kept out of the address bar', async () => {
@@ -100,7 +86,9 @@ describe('Memory page in Chromium', { timeout: 120_000 }, () => {
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+s');
     await expect
-      .poll(async () => (await readNoteFile(env.projectDir, 'pricing-borderless-3fa')).body, { timeout: WAIT })
+      .poll(async () => (await readNoteFile(env.projectDir, 'pricing-borderless-3fa')).body, {
+        timeout: WAIT,
+      })
       .toContain('Also: no drop shadows on the cards.');
     const saved = await readNoteFile(env.projectDir, 'pricing-borderless-3fa');
     expect(saved.summary).toBe('Pricing cards use fills, never borders or shadows');

@@ -1,15 +1,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  closeDemoPage,
   newPage,
-  openDemoPage,
   openNoteIn,
+  placeholderFits,
   row,
   screenshot,
   startDemo,
+  useDemoPage,
   WAIT,
   type DemoEnv,
 } from './harness.js';
@@ -25,11 +25,7 @@ let env: DemoEnv;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, browser, page } = demo));
 
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
 
@@ -56,7 +52,7 @@ describe('polish', { timeout: 120_000 }, () => {
     await screenshot(page, 'polish-01-badges');
   });
 
-  it('at 1024 px: dates are whole inside their row (the id gives way, with an ellipsis), the sort box stays beside the type filter', async () => {
+  it('at 1024 px: dates are whole inside their row (the id gives way, with an ellipsis), the sort box stays beside the type filter, "Any tag" shows whole', async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     await page.getByTestId('search').fill('');
     const dates = await page.locator('.note-row-date').evaluateAll((els) =>
@@ -76,6 +72,7 @@ describe('polish', { timeout: 120_000 }, () => {
     const typeBox = (await page.getByTestId('type-filter').boundingBox())!;
     const sortBox = (await page.getByTestId('sort').boundingBox())!;
     expect(Math.abs(sortBox.y - typeBox.y)).toBeLessThan(4);
+    expect(await placeholderFits(page, 'tag-filter')).toEqual({ text: 'Any tag', fits: true });
     await screenshot(page, 'polish-02-list-1024');
     await page.setViewportSize({ width: 1280, height: 800 });
   });

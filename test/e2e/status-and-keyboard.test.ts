@@ -1,22 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closeDemoPage,
-  openDemoPage,
-  row,
-  screenshot,
-  WAIT,
-  type DemoEnv,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { row, screenshot, WAIT, type DemoEnv, useDemoPage } from './harness.js';
 
 /**
  * Issue 17, "sync state where you work" and "keyboard and screen readers", in Chromium against the
  * real bridge and core (signed out of sync, as the demo starts).
  */
 let env: DemoEnv;
-let browser: Browser;
 let page: Page;
 
 const focused = () =>
@@ -25,11 +17,7 @@ const focused = () =>
     return el?.getAttribute('data-testid') ?? el?.className ?? '';
   });
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage());
-}, 120_000);
-
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, page } = demo));
 
 describe('status bar and keyboard', { timeout: 120_000 }, () => {
   it('shows the sync state on every page, and never "on" while signed out', async () => {
@@ -112,6 +100,13 @@ describe('status bar and keyboard', { timeout: 120_000 }, () => {
     const toast = (await page.locator('.toast').first().boundingBox())!;
     expect(toast.y).toBeGreaterThanOrEqual(editor.y + editor.height - 1);
     await screenshot(page, 'status-04-toast-beside-editor');
+    // A toast is worded in the language shown now, also one that came before the switch.
+    await page.getByTestId('locale').selectOption('zh');
+    await expect.poll(() => page.getByTestId('toasts').textContent()).toContain('已删除');
+    expect(await page.getByTestId('toasts').textContent()).not.toContain('Deleted');
+    await page.getByTestId('toasts').getByRole('button', { name: '撤销' }).waitFor();
+    await screenshot(page, 'status-05-toast-after-switch-zh');
+    await page.getByTestId('locale').selectOption('en');
     await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).click();
     await expect
       .poll(() => page.getByTestId('note-id').textContent(), { timeout: WAIT })

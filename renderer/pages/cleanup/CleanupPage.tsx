@@ -21,7 +21,7 @@ import './cleanup.css';
  * backups it wrote.
  */
 export function CleanupPage() {
-  const { s, f } = useCleanupStrings();
+  const { s } = useCleanupStrings();
   const findings = useFindings();
   const notes = useApiQuery('notes.list', { scope: 'both' });
   const client = useApiClient();
@@ -60,9 +60,9 @@ export function CleanupPage() {
   async function undoMerge(result: MergeResult) {
     try {
       for (const backupId of result.backupIds) await client.call('backups.restore', { backupId });
-      showToast({ tone: 'info', message: s.undone });
+      showToast({ tone: 'info', message: { key: 'cleanupUi.undone' } });
     } catch (err) {
-      showToast({ tone: 'error', message: (err as Error).message });
+      showToast({ tone: 'error', message: { error: err } });
     } finally {
       invalidateCleanup(qc);
     }
@@ -137,12 +137,15 @@ export function CleanupPage() {
             invalidateCleanup(qc);
             showToast({
               tone: 'info',
-              message: f(s.applied, {
-                keep: summary,
-                deleted: result.deletedIds.length,
-                repointed: result.repointed.length,
-              }),
-              action: { label: s.undoMerge, run: () => undoMerge(result) },
+              message: {
+                key: 'cleanupUi.applied',
+                params: {
+                  keep: summary,
+                  deleted: result.deletedIds.length,
+                  repointed: result.repointed.length,
+                },
+              },
+              action: { label: { key: 'cleanupUi.undoMerge' }, run: () => undoMerge(result) },
             });
           }}
         />

@@ -136,6 +136,10 @@ const zh: typeof en = {
 
 export type CleanupStrings = typeof en;
 
+/** Also in the string tables as `cleanupUi` (a toast is kept as a key, worded when drawn). */
+export const cleanupUiEn = en;
+export const cleanupUiZh: CleanupStrings = zh;
+
 function fill(template: string, vars: Record<string, string | number>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
 }

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Finding } from '../../../shared/api/cleanup.js';
 import { useApiClient } from '../../api/context.js';
 import { showToast, toastStore } from '../../state/toast-store.js';
-import { useCleanupStrings } from './strings.js';
 import { invalidateCleanup } from './useFindings.js';
 
 /** Focus in a text field: Ctrl/Cmd+Z there is the field's own undo. */
@@ -18,7 +17,6 @@ function typingIn(target: EventTarget | null): boolean {
  * reload. `blocked` stops the shortcut while a dialog (the merge editor) has the keyboard.
  */
 export function useDismiss(opts: { onError: (message: string | null) => void; blocked: boolean }) {
-  const { s, f } = useCleanupStrings();
   const client = useApiClient();
   const qc = useQueryClient();
   const undoStack = useRef<string[][]>([]);
@@ -30,14 +28,14 @@ export function useDismiss(opts: { onError: (message: string | null) => void; bl
       toastStore.getState().dismissKey(`dismiss:${ids.join('|')}`);
       try {
         await client.call('cleanup.undismiss', { findingIds: ids });
-        showToast({ tone: 'info', message: f(s.undismissed, { count: ids.length }) });
+        showToast({ tone: 'info', message: { key: 'cleanupUi.undismissed', params: { count: ids.length } } });
       } catch (err) {
-        showToast({ tone: 'error', message: (err as Error).message });
+        showToast({ tone: 'error', message: { error: err } });
       } finally {
         invalidateCleanup(qc);
       }
     },
-    [client, qc, s, f],
+    [client, qc],
   );
 
   const dismiss = useCallback(
@@ -51,9 +49,9 @@ export function useDismiss(opts: { onError: (message: string | null) => void; bl
           tone: 'info',
           key: `dismiss:${ids.join('|')}`,
           ...(subject !== undefined && ids.length === 1
-            ? { message: s.dismissedOne, subject }
-            : { message: f(s.dismissed, { count: ids.length }) }),
-          action: { label: s.undoDismiss, run: () => undo(ids) },
+            ? { message: { key: 'cleanupUi.dismissedOne' }, subject }
+            : { message: { key: 'cleanupUi.dismissed', params: { count: ids.length } } }),
+          action: { label: { key: 'cleanupUi.undoDismiss' }, run: () => undo(ids) },
         });
       } catch (err) {
         onError((err as Error).message);
@@ -61,7 +59,7 @@ export function useDismiss(opts: { onError: (message: string | null) => void; bl
         invalidateCleanup(qc);
       }
     },
-    [client, qc, s, f, undo, onError],
+    [client, qc, undo, onError],
   );
 
   useEffect(() => {

@@ -111,8 +111,8 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
     showToast({
       tone: 'info',
       message: newId
-        ? t('syncUi.keepBothToast', { id: current.id, newId })
-        : t('syncUi.resolvedToast', { id: current.id }),
+        ? { key: 'syncUi.keepBothToast', params: { id: current.id, newId } }
+        : { key: 'syncUi.resolvedToast', params: { id: current.id } },
     });
     conflictStore.getState().select(afterResolving(refs, current));
   }
@@ -120,7 +120,7 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
   function run(input: Parameters<typeof resolve.mutate>[0]) {
     resolve.mutate(input, {
       onSuccess: (r) => done(r.newId),
-      onError: (err) => showToast({ tone: 'error', message: err.message }),
+      onError: (err) => showToast({ tone: 'error', message: { error: err } }),
     });
   }
 

@@ -9,7 +9,7 @@ import { firstListStore } from '../../state/first-list.js';
 import { editorStore } from '../../state/editor-store.js';
 import { exactIdFirst, filterAndSort, hitRow, rowKey, type ListRow } from '../../state/note-list.js';
 import { useConflictList } from '../../sync/hooks.js';
-import { uiStore, useUi } from '../../state/ui-store.js';
+import { uiStore, useListView, useUi } from '../../state/ui-store.js';
 import { NewNoteForm } from './NewNoteForm.js';
 import { NoteList } from './NoteList.js';
 import { Toolbar } from './Toolbar.js';
@@ -21,17 +21,16 @@ import { useNotePages } from './useNotePages.js';
  * the page); scrolling near the end or "show more" asks for as many again.
  */
 const SEARCH_PAGE = 50;
+const NO_ROWS: readonly ListRow[] = [];
+const NO_TAGS: Array<{ tag: string; count: number }> = [];
+const selectRow = (row: ListRow) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope });
 
 // The editor brings CodeMirror: loaded on first use so the list shows before it is parsed.
 const NoteEditor = lazy(() => import('./NoteEditor.js').then((m) => ({ default: m.NoteEditor })));
 
 export function MemoryPage() {
   const { t } = useTranslation();
-  const scope = useUi((s) => s.scope);
-  const query = useUi((s) => s.query);
-  const typeFilter = useUi((s) => s.typeFilter);
-  const tagFilter = useUi((s) => s.tagFilter);
-  const sort = useUi((s) => s.sort);
+  const { scope, query, typeFilter, tagFilter, sort } = useListView();
   const selection = useUi((s) => s.selection);
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -47,8 +46,10 @@ export function MemoryPage() {
   // (the query's AbortSignal), so the answer shown is always the last key's
   // (bench/ui/search-as-you-type.ts, docs/performance.md).
   const q = query.trim() ? query : '';
-  const [limit, setLimit] = useState(SEARCH_PAGE);
-  useEffect(() => setLimit(SEARCH_PAGE), [q, scope]);
+  // Hits asked for: a page, more after "show more" — for that query and scope only (a new key asks
+  // for one page again, in the same render: no second request).
+  const [widened, setWidened] = useState({ q: '', scope, limit: SEARCH_PAGE });
+  const limit = widened.q === q && widened.scope === scope ? widened.limit : SEARCH_PAGE;
   // One more than shown: whether more notes match is known without counting them all.
   const search = useApiQuery(
     'notes.search',
@@ -61,18 +62,24 @@ export function MemoryPage() {
     if (!list.isPending) firstListStore.getState().markShown();
   }, [list.isPending]);
 
-  const shown: ListRow[] = useMemo(() => {
-    if (!q) return list.notes;
-    if (!search.data) return [];
-    const hits = search.data.notes.slice(0, limit).map(hitRow);
-    return exactIdFirst(filterAndSort(hits, { typeFilter, tagFilter, sort }), q);
-  }, [q, search.data, list.notes, limit, typeFilter, tagFilter, sort]);
+  // Each step keeps its array while its inputs stay: a key whose answer has not come yet (the
+  // previous hits stay as placeholder) leaves the rows as they are, and the list is not redrawn.
+  const hits = useMemo(() => search.data?.notes.slice(0, limit).map(hitRow), [search.data, limit]);
+  const sortedHits = useMemo(
+    () => hits && filterAndSort(hits, { typeFilter, tagFilter, sort }),
+    [hits, typeFilter, tagFilter, sort],
+  );
+  const shown = useMemo(
+    () => (!q ? list.notes : sortedHits ? exactIdFirst(sortedHits, q) : NO_ROWS),
+    [q, list.notes, sortedHits],
+  );
   const searchingMore = search.isFetching;
+  const showMore = useCallback(() => setWidened({ q, scope, limit: limit + SEARCH_PAGE }), [q, scope, limit]);
   const loadMoreHits = useCallback(() => {
-    if (more && !searchingMore) setLimit((l) => l + SEARCH_PAGE);
-  }, [more, searchingMore]);
+    if (more && !searchingMore) showMore();
+  }, [more, searchingMore, showMore]);
   const tags =
-    useDeferredApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? [];
+    useDeferredApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? NO_TAGS;
   const keptDrafts = useDrafts((s) => s.notes);
   const draftKeys = useMemo(() => new Set(Object.keys(keptDrafts)), [keptDrafts]);
   const conflictList = useConflictList();
@@ -82,10 +89,10 @@ export function MemoryPage() {
   );
 
   // The open note's draft (if any) stays kept; the new-note form brings back its own draft.
-  const newNote = () => {
+  const newNote = useCallback(() => {
     editorStore.getState().close();
     uiStore.getState().select({ kind: 'new' });
-  };
+  }, []);
 
   useEffect(() => {
     const offs = [
@@ -116,7 +123,7 @@ export function MemoryPage() {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('mouseup', onMouseUp);
     };
-  }, []);
+  }, [newNote]);
 
   const filtering = q.length > 0 || typeFilter !== 'all' || tagFilter.trim() !== '';
   return (
@@ -137,12 +144,7 @@ export function MemoryPage() {
                 : t('list.count', { count: q ? shown.length : list.total })}
           </div>
           {more ? (
-            <button
-              type="button"
-              className="link"
-              onClick={() => setLimit((l) => l + SEARCH_PAGE)}
-              data-testid="show-more"
-            >
+            <button type="button" className="link" onClick={showMore} data-testid="show-more">
               {t('list.showMore', { count: SEARCH_PAGE })}
             </button>
           ) : null}
@@ -169,7 +171,7 @@ export function MemoryPage() {
             drafts={draftKeys}
             conflicts={conflictKeys}
             onNearEnd={q ? loadMoreHits : list.loadMore}
-            onSelect={(row) => uiStore.getState().select({ kind: 'note', id: row.id, scope: row.scope })}
+            onSelect={selectRow}
           />
         )}
       </section>

@@ -77,9 +77,12 @@ export function NewNoteForm() {
       });
       draftStore.getState().setNewNote(null);
       invalidateForEvent(qc, { type: 'notes.changed' });
-      showToast({ tone: 'info', message: t('note.createdToast'), subject: r.id });
+      showToast({ tone: 'info', message: { key: 'note.createdToast' }, subject: r.id });
       if (r.danglingLinks.length)
-        showToast({ tone: 'info', message: t('note.danglingLinks', { ids: r.danglingLinks.join(', ') }) });
+        showToast({
+          tone: 'info',
+          message: { key: 'note.danglingLinks', params: { ids: r.danglingLinks.join(', ') } },
+        });
       uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
     } catch (err) {
       const fields = fieldErrorsOf(err, t);

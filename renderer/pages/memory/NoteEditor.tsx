@@ -73,7 +73,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
     try {
       const ok = await save(opts);
       // Saving does not settle a sync conflict: say so, so nobody thinks it did.
-      if (ok && inConflict) showToast({ tone: 'info', message: t('note.savedConflictOpen') });
+      if (ok && inConflict) showToast({ tone: 'info', message: { key: 'note.savedConflictOpen' } });
       if (!ok && editorStore.getState().diskVersion) setComparing(true);
     } finally {
       setSaving(false);

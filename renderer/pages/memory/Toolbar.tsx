@@ -1,20 +1,25 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES } from '../../../shared/note.js';
 import { useUi, uiStore, type ScopeSelection, type SortKey, type TypeFilter } from '../../state/ui-store.js';
 
 const SCOPES: ScopeSelection[] = ['project', 'user', 'both'];
 
-export function Toolbar(props: {
+/**
+ * The list's toolbar. Memoised, and the query is read by the search field alone: a key typed in
+ * the search redraws that field, not the toolbar's two dozen labels.
+ */
+export const Toolbar = memo(function Toolbar(props: {
   tags: Array<{ tag: string; count: number }>;
   searchRef: React.RefObject<HTMLInputElement | null>;
   onNew: () => void;
 }) {
   const { t } = useTranslation();
   const scope = useUi((s) => s.scope);
-  const query = useUi((s) => s.query);
   const typeFilter = useUi((s) => s.typeFilter);
   const tagFilter = useUi((s) => s.tagFilter);
   const sort = useUi((s) => s.sort);
+  const searching = useUi((s) => s.query.trim() !== '');
   const canBack = useUi((s) => s.back.length > 0);
   const canForward = useUi((s) => s.forward.length > 0);
   const ui = uiStore.getState();
@@ -72,17 +77,7 @@ export function Toolbar(props: {
           + {t('note.new')}
         </button>
       </div>
-      <input
-        ref={props.searchRef}
-        type="search"
-        className="search"
-        aria-label={t('list.search')}
-        placeholder={t('list.searchPlaceholder')}
-        value={query}
-        onChange={(e) => ui.setQuery(e.target.value)}
-        aria-keyshortcuts="Control+F Meta+F"
-        data-testid="search"
-      />
+      <SearchField inputRef={props.searchRef} />
       <div className="toolbar-row filters">
         <label>
           <span className="sr-only">{t('list.type')}</span>
@@ -111,11 +106,7 @@ export function Toolbar(props: {
             onChange={(e) => ui.setTagFilter(e.target.value)}
             data-testid="tag-filter"
           />
-          <datalist id="tag-options">
-            {props.tags.slice(0, 200).map(({ tag, count }) => (
-              <option key={tag} value={tag}>{`${tag} (${count})`}</option>
-            ))}
-          </datalist>
+          <TagOptions tags={props.tags} />
         </label>
         <label>
           <span className="sr-only">{t('list.sort')}</span>
@@ -125,7 +116,7 @@ export function Toolbar(props: {
             onChange={(e) => ui.setSort(e.target.value as SortKey)}
             data-testid="sort"
           >
-            {query.trim() ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
+            {searching ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
             <option value="updated">{t('list.sortUpdated')}</option>
             <option value="created">{t('list.sortCreated')}</option>
             <option value="summary">{t('list.sortSummary')}</option>
@@ -134,4 +125,33 @@ export function Toolbar(props: {
       </div>
     </div>
   );
+});
+
+function SearchField(props: { inputRef: React.RefObject<HTMLInputElement | null> }) {
+  const { t } = useTranslation();
+  const query = useUi((s) => s.query);
+  return (
+    <input
+      ref={props.inputRef}
+      type="search"
+      className="search"
+      aria-label={t('list.search')}
+      placeholder={t('list.searchPlaceholder')}
+      value={query}
+      onChange={(e) => uiStore.getState().setQuery(e.target.value)}
+      aria-keyshortcuts="Control+F Meta+F"
+      data-testid="search"
+    />
+  );
 }
+
+/** The tag field's suggestions: up to 200 options, drawn again only when the tags change (not per key typed). */
+const TagOptions = memo(function TagOptions(props: { tags: Array<{ tag: string; count: number }> }) {
+  return (
+    <datalist id="tag-options">
+      {props.tags.slice(0, 200).map(({ tag, count }) => (
+        <option key={tag} value={tag}>{`${tag} (${count})`}</option>
+      ))}
+    </datalist>
+  );
+});

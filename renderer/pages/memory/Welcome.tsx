@@ -1,12 +1,14 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeferredApiQuery } from '../../api/queries.js';
 import { uiStore } from '../../state/ui-store.js';
 
 /**
  * What the editor pane shows with no note open — the first thing a newcomer sees: what the app is
- * for, where the notes live, that agents write them, and what to do next.
+ * for, where the notes live, that agents write them, and what to do next. Memoised: the Memory
+ * page redraws at every key typed in its search, this pane need not.
  */
-export function Welcome(props: { noteCount: number; onNew: () => void }) {
+export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: () => void }) {
   const { t } = useTranslation();
   const status = useDeferredApiQuery('app.status', {});
   const s = status.data;
@@ -70,4 +72,4 @@ export function Welcome(props: { noteCount: number; onNew: () => void }) {
       <p className="muted welcome-keys">{t('welcome.keys')}</p>
     </div>
   );
-}
+});

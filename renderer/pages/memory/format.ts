@@ -1,24 +1,22 @@
-import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import type { ScoreExplanationSchema } from '../../../shared/api/notes.js';
+import type { WhyWords } from './row-words.js';
 
 type Why = z.infer<typeof ScoreExplanationSchema>;
 
 /** The hit explanation as one line for the row's tooltip: which terms matched where, and the parts of the score. */
-export function explainHit(why: Why, t: TFunction): string {
+export function explainHit(why: Why, words: WhyWords): string {
   const parts: string[] = [];
   for (const field of ['summary', 'tags', 'body'] as const) {
     const terms = why.matched[field];
     const score = why.parts[field];
     if (terms.length || score)
-      parts.push(`${t(`why.${field}`)}: ${terms.join(', ') || '—'} (+${score.toFixed(2)})`);
+      parts.push(`${words[field]}: ${terms.join(', ') || '—'} (+${score.toFixed(2)})`);
   }
-  if (why.parts.usage) parts.push(`${t('why.usage')} +${why.parts.usage.toFixed(2)}`);
-  if (why.parts.proximity) parts.push(`${t('why.proximity')} +${why.parts.proximity.toFixed(2)}`);
+  if (why.parts.usage) parts.push(`${words.usage} +${why.parts.usage.toFixed(2)}`);
+  if (why.parts.proximity) parts.push(`${words.proximity} +${why.parts.proximity.toFixed(2)}`);
   if (why.semantic && why.parts.semantic !== undefined)
-    parts.push(
-      `${t('why.semantic')} ${why.semantic.similarity.toFixed(2)} (+${why.parts.semantic.toFixed(3)})`,
-    );
+    parts.push(`${words.semantic} ${why.semantic.similarity.toFixed(2)} (+${why.parts.semantic.toFixed(3)})`);
   return parts.join(' · ');
 }
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
-import { describeError, fieldErrorsOf, requiredFieldErrors } from '../../api/describe-error.js';
+import { fieldErrorsOf, requiredFieldErrors } from '../../api/describe-error.js';
 import { isApiError } from '../../api/errors.js';
 import { apiKey, invalidateForEvent } from '../../api/queries.js';
 import { editorStore, isDirty } from '../../state/editor-store.js';
@@ -91,7 +91,7 @@ export function useNoteActions() {
           showToast({
             tone: 'error',
             key: toastKey,
-            message: t('note.reloadFailed', { error: describeError(e, t) }),
+            message: { key: 'note.reloadFailed', params: { error: { error: e } } },
           });
           return false;
         }
@@ -100,7 +100,7 @@ export function useNoteActions() {
       }
       const fields = fieldErrorsOf(err, t);
       if (fields) editorStore.getState().setFieldErrors(fields);
-      else showToast({ tone: 'error', key: toastKey, message: describeError(err, t) });
+      else showToast({ tone: 'error', key: toastKey, message: { error: err } });
       return false;
     }
   }
@@ -112,10 +112,10 @@ export function useNoteActions() {
       for (const toast of toastStore.getState().toasts)
         if (toast.action) toastStore.getState().dismiss(toast.id);
       refresh();
-      showToast({ tone: 'info', message: t('note.restored'), subject: r.id });
+      showToast({ tone: 'info', message: { key: 'note.restored' }, subject: r.id });
       if (select && r.scope) uiStore.getState().select({ kind: 'note', id: r.id, scope: r.scope });
     } catch (err) {
-      showToast({ tone: 'error', message: describeError(err, t) });
+      showToast({ tone: 'error', message: { error: err } });
     }
   }
 
@@ -131,12 +131,12 @@ export function useNoteActions() {
       refresh();
       showToast({
         tone: 'info',
-        message: t('note.deleted'),
+        message: { key: 'note.deleted' },
         subject: summary,
-        action: { label: t('note.undo'), run: () => restore(r.backupId) },
+        action: { label: { key: 'note.undo' }, run: () => restore(r.backupId) },
       });
     } catch (err) {
-      showToast({ tone: 'error', message: describeError(err, t) });
+      showToast({ tone: 'error', message: { error: err } });
     }
   }
 

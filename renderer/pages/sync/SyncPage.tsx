@@ -60,7 +60,7 @@ function AccountSection({ status }: { status: SyncStatus }) {
             onClick={() =>
               logout.mutate(
                 {},
-                { onSuccess: () => showToast({ tone: 'info', message: t('syncUi.signedOutToast') }) },
+                { onSuccess: () => showToast({ tone: 'info', message: { key: 'syncUi.signedOutToast' } }) },
               )
             }
             disabled={logout.isPending}
@@ -313,7 +313,6 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
 
 /** 立即同步 from the panel, the header or the menu: one shared mutation, a toast with the result. */
 function useSyncNowAction(): () => void {
-  const { t } = useTranslation();
   const syncNow = useSyncMutation('sync.now');
   return () =>
     syncNow.mutate(
@@ -325,33 +324,41 @@ function useSyncNowAction(): () => void {
           if (failed?.error) {
             // The panel shows a 429 and "sync is off" itself: a quiet toast for those.
             const quiet = failed.error.code === Code.rate_limited || failed.error.code === Code.sync_off;
-            showToast({ tone: quiet ? 'info' : 'error', message: failed.error.message, timeoutMs: 8_000 });
+            showToast({
+              tone: quiet ? 'info' : 'error',
+              message: { text: failed.error.message },
+              timeoutMs: 8_000,
+            });
             return;
           }
           const sum = (k: 'added' | 'changed' | 'deleted') => rounds.reduce((n, r) => n + r.pulled[k], 0);
           // Conflicts are what the person has to act on: counted, with the way to them.
           const conflicts = rounds.reduce((n, r) => n + r.conflicts.length, 0);
-          const done = t('syncUi.syncDone', {
-            added: sum('added'),
-            changed: sum('changed'),
-            deleted: sum('deleted'),
-            pushed: rounds.reduce((n, r) => n + r.pushed, 0),
-          });
+          const done = {
+            key: 'syncUi.syncDone',
+            params: {
+              added: sum('added'),
+              changed: sum('changed'),
+              deleted: sum('deleted'),
+              pushed: rounds.reduce((n, r) => n + r.pushed, 0),
+            },
+          };
           showToast({
             tone: 'info',
             key: 'sync.done',
-            message: conflicts > 0 ? `${done} ${t('syncUi.newConflicts', { count: conflicts })}` : done,
+            message:
+              conflicts > 0 ? [done, { key: 'syncUi.newConflicts', params: { count: conflicts } }] : done,
             ...(conflicts > 0
               ? {
                   action: {
-                    label: t('syncUi.openConflicts'),
+                    label: { key: 'syncUi.openConflicts' },
                     run: () => uiStore.getState().setActiveTab('conflicts'),
                   },
                 }
               : {}),
           });
         },
-        onError: (err) => showToast({ tone: 'error', message: err.message, timeoutMs: 8_000 }),
+        onError: (err) => showToast({ tone: 'error', message: { error: err }, timeoutMs: 8_000 }),
       },
     );
 }
