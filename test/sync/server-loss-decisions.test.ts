@@ -47,6 +47,40 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(b.ids()).toEqual(['x', 'y']);
   });
 
+  // Soak seed 31988.
+  it('a file held while the device notices the lost history, fixed after the cloud deleted a version it never had: a conflict, not uploaded again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\n');
+    await a.write('y', 'untouched\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    await a.write('x', 'first\nedited on a\n');
+    expectOk(await a.sync()); // uploads its edit, which the cloud lost
+    const file = `${b.user.store!.dir}/x.md`;
+    const good = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, good.replace('"summary"', '"summary" oops'));
+    expectOk(await b.sync()); // b notices the loss while x is held
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud deletes a's version, which b never had
+    await fs.writeFile(file, good);
+    expectOk(await b.sync());
+    // b's copy is the version before the loss: b's person decides (it was uploaded silently, and
+    // the note a's person deleted came back everywhere).
+    expect((await b.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['y']);
+    await b.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(b.ids()).toEqual(['y']);
+    expect(a.ids()).toEqual(['y']);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seeds 142, 325.
   it('a note deleted here while the restored cloud holds an older version: a conflict that lasts until the person decides, never a silent return', async () => {
     const { device } = await account();
