@@ -21,8 +21,18 @@ export function embeddingsFromEnv(): OpenAiEmbeddings | null {
     baseUrl,
     model,
     apiKey: process.env.RECALL_EMBEDDINGS_KEY ?? null,
-    timeoutMs: 120_000,
+    // A CPU-bound local model on a loaded machine can take minutes for one batch of long texts.
+    timeoutMs: 900_000,
   });
+}
+
+/**
+ * RECALL_HYBRID_STORES=N measures the hybrid on the set's first N stores only (lexical beside it on
+ * the same stores): a CPU-bound local model can take hours for a whole set on a loaded machine.
+ */
+function storeLimit(set: PublicSet): number {
+  const n = Number(process.env.RECALL_HYBRID_STORES ?? set.stores.length);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, set.stores.length) : set.stores.length;
 }
 
 /** Lexical and hybrid recall@10 / MRR of one set; null (with the reason printed) when the endpoint fails. */
@@ -33,7 +43,7 @@ export async function measureHybrid(
   const judged = [];
   const lexical = [];
   const hybrid = [];
-  for (const [i, store] of set.stores.entries()) {
+  for (const [i, store] of set.stores.slice(0, storeLimit(set)).entries()) {
     const semantic = new SemanticRecall({
       dir: path.join(os.tmpdir(), 'memdesk-recall-public-vectors', set.name),
       provider,
@@ -55,4 +65,25 @@ export async function measureHybrid(
     }
   }
   return { lexical: quality(judged, lexical), hybrid: quality(judged, hybrid) };
+}
+
+/** Prints the set's hybrid beside its lexical default, or why it was not measured. */
+export async function reportHybrid(set: PublicSet): Promise<void> {
+  const provider = embeddingsFromEnv();
+  if (!provider) {
+    console.log(
+      '  hybrid: not measured — set RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL to an embeddings endpoint',
+    );
+    return;
+  }
+  const h = await measureHybrid(set, provider);
+  if (!h) return;
+  const limit = storeLimit(set);
+  if (limit < set.stores.length)
+    console.log(`  hybrid on the first ${limit} of ${set.stores.length} stores only (RECALL_HYBRID_STORES):`);
+  const f = (q: Quality) => `recall@10 ${q.recallAt10.toFixed(3)}  MRR ${q.mrr.toFixed(3)}`;
+  console.log(`  hybrid (${provider.space}):\n    lexical ${f(h.lexical)}\n    hybrid  ${f(h.hybrid)}`);
+  console.log(
+    `    gain: recall@10 ${(h.hybrid.recallAt10 - h.lexical.recallAt10).toFixed(3)}, MRR ${(h.hybrid.mrr - h.lexical.mrr).toFixed(3)}`,
+  );
 }

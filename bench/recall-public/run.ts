@@ -5,7 +5,7 @@
  * (or the environment variables RECALL_SCIFACT / RECALL_REALTALK). How to obtain the files:
  * docs/search.md, "Public benchmarks". A set whose path is missing is reported and skipped.
  * With RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL set, the hybrid (semantic recall on) is
- * measured too and its gain printed (./hybrid.ts).
+ * measured too and its gain printed (./hybrid.ts); `--hybrid-only` skips the lexical engines.
  */
 import { existsSync } from 'node:fs';
 import { minisearch, ours, termFrequency } from '../recall-quality/engines.js';
@@ -17,7 +17,7 @@ import { DEFAULT_RANKING } from '../../electron/memory/search/scoring.js';
 import type { RankingConfig } from '../../electron/memory/search/scoring.js';
 import { ABLATION_STEPS, ALTERNATIVES } from './ablation.js';
 import { loadRealTalk, loadSciFact } from './sets.js';
-import { embeddingsFromEnv, measureHybrid } from './hybrid.js';
+import { reportHybrid } from './hybrid.js';
 import type { PublicSet } from './sets.js';
 
 function arg(name: string, env: string): string | undefined {
@@ -100,6 +100,10 @@ for (const src of sources) {
   const notes = set.stores.reduce((a, s) => a + s.notes.length, 0);
   const queries = set.stores.reduce((a, s) => a + s.queries.length, 0);
   console.log(`\n${set.name}: ${notes} notes in ${set.stores.length} store(s), ${queries} questions`);
+  if (process.argv.includes('--hybrid-only')) {
+    await reportHybrid(set);
+    continue;
+  }
   console.log(`  ${'engine'.padEnd(62)} recall@10  MRR@10  nDCG@10`);
   for (const e of [
     ...baselines,
@@ -114,19 +118,5 @@ for (const src of sources) {
   console.log(`  recall (per message, default rules), by ablation step:`);
   for (const step of ABLATION_STEPS)
     console.log(`    ${step.name.padEnd(60)} ${measureRecall(set, step.change)}`);
-  const provider = embeddingsFromEnv();
-  if (!provider) {
-    console.log(
-      '  hybrid: not measured — set RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL to an embeddings endpoint',
-    );
-    continue;
-  }
-  const h = await measureHybrid(set, provider);
-  if (h) {
-    const f = (q: Quality) => `recall@10 ${q.recallAt10.toFixed(3)}  MRR ${q.mrr.toFixed(3)}`;
-    console.log(`  hybrid (${provider.space}):\n    lexical ${f(h.lexical)}\n    hybrid  ${f(h.hybrid)}`);
-    console.log(
-      `    gain: recall@10 ${(h.hybrid.recallAt10 - h.lexical.recallAt10).toFixed(3)}, MRR ${(h.hybrid.mrr - h.lexical.mrr).toFixed(3)}`,
-    );
-  }
+  await reportHybrid(set);
 }

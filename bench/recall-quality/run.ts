@@ -2,6 +2,7 @@
  * Quality of recall, measured: a labelled set of generated queries over generated notes, scored for
  * our search, MiniSearch's BM25 and a plain term-frequency scorer in one run.
  *   npx tsx bench/recall-quality/run.ts [notes=2000] [queries=400] [seed=42]
+ * With RECALL_EMBEDDINGS_URL and RECALL_EMBEDDINGS_MODEL set, the hybrid is measured too.
  */
 import { generateCorpus } from './generate.js';
 import type { LabelledQuery, QueryKind } from './generate.js';
@@ -10,6 +11,7 @@ import type { Ranker } from './engines.js';
 import { fmt, quality } from './metrics.js';
 import { duplicateCalibration } from './duplicates.js';
 import { ABLATION_STEPS } from '../recall-public/ablation.js';
+import { reportHybrid } from '../recall-public/hybrid.js';
 import { DEFAULT_RANKING } from '../../electron/memory/search/scoring.js';
 
 const noteCount = Number(process.argv[2] ?? 2000);
@@ -65,3 +67,6 @@ for (const step of ABLATION_STEPS) {
 
 console.log('\nduplicate threshold calibration (cosine similarity, see docs/search.md):');
 duplicateCalibration(notes, seed);
+
+console.log('\nsemantic recall (hybrid) beside the lexical default:');
+await reportHybrid({ name: `generated-${noteCount}-${seed}`, stores: [{ notes, queries }] });

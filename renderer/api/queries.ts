@@ -65,6 +65,8 @@ export const EVENT_INVALIDATIONS: Record<string, readonly string[]> = {
     'app.status',
     'backups.list',
     'cleanup.count',
+    // The notes semantic recall counts (renderer/settings/SemanticRecallPanel.tsx).
+    'semantic.status',
   ],
   'warnings.changed': ['app.status', 'notes.list'],
   'sync.status': ['sync.status', 'sync.conflicts', 'sync.conflict', 'backups.list'],

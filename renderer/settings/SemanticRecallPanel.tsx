@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import type { SemanticSettings, SemanticTest } from '../../shared/api/semantic.js';
+import type { SemanticSettings, SemanticStatus, SemanticTest } from '../../shared/api/semantic.js';
 import { insecureUrlProblem } from '../../shared/secure-url.js';
 import { fill } from '../agents/strings.js';
 import { FieldError } from '../components/FieldError.js';
@@ -46,6 +46,20 @@ function check(form: Form, need: boolean, s: SemanticStrings): FieldErrors {
   return out;
 }
 
+/**
+ * How often the shown status is asked again. Notes are embedded as searches and recalls run — in
+ * this app, and in agents' hooks and MCP servers, separate processes that send the app no event —
+ * so the panel asks: often while notes wait for their vectors or the endpoint is down, rarely once
+ * every note has one, never while semantic recall is off (then only a save changes anything).
+ */
+const STATUS_POLL_PENDING_MS = 2_000;
+const STATUS_POLL_SETTLED_MS = 30_000;
+
+function statusPollMs(st: SemanticStatus | undefined): number | false {
+  if (!st?.active) return false;
+  return st.embedded < st.notes || st.downSince !== null ? STATUS_POLL_PENDING_MS : STATUS_POLL_SETTLED_MS;
+}
+
 /** undefined keeps the stored key, null removes it. */
 function keyOf(form: Form): string | null | undefined {
   if (form.apiKey.trim()) return form.apiKey.trim();
@@ -62,7 +76,11 @@ export function SemanticRecallPanel() {
   const client = useApiClient();
   const id = useId();
   const settings = useApiQuery('semantic.settings', {});
-  const status = useApiQuery('semantic.status', {}, { refetchOnMount: 'always' });
+  const status = useApiQuery(
+    'semantic.status',
+    {},
+    { refetchOnMount: 'always', refetchInterval: (query) => statusPollMs(query.state.data) },
+  );
   // A mutation: on success the searches shown are asked again (semantic recall changes their hits).
   const configure = useApiMutation('semantic.configure');
   const [form, setForm] = useState<Form | null>(null);

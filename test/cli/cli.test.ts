@@ -1,38 +1,10 @@
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/transports/cli/run.js';
-import { fixture, snapshot, tsxLoader } from '../memory/helpers.js';
-
-/** Runs the real CLI in a child process, from its TypeScript sources (no build needed). */
-const entry = new URL('../../electron/transports/cli/memdesk.ts', import.meta.url).pathname;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function memdesk(
-  args: string[],
-  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
-      cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: opts.cwd, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(opts.stdin ?? '');
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { fixture, snapshot } from '../memory/helpers.js';
+import { memdesk, type Run } from './child.js';
 
 /**
  * The same CLI code in this process (streams instead of a child): spawning costs seconds per call

@@ -5,14 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { embeddingsSettingsPath, readEmbeddingsSettings } from '../../electron/memory/semantic/settings.js';
 import { startStandInEmbeddings, type StandInServer } from '../semantic/stand-in-embeddings.js';
+import { memdesk } from '../cli/child.js';
 import { closeDemoPage, newPage, openDemoPage, row, screenshot, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * Issue 20, semantic recall settings in the app, in Chromium against the real web bridge, with a
  * local stand-in embeddings server (deterministic vectors; it maps "automobile servicing" and "car
  * maintenance" to the same vector, as a real model would make them close): turned on and tested
- * from the panel, saved, then a search on the Memory page finds the paraphrase and the panel counts
- * the notes embedded; a wrong URL shows its error and leaves the saved settings as they were.
+ * from the panel, saved; a search by a separate CLI process embeds the notes and the open panel
+ * counts them by itself; a search on the Memory page finds the paraphrase; a wrong URL shows its
+ * error and leaves the saved settings as they were.
  */
 let env: DemoEnv;
 let browser: Browser;
@@ -96,14 +98,16 @@ describe('semantic recall settings (stand-in embeddings server)', { timeout: 120
       .toMatch(/^0 of \d+ notes embedded/);
   });
 
-  it('a search through the page then finds the paraphrase, and the panel counts the notes embedded', async () => {
-    await page.getByTestId('tab-memory').click();
-    await page.getByTestId('search').fill('automobile servicing');
-    await page.locator('[data-shown-query="automobile servicing"]').waitFor();
-    await row(page, CAR).waitFor({ timeout: WAIT });
-    await page.getByTestId('search').fill('');
-    await openPanel();
-    await page.getByTestId('semantic-refresh').click();
+  it('the panel counts the notes another process embeds, without being refreshed', async () => {
+    // The panel stays open, showing "0 of N"; a search by a separate `memdesk` process (as an
+    // agent's hook or MCP server would run) embeds the notes, and the app gets no event for it.
+    await expect(page.getByTestId('semantic-embedded').textContent()).resolves.toMatch(/^0 of \d+ notes/);
+    const search = await memdesk(
+      ['--home', env.home, '--project', env.projectRoot, '--json', 'search', 'automobile servicing'],
+      { cwd: env.root },
+    );
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { notes: { id: string }[] }).notes.map((n) => n.id)).toContain(CAR);
     await expect
       .poll(
         async () => {
@@ -120,6 +124,15 @@ describe('semantic recall settings (stand-in embeddings server)', { timeout: 120
       .getByText(/^Last updated /)
       .waitFor();
     await screenshot(page, 'semantic-settings');
+  });
+
+  it('a search through the page then finds the paraphrase', async () => {
+    await page.getByTestId('tab-memory').click();
+    await page.getByTestId('search').fill('automobile servicing');
+    await page.locator('[data-shown-query="automobile servicing"]').waitFor();
+    await row(page, CAR).waitFor({ timeout: WAIT });
+    await page.getByTestId('search').fill('');
+    await openPanel();
   });
 
   it('a wrong URL shows the error and leaves the saved settings unchanged', async () => {

@@ -197,6 +197,31 @@ describe('the simulation ledger', () => {
     ]);
   });
 
+  // Soak seed 31902.
+  it('a resolution keeping a note whose deletion an unseen edit had beaten in the cloud decides it present', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1]), 'create');
+    ledger.edited(1, 'a', note([m1]), null, 'delete on 1');
+    ledger.edited(0, 'a', note([m1]), note([m1, m2]), 'edit on 0'); // unseen by 1: beats the delete
+    // Device 2 is shown its copy and the cloud's (the edit) and keeps both: its copy under the id.
+    ledger.resolved(2, 'a', { local: note([m1]), cloud: note([m1, m2]) }, note([m1]), 'keep both on 2');
+    ledger.edited(2, 'a-cloud', null, note([m1, m2]), 'keep both on 2');
+    expect(check(ledger, { a: note([m1]), 'a-cloud': note([m1, m2]) })).toEqual([]);
+    // Without the unseen edit in the cloud's side, the delete still applies to what both sides held.
+    const other = new Ledger(2);
+    const n1 = other.marker('line');
+    other.edited(0, 'b', null, note([n1]), 'create');
+    other.edited(1, 'b', note([n1]), null, 'delete on 1');
+    other.resolved(2, 'b', { local: note([n1]), cloud: note([n1]) }, note([n1]), 'keep local on 2');
+    expect(check(other, { b: note([n1]) })).toEqual(
+      [
+        `"${n1}" of "b" was removed by a person (delete on 1) and came back`,
+        'the note "b" was removed by a person (delete on 1) and came back',
+      ].sort(),
+    );
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

@@ -125,7 +125,9 @@ export class Ledger {
    * version, what it drops from it, and what it drops from this computer's. What the result keeps
    * of the cloud's version is not decided again (a removal made meanwhile on a third device, which
    * the person never saw, still applies) — except this device's own earlier removals, which the
-   * person undid by keeping the cloud's, and, when both devices created the id on their own
+   * person undid by keeping the cloud's, a deletion the cloud's side shows already beaten by an
+   * edit its person had not seen (the note was back: what is kept of it is decided present), and,
+   * when both devices created the id on their own
    * (`twoCreations`), this device's creation when the cloud's note is kept: its existence is
    * again what the cloud's own history decided.
    */
@@ -155,6 +157,14 @@ export class Ledger {
         x.device === device && (!x.present || (m === EXISTS && twoCreations && x.creation === true));
       // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
       while (d?.previous && withdrawn(d)) d = d.previous;
+      // A deletion the cloud's side shows already beaten by an edit its person had not seen (the
+      // note is back in the cloud by the merge rule): what the person keeps of that live note is
+      // their decision, though this computer's side agreed — even if they set the edit that beat
+      // the delete aside (seed 31902: "keep both" kept this computer's copy under the id).
+      if (d && !d.present && this.broughtBack(id, d, cloud)) {
+        this.decide(id, m, { present: true, device, by });
+        continue;
+      }
       if (d) this.decisions.set(key, d);
     }
   }

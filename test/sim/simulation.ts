@@ -519,22 +519,33 @@ export class Simulation {
     // over a file it cannot read).
     const resolvable = (await d.svc.conflicts()).filter((c) => !held.has(c.id));
     for (const c of all ? resolvable : resolvable.slice(0, 1)) {
-      const choice = this.pick(['local', 'cloud', 'both', 'merged'] as const);
-      const by = `resolution of ${c.id} (${c.kind}) on ${di} → ${choice}`;
+      let choice: 'local' | 'cloud' | 'both' | 'merged' = this.pick([
+        'local',
+        'cloud',
+        'both',
+        'merged',
+      ] as const);
       this.log.push(`  device ${di} resolves ${c.id} (${c.kind}) → ${choice}`);
       const detail = await d.svc.conflict(c.id);
       const sides = { local: version(detail.local), cloud: version(detail.cloud) };
+      const resolveAs = (keep: typeof choice) =>
+        keep === 'merged'
+          ? d.svc.resolve(c.id, { merged: { ...detail.draft, summary: detail.draft.summary || 'merged' } })
+          : d.svc.resolve(c.id, { keep });
+      let outcome: Awaited<ReturnType<typeof resolveAs>> | undefined;
+      // Writing the chosen side under its id is refused when another note here has that id
+      // ignoring case; the person is told so and keeps both instead (the cloud's side gets a new id).
+      if (!(await refused(async () => (outcome = await resolveAs(choice)), this.log))) {
+        choice = 'both';
+        this.log.push(`  device ${di} resolves ${c.id} → both instead`);
+        outcome = await resolveAs(choice);
+      }
+      const by = `resolution of ${c.id} (${c.kind}) on ${di} → ${choice}`;
       if (choice === 'cloud') this.chosenDeletes.add(c.id);
-      const outcome =
-        choice === 'merged'
-          ? await d.svc.resolve(c.id, {
-              merged: { ...detail.draft, summary: detail.draft.summary || 'merged' },
-            })
-          : await d.svc.resolve(c.id, { keep: choice });
       await d.user.store!.load();
       const twoCreations = c.kind === 'no_base' && c.baseHash === null;
       this.ledger.resolved(di, c.id, sides, version(d.user.store!.get(c.id)), by, twoCreations);
-      if (outcome.newId)
+      if (outcome?.newId)
         this.ledger.edited(di, outcome.newId, null, version(d.user.store!.get(outcome.newId)), by);
     }
   }
@@ -840,6 +851,16 @@ export async function runSimulation(
     await sim.quiesce();
     const notes = await sim.check();
     return { seed, ...sim.stats, notes, markers: sim.ledger.markers };
+  } catch (err) {
+    // Anything the engine throws at a person's step is a failure of this seed, replayable like
+    // an oracle's; it must not end a soak's other seeds.
+    if (err instanceof SimulationFailure) throw err;
+    throw new SimulationFailure(
+      seed,
+      `unexpected error: ${(err as Error).stack ?? String(err)}`,
+      sim.log,
+      opts.serverLoss,
+    );
   } finally {
     await sim.close().catch(() => {});
   }

@@ -15,6 +15,7 @@ const cleanup: Area = async () => (await import('./cleanup.js')).cleanupCommands
 const sync: Area = async () => (await import('./sync.js')).syncCommands;
 const account: Area = async () => (await import('./account.js')).accountCommands;
 const encryption: Area = async () => (await import('./encryption.js')).encryptionCommands;
+const semantic: Area = async () => (await import('./semantic.js')).semanticCommands;
 
 /**
  * Every CLI command, in help order: its name and the file that defines it. A command's file is
@@ -51,6 +52,11 @@ export const cliCommandIndex: ReadonlyArray<readonly [name: string, area: Area]>
   ['model', cleanup],
   ['model set', cleanup],
   ['model clear', cleanup],
+  ['semantic status', semantic],
+  ['semantic on', semantic],
+  ['semantic off', semantic],
+  ['semantic configure', semantic],
+  ['semantic test', semantic],
   ['login', sync],
   ['logout', sync],
   ['devices', account],
