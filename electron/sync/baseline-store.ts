@@ -119,6 +119,13 @@ export const BaselineStateSchema = z.object({
    * and planned as usual, not the same question again. Forgotten when the cloud loses history again.
    */
   decidedWhileLost: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * Notes whose file was held (not loaded) when the cloud lost history: id → the version last
+   * agreed on before the loss. When the file loads again it is planned as the loss would have
+   * planned it then (round/history-reset.ts) — a copy unchanged here meeting the cloud's delete of
+   * a version this computer never had is a conflict, not an upload.
+   */
+  heldWhileLost: z.record(z.string(), z.string()).optional(),
 });
 
 /** What a round could not do, kept for the status of every process (`state.json` → `report`). */

@@ -47,6 +47,40 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(b.ids()).toEqual(['x', 'y']);
   });
 
+  // Soak seed 31988.
+  it('a file held while the device notices the lost history, fixed after the cloud deleted a version it never had: a conflict, not uploaded again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\n');
+    await a.write('y', 'untouched\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    await a.write('x', 'first\nedited on a\n');
+    expectOk(await a.sync()); // uploads its edit, which the cloud lost
+    const file = `${b.user.store!.dir}/x.md`;
+    const good = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, good.replace('"summary"', '"summary" oops'));
+    expectOk(await b.sync()); // b notices the loss while x is held
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud deletes a's version, which b never had
+    await fs.writeFile(file, good);
+    expectOk(await b.sync());
+    // b's copy is the version before the loss: b's person decides (it was uploaded silently, and
+    // the note a's person deleted came back everywhere).
+    expect((await b.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['y']);
+    await b.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(b.ids()).toEqual(['y']);
+    expect(a.ids()).toEqual(['y']);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seeds 142, 325.
   it('a note deleted here while the restored cloud holds an older version: a conflict that lasts until the person decides, never a silent return', async () => {
     const { device } = await account();
@@ -137,8 +171,10 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(a.ids()).toEqual(['x', 'x-cloud']);
   });
 
-  // Soak seed 20195 (with a fix of 20250 that forgot the delete once the person had decided).
-  it('the version deleted here comes back from a device that held it after the person decided: deleted again, not restored', async () => {
+  // Soak seed 20195 (with a fix of 20250 that forgot the delete once the person had decided); since
+  // seeds 30314/32427 the version deleted here, uploaded again over the cloud's delete, is asked
+  // about (c's person kept it when asked): never restored silently, nor deleted silently.
+  it('the version deleted here comes back from a device that held it after the person decided: the person here is asked, it is not restored', async () => {
     const [a, b, c] = (await synced({ x: 'first\n' }, 'a', 'b', 'c')).devices;
 
     await replaceServerData(null);
@@ -158,13 +194,56 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     for (let round = 0; round < 2; round++) {
       expectOk(await a.sync());
       expect(a.get('x')).toBeUndefined();
+      expect((await a.svc.conflicts()).map((conflict) => conflict.id)).toEqual(['x']);
     }
+    await a.svc.resolve('x', { keep: 'local' }); // deleted it stays
+    expectOk(await a.sync());
+    expect(a.get('x')).toBeUndefined();
     expectOk(await b.sync());
     expectOk(await c.sync());
     for (const d of [a, b, c]) {
       expect(d.ids()).toEqual(['x-cloud']);
       expect(await d.svc.conflicts()).toEqual([]);
     }
+  });
+
+  // Soak seeds 30314, 32427.
+  it('the version deleted here, uploaded again after the cloud recorded a delete (a person keeping it when asked), is a conflict here, not deleted again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    const c = await device('c');
+    await a.write('x', 'first\n');
+    await a.write('y', 'untouched\n');
+    for (const d of [a, b, c]) expectOk(await d.sync());
+
+    await replaceServerData(null);
+    await b.remove('x');
+    await a.write('x', 'first\nedited on a\n');
+    expectOk(await a.sync()); // uploads its edit, which the cloud lost
+    expectOk(await b.sync()); // deleted here, another version there: b's person is asked
+    expect((await b.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud records a delete (of a's version)
+    expectOk(await b.sync()); // nothing differs any more: b's question is gone
+    expect(await b.svc.conflicts()).toEqual([]);
+    // c still holds the first version; the cloud deleted another one: c's person is asked, keeps it.
+    expectOk(await c.sync());
+    expect((await c.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    await c.svc.resolve('x', { keep: 'local' });
+    expectOk(await c.sync());
+
+    // The version b deleted is back, over the cloud's delete: b's person decides, nothing is
+    // deleted silently (it was: c's decision reverted, surviving only in backups).
+    expectOk(await b.sync());
+    expect(b.get('x')).toBeUndefined();
+    expect((await b.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await c.sync());
+    expect(c.get('x')?.body).toBe('first\n');
+    await b.svc.resolve('x', { keep: 'cloud' });
+    for (const d of [b, a, c]) expectOk(await d.sync());
+    for (const d of [a, b, c]) expect(d.get('x')?.body).toBe('first\n');
+    for (const d of [a, b, c]) expect(await d.svc.conflicts()).toEqual([]);
   });
 
   // Soak seeds 351, 835.

@@ -21,6 +21,12 @@ export interface HistoryReset {
    * (BaselineState.deletedWhileLost). The baseline keeps that version for them.
    */
   deletedHere: Record<string, string>;
+  /**
+   * Notes whose file was held (on disk, not loaded) and whose version the cloud does not confirm:
+   * id → the version last agreed on. Planned by these same rules once the file loads again
+   * (BaselineState.heldWhileLost): only then can this computer tell an edit from its old copy.
+   */
+  heldHere: Record<string, string>;
   notice: string;
 }
 
@@ -48,6 +54,7 @@ export function forgetLostHistory(
   const differing: string[] = [];
   const deletedHere: Record<string, string> = {};
   const deletedThereUnplaced: string[] = [];
+  const heldHere: Record<string, string> = {};
   for (const [id, hash] of Object.entries(base)) {
     const cloud = entries[id]?.hash ?? null;
     // The cloud's new history deleted exactly this version: as trustworthy as an agreed version.
@@ -56,8 +63,13 @@ export function forgetLostHistory(
       kept[id] = hash;
       continue;
     }
-    // A held file (on disk, not loaded) is not a deletion: planned as never synced, as before.
-    if (held.has(noteIdKey(id))) continue;
+    // A held file (on disk, not loaded) is not a deletion: planned as never synced until it loads
+    // again, then by these rules with the version kept here (seed 31988: its old copy was uploaded
+    // silently over the cloud's delete of a version it never had).
+    if (held.has(noteIdKey(id))) {
+      heldHere[id] = hash;
+      continue;
+    }
     const local = locals.get(id)?.hash ?? null;
     if (local === null) {
       deletedHere[id] = hash;
@@ -88,6 +100,7 @@ export function forgetLostHistory(
     differing: differing.sort(),
     deletedThere: deletedThereUnplaced.sort(),
     deletedHere,
+    heldHere,
     notice,
   };
 }

@@ -126,8 +126,9 @@ export function planRound(input: PlanInput): RoundPlan {
 
     // Deleted here around a loss of the cloud's history (BaselineState.deletedWhileLost): a device
     // that still held the version deleted may upload it again, and nothing in the cloud says it was
-    // deleted. That version is deleted again; until the person has decided, any other version is a
-    // conflict they decide — never a silent return of the note. Their decision (the cloud's side
+    // deleted. That version is deleted again (the baseline kept it: the ordinary delete below);
+    // until the person has decided, any other version is a conflict they decide — never a silent
+    // return of the note. Their decision (the cloud's side
     // set aside: "keep this computer's", "keep both") is remembered with the versions it set aside
     // (BaselineState.decidedWhileLost): those are deleted again too when a device that had not
     // heard of it uploads one again (seed 20195), and any other version is a note written anew on
@@ -139,9 +140,33 @@ export function planRound(input: PlanInput): RoundPlan {
       const decided = input.decidedWhileLost[id];
       plan.deletedWhileLost[id] = deletedHere;
       if (decided) plan.decidedWhileLost[id] = [...decided];
-      const decidedAgainst = C !== null && (C === deletedHere || (decided?.includes(C) ?? false));
-      if (decidedAgainst && B !== C) {
+      // A version the person decided against is deleted again. The version deleted here, back
+      // while the baseline no longer holds it (else the ordinary delete below), was uploaded again
+      // over a delete the cloud recorded since (or after the person resolved it here): perhaps a
+      // person keeping it when asked, perhaps a stale copy. Only the person here can tell: a
+      // conflict, never a silent delete (seeds 30314, 32427) nor a silent return.
+      if (C !== null && B !== C && (decided?.includes(C) ?? false)) {
         pushes.push(pushOfLocal(id, null, undefined, C));
+        continue;
+      }
+      if (C === deletedHere && B !== C) {
+        const text = cloudText(id, C);
+        if (text === null) {
+          plan.missingBodies = true;
+          continue;
+        }
+        conflict(
+          id,
+          'both_changed',
+          scoped(
+            scope,
+            `"${id}" was deleted here, and another device uploaded it again after it was deleted in the cloud`,
+          ),
+          B,
+          local,
+          C,
+          text,
+        );
         continue;
       }
       if (!decided && C !== null && C !== deletedHere && C !== B) {

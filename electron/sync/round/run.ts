@@ -82,7 +82,18 @@ export async function runRound(
         ? forgetLostHistory(deps.scope, state.base, entries, locals, held)
         : null;
     if (reset) state.base = reset.base;
-    const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere };
+    // Files held at a loss of history and loaded again now: planned as that loss would have.
+    const heldWhileLost = { ...state.heldWhileLost, ...reset?.heldHere };
+    const loadedAgain = Object.fromEntries(
+      Object.entries(heldWhileLost).filter(([id]) => !held.has(noteIdKey(id)) && !(id in state.base)),
+    );
+    for (const id of Object.keys(heldWhileLost)) if (!held.has(noteIdKey(id))) delete heldWhileLost[id];
+    const late =
+      Object.keys(loadedAgain).length > 0
+        ? forgetLostHistory(deps.scope, loadedAgain, entries, locals, held)
+        : null;
+    if (late) Object.assign(state.base, late.base);
+    const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere, ...late?.deletedHere };
     // A new loss of history may bring back versions older than what the person decided on: ask again.
     const decidedWhileLost = reset ? {} : (state.decidedWhileLost ?? {});
     const writer = new LocalWriter(deps);
@@ -116,7 +127,7 @@ export async function runRound(
         state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,
       deletedWhileLost,
       decidedWhileLost,
-      deletedInLostCloud: new Set(reset?.deletedThere),
+      deletedInLostCloud: new Set([...(reset?.deletedThere ?? []), ...(late?.deletedThere ?? [])]),
     });
     const { base } = plan;
 
@@ -195,6 +206,8 @@ export async function runRound(
     else delete state.deletedWhileLost;
     if (Object.keys(plan.decidedWhileLost).length > 0) state.decidedWhileLost = plan.decidedWhileLost;
     else delete state.decidedWhileLost;
+    if (Object.keys(heldWhileLost).length > 0) state.heldWhileLost = heldWhileLost;
+    else delete state.heldWhileLost;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.deleteWindow = nextDeleteWindow(state.deleteWindow, plan.deleteWindow, {
