@@ -5,6 +5,7 @@ import { ARCHIVE_CHANNEL } from '../../shared/note-archives.js';
 import { handleArchiveRequest } from '../transports/ipc/archive-dialogs.js';
 import { bindIpc, EventBroadcaster, makeSenderCheck } from '../transports/ipc/bind.js';
 import { pageHandlers } from '../transports/page-methods.js';
+import { runCli } from '../transports/cli/run.js';
 import { warmFollower } from '../transports/cli/warm-answer.js';
 import { createAppRoot } from '../app/app-root.js';
 import { ProjectHost } from '../app/project-host.js';
@@ -109,7 +110,7 @@ async function run(): Promise<void> {
 
   // One-shot `memdesk recall` / `memdesk hook` of the open project are answered from here
   // (docs/agents.md "Warm answers").
-  const warm = warmFollower({ home, env: process.env, processEnv: process.env }, () =>
+  const warm = warmFollower({ home, env: process.env, processEnv: process.env, run: runCli }, () =>
     host.context ? { ctx: host.context, handlers: host.handlers() } : null,
   );
 

@@ -24,6 +24,10 @@ export function createEncryptionHandlers({ core, sync }: HandlerContext): Encryp
       ...(engine.kdfCostForTests ? { logN: engine.kdfCostForTests.logN } : {}),
       noteCount: () => engine.servicesOf(core).reduce((n, svc) => n + svc.store.list().length, 0),
       progress: (p) => engine.emit({ type: 'encryption.progress', ...p }),
+      syncOn: async () =>
+        (await Promise.all(engine.servicesOf(core).map((svc) => svc.enabled().catch(() => true)))).some(
+          Boolean,
+        ),
       async syncAll(): Promise<ScopeRun[]> {
         const services = engine.servicesOf(core);
         const results = await engine.syncNow(services);

@@ -36,6 +36,8 @@ export interface EncryptionDeps {
   noteCount?(): number;
   /** `encryption on` moving along (the API turns it into an event; the CLI prints it). */
   progress?(progress: EncryptionProgress): void;
+  /** Whether sync is on here: while it is off no request reaches the server (status: unknown). */
+  syncOn?(): Promise<boolean>;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -74,7 +76,7 @@ export async function encryptionStatus(deps: EncryptionDeps) {
   const account = await deps.accounts.current().catch(reportedOr(null, 'encryption status: account'));
   const device = origin ? await readDeviceKey(deps.keys, origin) : null;
   let accountEncrypted: boolean | null = null;
-  if (account) {
+  if (account && (await (deps.syncOn?.() ?? true))) {
     try {
       accountEncrypted = (await serverKeyring(await signedIn(deps))).keyring !== null;
     } catch {

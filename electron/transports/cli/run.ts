@@ -182,7 +182,7 @@ export async function runCli(env: CliEnv): Promise<number> {
           if (command.longRunning) {
             const { serveWarm } = await import('./warm-answer.js');
             const warm = await serveWarm(
-              { home, projectRoot: root, env: env.env, processEnv: env.env },
+              { home, projectRoot: root, env: env.env, processEnv: env.env, run: runCli },
               project,
             );
             if (warm) stopWarm = () => warm.close();

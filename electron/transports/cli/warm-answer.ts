@@ -6,7 +6,6 @@ import { withEffectsGate } from '../../agents/hooks/effects-gate.js';
 import { projectConfigPath, userConfigPath } from '../../memory/config.js';
 import { WARM_EFFECTS_DEADLINE_MS } from '../warm/client.js';
 import { startWarmServer, type WarmCall, type WarmServer } from '../warm/server.js';
-import { runCli } from './run.js';
 
 export interface WarmPlace {
   home: string;
@@ -15,7 +14,23 @@ export interface WarmPlace {
   env: Record<string, string | undefined>;
   /** The process's own environment (where advertisements go); the same as `env` for the CLI. */
   processEnv: Record<string, string | undefined>;
+  /**
+   * The CLI's runCli, passed in by whoever serves (run.ts, the bridge, the app) so that this file
+   * does not import run.ts, which loads this one for `memdesk mcp`.
+   */
+  run: WarmRun;
 }
+
+/** What a warm answer runs: the CLI over the open project's handlers (runCli fits). */
+export type WarmRun = (env: {
+  argv: string[];
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  openHandlers: WarmProject['handlers'];
+}) => Promise<number>;
 
 /** What is answered from: an open project's context and handler table. */
 export type WarmProject = Pick<OpenProject, 'ctx' | 'handlers'>;
@@ -76,7 +91,7 @@ function warmAnswer(
     const out = collector();
     const err = collector();
     const exitCode = await withEffectsGate(gate, () =>
-      runCli({
+      place.run({
         argv: [
           '--home',
           place.home,

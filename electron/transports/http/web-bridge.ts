@@ -8,6 +8,7 @@ import type { ProcessSync, ProcessSyncOptions } from '../../app/process-sync.js'
 import type { ProjectCleanup, ProjectCleanupOptions } from '../../cleanup/background.js';
 import { pageHandlers } from '../page-methods.js';
 import { archiveExchange } from './archive-routes.js';
+import { runCli } from '../cli/run.js';
 import { serveWarm } from '../cli/warm-answer.js';
 import { startHttpBridge } from './server.js';
 
@@ -96,6 +97,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
           projectRoot,
           env: opts.env ?? { OHARNESS_HOME: opts.home },
           processEnv: process.env,
+          run: runCli,
         },
         project,
       )
