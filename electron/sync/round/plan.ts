@@ -149,43 +149,23 @@ export function planRound(input: PlanInput): RoundPlan {
         pushes.push(pushOfLocal(id, null, undefined, C));
         continue;
       }
+      // Both cases below ask the person, showing the cloud's version beside the delete made here.
+      const askOverDelete = (cloudHash: string, why: string): void => {
+        const text = cloudText(id, cloudHash);
+        if (text === null) plan.missingBodies = true;
+        else conflict(id, 'both_changed', scoped(scope, `"${id}" ${why}`), B, local, cloudHash, text);
+      };
       if (C === deletedHere && B !== C) {
-        const text = cloudText(id, C);
-        if (text === null) {
-          plan.missingBodies = true;
-          continue;
-        }
-        conflict(
-          id,
-          'both_changed',
-          scoped(
-            scope,
-            `"${id}" was deleted here, and another device uploaded it again after it was deleted in the cloud`,
-          ),
-          B,
-          local,
+        askOverDelete(
           C,
-          text,
+          'was deleted here, and another device uploaded it again after it was deleted in the cloud',
         );
         continue;
       }
       if (!decided && C !== null && C !== deletedHere && C !== B) {
-        const text = cloudText(id, C);
-        if (text === null) {
-          plan.missingBodies = true;
-          continue;
-        }
-        conflict(
-          id,
-          'both_changed',
-          scoped(
-            scope,
-            `"${id}" was deleted here, and the cloud, which lost part of its history, holds another version of it`,
-          ),
-          B,
-          local,
+        askOverDelete(
           C,
-          text,
+          'was deleted here, and the cloud, which lost part of its history, holds another version of it',
         );
         continue;
       }
