@@ -4,12 +4,12 @@ import type { SearchHit, SemanticMatch } from './types.js';
 
 /**
  * The share of a fused score given to meaning, `w` below. Fitted across three sets by leave-one-
- * set-out cross-validation (docs/search.md, "Semantic fusion"): with the one model measured
- * (a weak one) any larger weight made recall worse than words alone on a set it was not fitted on.
- * A better model earns a larger weight: `weight` in embeddings.json, measured the same way by
+ * set-out cross-validation (docs/search.md, "Semantic recall"): the weight whose worst gain over
+ * the sets is highest, with the one model measured here (a weak one). A better model earns a
+ * larger weight: `weight` in embeddings.json, measured the same way by
  * `bench/recall-public/fusion-fit.ts`.
  */
-export const SEMANTIC_WEIGHT = 0.1;
+export const SEMANTIC_WEIGHT = 0.05;
 
 /**
  * Convex combination of normalised scores (Bruch, Gai & Ingber 2023, "An analysis of fusion
