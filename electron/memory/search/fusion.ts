@@ -52,7 +52,8 @@ export function fuseScores(
   const floor = semantic.at(-1)?.similarity ?? 0;
   semantic.forEach((m, i) => {
     const k = key(m.scope, m.id);
-    const share = top > floor ? (w * (m.similarity - floor)) / (top - floor) : 0;
+    // All matches equally close (one note, say): each is the closest, so each gets the whole w.
+    const share = top > floor ? (w * (m.similarity - floor)) / (top - floor) : w;
     let entry = fused.get(k);
     if (!entry) {
       // Nothing speaks for a note no word matched and meaning gives no share (the pool's last).
