@@ -146,6 +146,36 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seed 33419.
+  it('a conflict raised over the restored cloud’s other version stays while the cloud deletes that version: the old copy here is not uploaded again', async () => {
+    const [a, b] = (await synced({ x: 'first\nremoved on a\n' }, 'a', 'b')).devices;
+    const backup = await backupServer();
+    await b.write('z', 'from b, lost with the history\n');
+    expectOk(await b.sync());
+
+    await replaceServerData(backup);
+    await a.write('x', 'first\nsecond\n'); // a's person removed a line b's old copy still has
+    expectOk(await a.sync());
+    expectOk(await b.sync()); // b cannot place a's version against its old copy: asked
+    expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['x', 'no_base']]);
+    await a.remove('x'); // then a's person deletes the note
+    expectOk(await a.sync());
+
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expect(b.get('x')?.body).toBe('first\nremoved on a\n');
+      expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    }
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['z']); // b's old copy of x did not come back
+    await b.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(b.ids()).toEqual(['z']);
+    expect(a.ids()).toEqual(['z']);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seed 20250.
   it('after the person decided on a note deleted here while the cloud lost its history, a version another device writes later arrives: not the same conflict again', async () => {
     const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;
