@@ -176,6 +176,33 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seed 33700.
+  it('a conflict over a note deleted here is shown and resolved without the note one case apart: that one is another note', async () => {
+    const [a, b] = (await synced({ Nx: 'first\n', y: 'untouched\n' }, 'a', 'b')).devices;
+
+    await replaceServerData(null);
+    await b.remove('Nx');
+    await b.write('nx', 'another note, one case apart\n');
+    await a.write('Nx', 'first\nedited on a\n');
+    expectOk(await a.sync()); // a uploads what the cloud lost, with its edit
+    expectOk(await b.sync()); // deleted here, another version there: asked
+    expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['Nx']);
+    const detail = await b.svc.conflict('Nx');
+    expect(detail.local).toBeNull();
+    expect(detail.cloud?.body).toBe('first\nedited on a\n');
+
+    await b.svc.resolve('Nx', { keep: 'both' }); // a's version beside, under a new id
+    expect(b.get('nx')?.body).toBe('another note, one case apart\n');
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expectOk(await a.sync());
+    }
+    expect(a.ids()).toEqual(['Nx-cloud', 'nx', 'y']);
+    expect(b.ids()).toEqual(['Nx-cloud', 'nx', 'y']);
+    expect(a.get('nx')?.body).toBe('another note, one case apart\n');
+    expect(a.get('Nx-cloud')?.body).toBe('first\nedited on a\n');
+  });
+
   // Soak seed 20250.
   it('after the person decided on a note deleted here while the cloud lost its history, a version another device writes later arrives: not the same conflict again', async () => {
     const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;
