@@ -203,6 +203,37 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(a.get('Nx-cloud')?.body).toBe('first\nedited on a\n');
   });
 
+  // Soak seeds 34310, 34595.
+  it('the version deleted here, uploaded again by a person who kept it over another version when asked: a conflict here, not deleted again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\n');
+    await a.write('y', 'untouched\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud lost x: a remembers its delete
+    const c = await device('c');
+    await c.write('x', 'written on c, which never had x\n');
+    expectOk(await c.sync());
+    expectOk(await b.sync()); // b's copy against c's note: asked
+    expect((await b.svc.conflicts()).map((k) => [k.id, k.kind])).toEqual([['x', 'no_base']]);
+    await b.svc.resolve('x', { keep: 'local' }); // b's person keeps b's copy over c's note
+    expectOk(await b.sync());
+
+    expectOk(await a.sync()); // the version deleted here is back, kept by a person: asked
+    expect((await a.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await b.sync());
+    expect(b.get('x')?.body).toBe('first\n');
+    await a.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await a.sync());
+    expect(a.get('x')?.body).toBe('first\n');
+    expect(await a.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seed 20250.
   it('after the person decided on a note deleted here while the cloud lost its history, a version another device writes later arrives: not the same conflict again', async () => {
     const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;

@@ -162,6 +162,16 @@ export function planRound(input: PlanInput): RoundPlan {
         );
         continue;
       }
+      // Uploaded over another version of the note (the cloud's entry replaced one), not as a new
+      // note: a device's person kept that copy against another when asked, not a stale copy
+      // uploaded again — asked, never deleted again silently (seeds 34310, 34595).
+      if (C === deletedHere && entry?.replaced !== undefined && entry.replaced !== C) {
+        askOverDelete(
+          C,
+          'was deleted here, and another device uploaded it again over another version of it after the cloud lost part of its history',
+        );
+        continue;
+      }
       if (!decided && C !== null && C !== deletedHere && C !== B) {
         askOverDelete(
           C,
