@@ -195,6 +195,13 @@ export function useOwnerScene(
   return scene;
 }
 
+/** How many requests reached the server while `step` ran (the tests on an injected clock). */
+export async function requestsDuring(server: TestServer, step: () => Promise<void>): Promise<number> {
+  const before = server.requests.length;
+  await step();
+  return server.requests.length - before;
+}
+
 /** One line of MEMDESK_SYNC_TRACE (electron/app/process-sync.ts). */
 export interface TraceLine {
   pid: number;

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
-import { arrives, rememberOnce, rootOnClock, useOwnerScene, writeProjectNote } from './device.js';
+import {
+  arrives,
+  rememberOnce,
+  requestsDuring,
+  rootOnClock,
+  useOwnerScene,
+  writeProjectNote,
+} from './device.js';
 
 /**
  * The owner (a composition root on an injected clock) while a real child process holds the home's
@@ -35,10 +42,8 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
         summary: 'written while an encryption change holds the sync',
         body: 'marker-hold',
       });
-      const before = server.requests.length;
       // Past the debounce and two more heartbeats: no round, no request.
-      await clock.advance(6_000, idle);
-      expect(server.requests.length).toBe(before);
+      expect(await requestsDuring(server, () => clock.advance(6_000, idle))).toBe(0);
       await expect(project.handlers['sync.now']({})).rejects.toThrow(
         new RegExp(`end-to-end encryption is being changed .* in process ${holder.pid} \\(mcp\\)`),
       );

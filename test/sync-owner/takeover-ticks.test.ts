@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { eventually } from './children.js';
-import { arrives, rootOnClock, startMcp, useOwnerScene, writeProjectNote } from './device.js';
+import { arrives, requestsDuring, rootOnClock, startMcp, useOwnerScene, writeProjectNote } from './device.js';
 
 /**
  * The composition root of a long-running process (as the app, the web bridge and `memdesk mcp`
@@ -24,11 +24,9 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
         summary: 'written while another process owns sync',
         body: 'marker-ticks',
       });
-      const before = server.requests.length;
       // A live owner: two heartbeats and the debounce pass without a round here.
-      await clock.advance(4_000, idle);
+      expect(await requestsDuring(server, () => clock.advance(4_000, idle))).toBe(0);
       expect(ownership.owner).toBe(false);
-      expect(server.requests.length).toBe(before);
 
       await holder.kill9();
       const ticksAtKill = ownership.ticks;
