@@ -19,7 +19,7 @@ import {
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
 import { positionsOf, proximityScore } from './proximity.js';
-import { fuseRanks, unmatchedHit } from './fusion.js';
+import { fuseScores, unmatchedHit } from './fusion.js';
 import type { FieldPositions, ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
@@ -100,7 +100,7 @@ const FEEDBACK_MAX_QUERY_TERMS = 32;
 const FEEDBACK_RERANK_POOL = 50;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
-/** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
+/** Lexical hits fused with the semantic matches (a semantic match may lift one from past the hits shown). */
 const FUSION_LEXICAL_POOL = 100;
 /** Notes whose term positions proximity keeps (a few MB at most). */
 const PROXIMITY_CACHE_NOTES = 2000;
@@ -474,11 +474,16 @@ export class SearchIndex {
       ...(skip ? { skip } : {}),
     });
     if (!semantic || limit === 0) return hits;
-    const fused = fuseRanks(hits, semantic, (s, id) => {
-      const doc = this.get(s, id);
-      if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
-      return unmatchedHit(doc);
-    });
+    const fused = fuseScores(
+      hits,
+      semantic,
+      (s, id) => {
+        const doc = this.get(s, id);
+        if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
+        return unmatchedHit(doc);
+      },
+      options.semanticWeight,
+    );
     return fused.slice(0, limit);
   }
 
