@@ -222,6 +222,37 @@ describe('the simulation ledger', () => {
     );
   });
 
+  // Soak seeds 40732, 41995: the engine uploads a resolution's result as an edit on the cloud's version.
+  it('a resolution made after another device’s person deleted the note, on the live version it was shown, beats the delete', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1, m2]), 'create');
+    // Device 1's person answers its question by deleting; device 2's, not having seen that, merges
+    // by hand: the same markers as the cloud's version, other text.
+    ledger.resolved(1, 'a', { local: null, cloud: note([m1, m2]) }, null, 'delete on 1');
+    ledger.resolved(2, 'a', { local: note([m1]), cloud: note([m1, m2]) }, note([m2, m1]), 'merged on 2');
+    expect(check(ledger, { a: note([m2, m1]) })).toEqual([]);
+    // A result equal to the cloud's version uploads nothing: the delete holds.
+    const other = new Ledger(2);
+    const n1 = other.marker('line');
+    other.edited(0, 'b', null, note([n1]), 'create');
+    other.resolved(1, 'b', { local: null, cloud: note([n1]) }, null, 'delete on 1');
+    other.resolved(2, 'b', { local: note([]), cloud: note([n1]) }, note([n1]), 'cloud on 2');
+    expect(check(other, { b: note([n1]) })).toHaveLength(2);
+  });
+
+  // Soak seed 40984: keep-this-computer's dropped lines of the cloud's version, then a delete that had not seen it.
+  it('a resolution that drops what the cloud’s version held is an edit that removed it: it beats a delete that still held it', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1, m2]), 'create');
+    ledger.resolved(1, 'a', { local: note([m1]), cloud: note([m1, m2]) }, note([m1]), 'local on 1');
+    ledger.resolved(2, 'a', { local: null, cloud: note([m1, m2]) }, null, 'delete on 2');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+    // Back with the dropped line as well: not the edit that beat the delete.
+    expect(check(ledger, { a: note([m1, m2]) })).not.toEqual([]);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');
