@@ -276,4 +276,29 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(a.ids()).toEqual(['fresh', 'old', 'other']);
     expect(c.ids()).toEqual(['fresh', 'old', 'other']);
   });
+
+  // Soak seeds 41420 (and the others of that cause: docs/sync-engine.md).
+  it('a note unchanged here, waiting as a conflict after the loss, then deleted in the cloud by another device: still asked, not uploaded again', async () => {
+    const [a, b] = (await synced({ x: 'before the loss\n', y: 'untouched\n' }, 'a', 'b')).devices;
+
+    await replaceServerData(null);
+    await b.write('x', 'before the loss\nedited on b\n');
+    expectOk(await b.sync()); // uploads its edit, which the cloud lost
+    expectOk(await a.sync()); // a's copy (unchanged) differs from the cloud's: a conflict
+    expect((await a.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    await b.remove('x');
+    expectOk(await b.sync()); // b's person deletes the note, from a version a never had
+    expectOk(await a.sync());
+    // a's person has not decided: the question stays (a's copy was uploaded silently, and the note
+    // b's person deleted came back everywhere).
+    expect((await a.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await b.sync());
+    expect(b.ids()).toEqual(['y']);
+    await a.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(a.ids()).toEqual(['y']);
+    expect(b.ids()).toEqual(['y']);
+    expect(await a.svc.conflicts()).toEqual([]);
+  });
 });
