@@ -253,6 +253,27 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { a: note([m1, m2]) })).not.toEqual([]);
   });
 
+  // Soak seed 42263.
+  it('an unseen edit that beat a delete, then removed again by a later edit: the note lives on without it', () => {
+    const ledger = new Ledger(1);
+    const [m1, key] = [ledger.marker('line'), ledger.marker('key')];
+    const withKey = { ...note([m1])!, extra: { k2: key } };
+    ledger.edited(0, 'a', null, note([m1]), 'create');
+    ledger.edited(0, 'a', note([m1]), null, 'delete on 0');
+    ledger.edited(1, 'a', note([m1]), withKey, 'add key on 1'); // unseen by 0: beats the delete
+    ledger.edited(1, 'a', withKey, note([m1]), 'remove key on 1');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+    // The key removed before the delete (the deleting person's version never had it): the delete holds.
+    const other = new Ledger(2);
+    const [n1, k] = [other.marker('line'), other.marker('key')];
+    const keyed = { ...note([n1])!, extra: { k2: k } };
+    other.edited(0, 'b', null, note([n1]), 'create');
+    other.edited(1, 'b', note([n1]), keyed, 'add key on 1');
+    other.edited(1, 'b', keyed, note([n1]), 'remove key on 1');
+    other.edited(0, 'b', note([n1]), null, 'delete on 0');
+    expect(check(other, { b: note([n1]) })).toHaveLength(2);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

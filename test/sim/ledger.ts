@@ -278,6 +278,14 @@ export class Ledger {
       const c = this.created.get(m);
       if (c && c.id === id && !d.removal.knew.has(m)) return true;
     }
+    // Such an edit, its marker removed since by a person's edit after the delete: the note lived on
+    // (seed 42263: a key added unseen beat the delete, then was removed — the note is as deleted).
+    for (const [m, c] of this.created) {
+      if (c.id !== id || d.removal.knew.has(m)) continue;
+      const now = this.decisions.get(`${id}\u0000${m}`);
+      const byEdit = (this.removedByEdit.get(id) ?? []).some((r) => r.marker === m && r.device === now?.device);
+      if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit) return true;
+    }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
     // the deleting person's version still held, and the note came back without it.
     for (const r of this.removedByEdit.get(id) ?? [])
