@@ -267,14 +267,17 @@ export class SearchIndex {
    */
   adoptSegment(segment: IndexSegment, docs: readonly Readonly<SearchDocument>[]): void {
     if (docs.length !== segment.docCount) throw new Error('a segment needs one document per note');
-    for (const d of docs)
-      if (this.byKey.has(docKey(d.scope, d.id))) throw new Error(`${d.scope}:${d.id} is already indexed`);
+    // Each key made once (a new string is hashed on its first lookup, then never again).
+    const keys = docs.map((d) => docKey(d.scope, d.id));
+    keys.forEach((key, d) => {
+      if (this.byKey.has(key)) throw new Error(`${docs[d]!.scope}:${docs[d]!.id} is already indexed`);
+    });
     const base = this.entries.length;
     this.ensureCapacity(base + docs.length);
     docs.forEach((doc, d) => {
       // Kept as given (documents handed to a segment are never changed: the store's notes). Only
       // the lengths are read now; the terms when the note is explained, reranked or removed.
-      this.place(base + d, doc, docKey(doc.scope, doc.id), () => segment.analysis(d), segment.lengths(d));
+      this.place(base + d, doc, keys[d]!, () => segment.analysis(d), segment.lengths(d));
     });
     const adopted: AdoptedSegment = { segment, base, bigramsTracked: false };
     // Terms already merged stay complete: they take this segment's postings now.

@@ -162,6 +162,16 @@ export function planRound(input: PlanInput): RoundPlan {
         );
         continue;
       }
+      // Uploaded over another version of the note (the cloud's entry replaced one), not as a new
+      // note: a device's person kept that copy against another when asked, not a stale copy
+      // uploaded again — asked, never deleted again silently (seeds 34310, 34595).
+      if (C === deletedHere && entry?.replaced !== undefined && entry.replaced !== C) {
+        askOverDelete(
+          C,
+          'was deleted here, and another device uploaded it again over another version of it after the cloud lost part of its history',
+        );
+        continue;
+      }
       if (!decided && C !== null && C !== deletedHere && C !== B) {
         askOverDelete(
           C,
@@ -175,33 +185,30 @@ export function planRound(input: PlanInput): RoundPlan {
 
     // The cloud, after losing history, deleted the note from a version this computer cannot place,
     // and it is unchanged here: the person decides, and the conflict stays until they do (without a
-    // base the next round would otherwise upload it as new). The same when the delete comes while
-    // the person has still to decide between this computer's copy and the cloud's other version
-    // (a conflict without a base, this computer's side unchanged since): the deleting person never
-    // saw this copy, and it is not theirs to undo silently (seed 41420: it was uploaded again).
+    // base the next round would otherwise upload it as new). So too when a conflict without a base
+    // is waiting (this computer's copy could not be placed against the cloud's version) and the
+    // cloud has deleted that version since: the copy here may be an old one the deleting person's
+    // edits had replaced (seed 33419: uploaded again as new, it brought back what they removed).
     const previous = baseline.conflicts[id];
-    if (B === null && local && entry?.hash === null) {
-      const lostThere =
-        input.deletedInLostCloud.has(id) ||
-        (previous?.baseHash === null && previous.cloudHash === null && previous.localHash === L);
-      const whileAsked = previous?.baseHash === null && previous.cloudHash !== null && previous.localHash === L;
-      if (lostThere || whileAsked) {
-        conflict(
-          id,
-          'both_changed',
-          scoped(
-            scope,
-            lostThere
-              ? `"${id}" was deleted in the cloud after it lost part of its history, from a version other than this computer's; keep it or let it go`
-              : `"${id}" was deleted in the cloud, from a version other than this computer's, while it waited for your decision; keep it or let it go`,
-          ),
-          null,
-          local,
-          null,
-          null,
-        );
-        continue;
-      }
+    if (
+      B === null &&
+      local &&
+      entry?.hash === null &&
+      (input.deletedInLostCloud.has(id) || (previous?.baseHash === null && previous.localHash === L))
+    ) {
+      conflict(
+        id,
+        'both_changed',
+        scoped(
+          scope,
+          `"${id}" was deleted in the cloud after it lost part of its history, from a version other than this computer's; keep it or let it go`,
+        ),
+        null,
+        local,
+        null,
+        null,
+      );
+      continue;
     }
     if (L === C) {
       setBase(base, id, L);
