@@ -694,6 +694,15 @@ export class Simulation {
         const parsed = parseNote(b.text);
         if (parsed.ok && deleted(id)) comeBack.push({ device: d.index, id, v: version(parsed.note) });
       }
+      // Held for another reason than a file broken by hand (a case twin beside it, over a lowered
+      // memory.maxNotes): its version is still on the device, and comes back once it loads (seed
+      // 42155: a case twin's synced note, deleted elsewhere, uploaded again after the wipe).
+      for (const h of d.user.store!.held()) {
+        if (this.brokenOn(d.index).has(h.id) || !deleted(h.id)) continue;
+        const text = await fs.readFile(h.path, 'utf8').catch(() => null);
+        const parsed = text === null ? null : parseNote(text);
+        if (parsed?.ok) comeBack.push({ device: d.index, id: h.id, v: version(parsed.note) });
+      }
     }
     for (const c of comeBack) this.ledger.mayReturn(c.device, c.id, c.v, by);
     await this.cluster.replaceData(this.user, restored?.dir ?? null);
