@@ -4,8 +4,9 @@ import { runSeeds, summarize } from './run-seeds.js';
 import type { SimResult } from './simulation.js';
 
 /**
- * `npm run soak -- --seeds N [--from S] [--concurrency C] [--processes P] [--steps K] [--failures FILE] [--server-loss]`:
- * the sync simulation over thousands of seeds, every fault on. A failing seed does not stop the
+ * `npm run soak -- --seeds N [--from S] [--concurrency C] [--processes P] [--steps K] [--failures FILE] [--no-server-loss]`:
+ * the sync simulation over thousands of seeds, every fault on (`--no-server-loss` leaves out the
+ * server's data wiped or rolled back, as the soaks before stop 26 ran; `--server-loss` is accepted). A failing seed does not stop the
  * soak: its message (with the replay command) is printed and appended to FILE; the exit code says
  * whether any seed failed. Prints progress every 100 seeds and, at the end, the figures
  * docs/sync-engine.md records: seeds, edits checked, failures, wall and CPU time.
@@ -26,7 +27,7 @@ const failuresFile = (() => {
 })();
 
 const seeds = arg('seeds', 1000);
-const serverLoss = process.argv.includes('--server-loss');
+const serverLoss = !process.argv.includes('--no-server-loss');
 const from = arg('from', 1);
 const concurrency = arg('concurrency', 4);
 const steps = arg('steps', 30);
@@ -94,7 +95,7 @@ async function runChildren(): Promise<SimResult[]> {
             '--child',
             ...['--from', String(start), '--seeds', String(count), '--concurrency', String(concurrency)],
             ...['--steps', String(steps)],
-            ...(serverLoss ? ['--server-loss'] : []),
+            ...(serverLoss ? [] : ['--no-server-loss']),
             ...(failuresFile ? ['--failures', failuresFile] : []),
           ];
           const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -146,7 +146,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
-  // Soak seed 33419.
+  // Soak seeds 33419, 41420 (the same after a wipe: b's unchanged copy was uploaded over a's delete).
   it('a conflict raised over the restored cloud’s other version stays while the cloud deletes that version: the old copy here is not uploaded again', async () => {
     const [a, b] = (await synced({ x: 'first\nremoved on a\n' }, 'a', 'b')).devices;
     const backup = await backupServer();

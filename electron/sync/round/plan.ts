@@ -261,6 +261,10 @@ export function planRound(input: PlanInput): RoundPlan {
       }
       const otherLocal = localKeys.get(noteIdKey(id));
       if (L === null && otherLocal !== undefined && otherLocal !== id) {
+        // The cloud's copy is kept: once the person renames theirs, the next round writes it even
+        // when nothing changed in the cloud (an unchanged listing carries no bodies; seed 40451).
+        plan.objects.push({ hash: C, content: text });
+        plan.retain.push(C);
         notices.push(
           scoped(
             scope,
