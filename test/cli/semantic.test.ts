@@ -26,10 +26,7 @@ beforeAll(async () => {
   g = ['--home', fx.home, '--project', fx.root];
   await writeNoteFile(
     fx.userDir,
-    note('car-maintenance-plan', {
-      summary: 'Car maintenance plan',
-      body: 'Change the oil every 10,000 km.\n',
-    }),
+    note('car-maintenance-plan', { summary: 'Car maintenance plan', body: 'Change the oil every 10,000 km.\n' }),
   );
 });
 
@@ -83,28 +80,12 @@ describe('memdesk semantic (stand-in embeddings server)', { timeout: 180_000 }, 
     await expectKeyNowhere(conf.stdout, conf.stderr);
 
     // On the command line the key is refused (other users can read a process's arguments), unechoed.
-    const inArgv = await run([
-      'semantic',
-      'configure',
-      '--url',
-      standIn.baseUrl,
-      '--model',
-      'x',
-      `--key=${KEY}`,
-    ]);
+    const inArgv = await run(['semantic', 'configure', '--url', standIn.baseUrl, '--model', 'x', `--key=${KEY}`]);
     expect(inArgv.code).toBe(2);
     expect(inArgv.stderr).toContain('unknown option --key');
     await expectKeyNowhere(inArgv.stdout, inArgv.stderr);
     // From a pipe with nothing in it: a usage error, the stored key untouched.
-    const empty = await run([
-      'semantic',
-      'configure',
-      '--url',
-      standIn.baseUrl,
-      '--model',
-      'stand-in',
-      '--key-stdin',
-    ]);
+    const empty = await run(['semantic', 'configure', '--url', standIn.baseUrl, '--model', 'stand-in', '--key-stdin']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--key-stdin: nothing on stdin');
     expect(await readEmbeddingsKey(fx.home)).toBe(KEY);
@@ -138,9 +119,9 @@ describe('memdesk semantic (stand-in embeddings server)', { timeout: 180_000 }, 
     // Words alone share none with the note: found through the stand-in's vectors.
     const search = await run(['--json', 'search', 'automobile servicing']);
     expect(search.code).toBe(0);
-    expect((JSON.parse(search.stdout) as { notes: { id: string }[] }).notes.map((n) => n.id)).toContain(
-      'car-maintenance-plan',
-    );
+    expect(
+      (JSON.parse(search.stdout) as { notes: { id: string }[] }).notes.map((n) => n.id),
+    ).toContain('car-maintenance-plan');
 
     const status = await run(['semantic', 'status']);
     expect(status.code).toBe(0);
