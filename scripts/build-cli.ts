@@ -57,6 +57,26 @@ const separateFirstSteps: Plugin = {
   },
 };
 
+/**
+ * zod's `locales` namespace (z.locales, z.core.locales, zod/mini's): 64 translations of its error messages (a third of the zod chunk every
+ * command loads). memdesk uses English only (zod registers it by default), so the namespace holds
+ * English alone; any other locale asked of it would be undefined.
+ */
+const englishOnlyZod: Plugin = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|mini[\\/]external|core[\\/]index)\.js$/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '../locales/en.js'), namespace: 'zod-en-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 export interface CliBundleOptions {
   /** The desktop app's copy: sql.js vendored beside the bundle instead of found in node_modules. */
   app?: boolean;
@@ -83,7 +103,7 @@ export async function buildCliBundle(
     chunkNames: 'chunks/[name]-[hash]',
     // sql.js finds its .wasm file next to its own module: keep it in node_modules (or vendor/).
     external: ['sql.js'],
-    plugins: [separateFirstSteps, ...(options.app ? [vendoredSqlJs] : [])],
+    plugins: [separateFirstSteps, englishOnlyZod, ...(options.app ? [vendoredSqlJs] : [])],
     // Bundled CommonJS dependencies (ajv in the MCP SDK) call require() for Node's modules.
     banner: {
       js: "import { createRequire as __memdeskRequire } from 'node:module';\nconst require = __memdeskRequire(import.meta.url);",

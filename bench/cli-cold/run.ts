@@ -2,7 +2,8 @@
  * bench/cli-cold: what a per-message hook or an agent pays for one `memdesk` call, cold (a new
  * process every time), against baselines measured in the same run:
  *   - `node -e 0` (the floor of any Node CLI) and `grep -ril WORD` over the same note folders
- *     (the floor of reading every note);
+ *     (the floor of reading every note), and `node` listing both folders and stat-ing every note
+ *     file (the floor of a cold answer that checks each file for edits, as the CLI's cold path does);
  *   - the CLI bundle (scripts/build-cli.ts, built into a temp dir first) at an empty home and at
  *     ~10,000 notes (4,990 project + 5,000 user; varied vocabulary and sizes, bench/load/corpus.ts
  *     generateVaried; `--uniform` for bench/load's 38-word corpus instead): recall, list,
@@ -13,6 +14,8 @@
  *     socket) against the same command cold, `grep -ril` and `node -e 0`, after checking the warm and
  *     cold answers are byte-identical; and the server's own CPU per warm answer.
  * Wall and CPU time (user + system, from /usr/bin/time) per run; medians of --runs (default 3).
+ * Every command runs without NODE_EXTRA_CA_CERTS (as bench/hooks does): Node reads that bundle at
+ * start, which adds ~70–90 ms CPU to every process here and to none on most machines.
  *
  *   npx tsx bench/cli-cold/run.ts [--notes 5000] [--runs 3] [--uniform]
  */
@@ -28,6 +31,13 @@ import { startWarmMcp } from './warm-server.js';
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
 const QUESTION = 'how do we deploy the release after the merge review?';
+const BENCH_ENV: NodeJS.ProcessEnv = { ...process.env };
+delete BENCH_ENV.NODE_EXTRA_CA_CERTS;
+/** readdir + one stat per `.md` file of each folder given: what a per-file freshness check cannot go below. */
+const STAT_EVERY_FILE = `const fs = require('node:fs');
+for (const dir of process.argv.slice(1))
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }))
+    if (e.isFile() && e.name.endsWith('.md')) fs.statSync(dir + '/' + e.name, { throwIfNoEntry: false });`;
 
 interface Timing {
   wall: number;
@@ -37,7 +47,7 @@ interface Timing {
 /** Runs a command once under /usr/bin/time; wall from here, CPU (user + sys) of the child. */
 function timed(
   cmd: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = BENCH_ENV,
 ): Promise<Timing & { code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -93,7 +103,10 @@ async function measure(
 function mcpSession(bin: string, g: string[]): Promise<{ initialize: number; recall: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [bin, ...g, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...g, 'mcp'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: BENCH_ENV,
+    });
     const send = (msg: unknown) => child.stdin.write(JSON.stringify(msg) + '\n');
     let buf = '';
     let initialize = 0;
@@ -198,6 +211,7 @@ async function main(): Promise<void> {
     const full = await measure({
       'node -e 0': { cmd: [node, '-e', '0'] },
       'grep -ril': { cmd: ['grep', '-ril', 'checklist', projectDir, userDir], ok: (c) => c === 0 || c === 1 },
+      'node: readdir + stat every note': { cmd: [node, '-e', STAT_EVERY_FILE, projectDir, userDir] },
       recall: { cmd: [node, bin, ...g, 'recall', QUESTION] },
       list: { cmd: [node, bin, ...g, 'list'] },
       'list --json': { cmd: [node, bin, ...g, '--json', 'list'] },
@@ -222,8 +236,8 @@ async function main(): Promise<void> {
     );
 
     // ---- warm: a `memdesk mcp` of this home and project is running (docs/agents.md "Warm answers") ----
-    const warmEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run') };
-    const coldEnv = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run-none') };
+    const warmEnv = { ...BENCH_ENV, XDG_RUNTIME_DIR: path.join(base, 'run') };
+    const coldEnv = { ...BENCH_ENV, XDG_RUNTIME_DIR: path.join(base, 'run-none') };
     await fs.mkdir(warmEnv.XDG_RUNTIME_DIR, { recursive: true });
     const server = await startWarmMcp([node, bin, ...g, 'mcp'], warmEnv, root);
     try {

@@ -373,7 +373,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
       return text === null ? null : noteFromContent(text, t);
     };
     const base = await load(record.baseHash);
-    const stored = this.store.get(id);
+    const stored = this.noteHere(id);
     const local = stored ? plainNote(stored) : null;
     const cloud = await load(record.cloudHash);
     const merged = mergeNote(
@@ -392,6 +392,16 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
               ? contentFields(cloud)
               : { summary: '', tags: [], body: '' }));
     return { record, base, local, cloud, draft, reasons: merged.kind === 'conflict' ? merged.reasons : [] };
+  }
+
+  /**
+   * This computer's note `id`, by its exact id. The store finds ids ignoring case (macOS and
+   * Windows cannot hold both), so a note one case apart is another note, never this conflict's
+   * side (seed 33700: "n-2-2" was shown and kept as this computer's "N-2-2", deleted here).
+   */
+  private noteHere(id: string): StoredNote | null {
+    const note = this.store.get(id);
+    return note?.id === id ? note : null;
   }
 
   mergeOptions(): { maxBodyBytes?: number } {
@@ -416,7 +426,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     const t = this.now();
     const cloudText = record.cloudHash ? await this.baselines.getObject(record.cloudHash) : null;
     const cloudNote = cloudText ? noteFromContent(cloudText, t) : null;
-    const local = this.store.get(id) ?? null;
+    const local = this.noteHere(id);
     const backupCloud = async (reason: string): Promise<void> => {
       if (!cloudText) return;
       await this.backups.backup({

@@ -1,25 +1,16 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { SAMPLE_NOTES } from '../../electron/demo/sample-notes.js';
-import {
-  closeDemoPage,
-  openDemoPage,
-  openNoteIn,
-  row,
-  screenshot,
-  WAIT,
-  type DemoEnv,
-} from './harness.js';
+import { openNoteIn, row, screenshot, useDemoPage, WAIT, type DemoEnv } from './harness.js';
 
 /**
  * Issue 17, "find as you type" and "links and navigation", in Chromium against the real bridge and
  * core over the demo's sample notes plus 230 generated ones (enough to pass the first page of hits).
  */
 let env: DemoEnv;
-let browser: Browser;
 let page: Page;
 const EXTRA = 230;
 
@@ -32,26 +23,25 @@ async function search(text: string) {
 
 const openNote = (id: string) => openNoteIn(page, id);
 
-beforeAll(async () => {
-  ({ env, browser, page } = await openDemoPage(async (demo) => {
-    const at = Date.UTC(2025, 0, 1);
-    for (let i = 0; i < EXTRA; i++) {
-      await fs.writeFile(
-        path.join(demo.projectDir, `widget-${i}.md`),
-        serializeNote({
-          id: `widget-${i}`,
-          summary: `Widget catalogue entry ${i}`,
-          tags: ['widgets'],
-          createdAt: at + i,
-          updatedAt: at + i,
-          body: `Widget number ${i} of the catalogue.\n`,
-        }),
-      );
-    }
-  }));
-}, 120_000);
+/** The extra notes, written before the page opens. */
+async function widgets(demo: DemoEnv): Promise<void> {
+  const at = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < EXTRA; i++) {
+    await fs.writeFile(
+      path.join(demo.projectDir, `widget-${i}.md`),
+      serializeNote({
+        id: `widget-${i}`,
+        summary: `Widget catalogue entry ${i}`,
+        tags: ['widgets'],
+        createdAt: at + i,
+        updatedAt: at + i,
+        body: `Widget number ${i} of the catalogue.\n`,
+      }),
+    );
+  }
+}
 
-afterAll(() => closeDemoPage({ env, browser }));
+useDemoPage((demo) => ({ env, page } = demo), widgets);
 
 describe('find as you type', { timeout: 120_000 }, () => {
   it('lists the generated notes too', async () => {

@@ -183,12 +183,15 @@ export async function closeDemoPage(demo: Partial<DemoPage>): Promise<void> {
 
 /**
  * One demo page for every test of a file: opened before the first (`onOpen` receives it, to keep
- * what the file uses), closed after the last.
+ * what the file uses; `prepare` as in openDemoPage), closed after the last.
  */
-export function useDemoPage(onOpen: (demo: DemoPage) => void): void {
+export function useDemoPage(
+  onOpen: (demo: DemoPage) => void,
+  prepare?: (env: DemoEnv) => Promise<void>,
+): void {
   let demo: DemoPage | undefined;
   beforeAll(async () => {
-    demo = await openDemoPage();
+    demo = await openDemoPage(prepare);
     onOpen(demo);
   }, 120_000);
   afterAll(() => closeDemoPage(demo ?? {}));

@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
-import type { Note, Scope } from '../../shared/note.js';
+import { NOTE_TYPES, type Note, type Scope } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { indexCacheDir, indexCacheFile } from '../../electron/memory/index-cache.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
@@ -38,6 +38,9 @@ const noteArb = fc.record({
   tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
   body: words,
   updatedAt: fc.integer({ min: 1, max: 9 }),
+  // Optional fields: the cache's columns must give back "none" as none (not null or "").
+  type: fc.option(fc.constantFrom(...NOTE_TYPES), { nil: undefined }),
+  extra: fc.option(fc.record({ source: words }), { nil: undefined }),
 });
 type NoteArb = typeof noteArb extends fc.Arbitrary<infer T> ? T : never;
 const opArb = fc.oneof(
@@ -46,7 +49,9 @@ const opArb = fc.oneof(
     .record({ id: fc.constantFrom(...IDS), scope: fc.constantFrom<Scope>('project', 'user') })
     .map((r) => ({ kind: 'delete' as const, ...r })),
   // A flipped byte anywhere: header, rows, index or one of the bodies (those are checked only when read).
-  fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }).map((at) => ({ kind: 'corrupt' as const, at })),
+  fc
+    .double({ min: 0, max: 1, maxExcluded: true, noNaN: true })
+    .map((at) => ({ kind: 'corrupt' as const, at })),
 );
 
 interface Env {
@@ -56,7 +61,10 @@ interface Env {
   tick: number;
 }
 
-async function writeNote(env: Env, n: NoteArb): Promise<void> {
+async function writeNote(
+  env: Env,
+  n: Omit<NoteArb, 'type' | 'extra'> & Partial<Pick<NoteArb, 'type' | 'extra'>>,
+): Promise<void> {
   const file = path.join(env.dirs[n.scope], `${n.id}.md`);
   const note: Note = {
     id: n.id,
@@ -65,6 +73,8 @@ async function writeNote(env: Env, n: NoteArb): Promise<void> {
     body: n.body,
     createdAt: 1,
     updatedAt: n.updatedAt,
+    ...(n.type !== undefined ? { type: n.type } : {}),
+    ...(n.extra !== undefined ? { extra: n.extra } : {}),
   };
   await fs.writeFile(file, serializeNote(note));
   const t = new Date(PAST + env.tick++ * 1000);
@@ -87,6 +97,7 @@ async function freshNotes(env: Env, scope: Scope): Promise<StoredNote[]> {
 
 const plain = (n: StoredNote) => ({
   id: n.id,
+  extra: n.extra,
   scope: n.scope,
   summary: n.summary,
   type: n.type,
@@ -205,11 +216,18 @@ describe('the index cache (memory-cache/)', () => {
     await core.close();
   });
 
-  it('bodies are read when asked for; a cache file replaced or damaged since the open gives the notes\' own bodies', async () => {
+  it("bodies are read when asked for; a cache file replaced or damaged since the open gives the notes' own bodies", async () => {
     const env = await setup();
     const ids = ['a', 'b', 'c', 'd'];
     for (const [i, id] of ids.entries())
-      await writeNote(env, { id, scope: 'project', summary: `merge ${id}`, tags: [], body: `body ${i} 数据`, updatedAt: i + 1 });
+      await writeNote(env, {
+        id,
+        scope: 'project',
+        summary: `merge ${id}`,
+        tags: [],
+        body: `body ${i} 数据`,
+        updatedAt: i + 1,
+      });
     let core = await open(env);
     core.search();
     await core.close();
@@ -242,22 +260,22 @@ describe('the index cache (memory-cache/)', () => {
     core.search();
     await core.close();
     const file = indexCacheFile(env.home, 'project', env.dirs.project);
-    const text = await fs.readFile(file, 'utf8');
-    const nl = text.indexOf('\n');
-    const header = JSON.parse(text.slice(0, nl)) as { notes: { length: number; crc: number } };
+    const bytes = await fs.readFile(file);
+    const nl = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.toString('utf8', 0, nl)) as { notes: { length: number; crc: number } };
     // The cache's copy says "cached" where the file says "deploy" (same length, CRC recomputed):
     // whether the copy is used shows in the loaded summary.
-    const notes = Buffer.from(
-      text.slice(nl + 1, nl + 1 + header.notes.length).replace('"deploy"', '"cached"'),
-    );
-    const rest = Buffer.from(text).subarray(Buffer.byteLength(text.slice(0, nl + 1)) + header.notes.length);
+    const notes = Buffer.from(bytes.subarray(nl + 1, nl + 1 + header.notes.length));
+    const at = notes.indexOf('"deploy"');
+    expect(at).toBeGreaterThan(0);
+    notes.write('"cached"', at);
+    const rest = bytes.subarray(nl + 1 + header.notes.length);
     const write = (change: object) =>
       fs.writeFile(
         file,
         Buffer.concat([
           Buffer.from(
-            JSON.stringify({ ...header, notes: { length: notes.length, crc: crc32(notes) }, ...change }) +
-              '\n',
+            JSON.stringify({ ...header, notes: { ...header.notes, crc: crc32(notes) }, ...change }) + '\n',
           ),
           notes,
           rest,

@@ -4,7 +4,6 @@ import { positionsOf, proximityScore as scoreOf } from '../../electron/memory/se
 import type { ProximityConfig, ProximityQuery } from '../../electron/memory/search/proximity.js';
 import { SearchIndex } from '../../electron/memory/search/index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
-import { fuseRanks, unmatchedHit } from '../../electron/memory/search/fusion.js';
 import { sumParts } from './helpers.js';
 
 const config = { pool: 20, window: 5, weight: 1, maxQueryTerms: 12 };
@@ -57,31 +56,5 @@ describe('proximity of query terms', () => {
     expect(hits[0]!.score).toBe(sumParts(hits[0]!.why.parts));
     index.configureRanking({ proximity: null });
     expect(index.search('database migration')[0]!.why.parts.proximity).toBeUndefined();
-  });
-});
-
-describe('rank fusion (RRF)', () => {
-  it('lifts a note only the semantic list has above lower lexical hits; parts still sum to the score', () => {
-    const lexical = ['a', 'b', 'c'].map((id, i) => ({
-      ...unmatchedHit({ scope: 'project' as const, id, summary: id }),
-      score: 3 - i,
-      why: {
-        matched: { summary: [id], tags: [], body: [] },
-        parts: { summary: 3 - i, tags: 0, body: 0, usage: 0 },
-      },
-    }));
-    const fused = fuseRanks(
-      lexical,
-      [
-        { scope: 'project', id: 'p', similarity: 0.9 },
-        { scope: 'project', id: 'a', similarity: 0.5 },
-      ],
-      (scope, id) => unmatchedHit({ scope, id, summary: id }),
-    );
-    expect(fused.map((h) => h.id)).toEqual(['a', 'p', 'b', 'c']);
-    for (const h of fused) expect(h.score).toBe(sumParts(h.why.parts));
-    expect(fused[1]!.why.semantic).toEqual({ similarity: 0.9, rank: 1 });
-    expect(fused[1]!.why.matched.summary).toEqual([]);
-    expect(fused[2]!.why.parts.semantic).toBe(0);
   });
 });

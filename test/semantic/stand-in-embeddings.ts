@@ -38,8 +38,27 @@ export interface StandInServer {
   close(): Promise<void>;
 }
 
-/** `apiKey`: answer 401 to a request without `Authorization: Bearer <apiKey>`, as hosted providers do. */
-export async function startStandInEmbeddings(opts: { apiKey?: string } = {}): Promise<StandInServer> {
+/**
+ * A model that knows nothing: a text's vector is pseudo-random, seeded by a hash of the whole text
+ * (deterministic, unrelated to meaning), so its ranking is noise to fusion.
+ */
+export function noiseVector(text: string, dims = STAND_IN_DIMS): number[] {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return Array.from({ length: dims }, () => {
+    h = (Math.imul(h, 1664525) + 1013904223) >>> 0;
+    return h / 2 ** 32 - 0.5;
+  });
+}
+
+/**
+ * `apiKey`: answer 401 to a request without `Authorization: Bearer <apiKey>`, as hosted providers do.
+ * `vectorOf`: the model's vectors (`standInVector` unless given, e.g. `noiseVector`).
+ */
+export async function startStandInEmbeddings(
+  opts: { apiKey?: string; vectorOf?: (text: string, dims: number) => number[] } = {},
+): Promise<StandInServer> {
+  const vectorOf = opts.vectorOf ?? standInVector;
   const state = { inputs: [] as string[], requests: 0, dimensions: STAND_IN_DIMS };
   const server = http.createServer((req, res) => {
     let body = '';
@@ -56,7 +75,11 @@ export async function startStandInEmbeddings(opts: { apiKey?: string } = {}): Pr
       const { input } = JSON.parse(body) as { input: string[] };
       state.requests++;
       state.inputs.push(...input);
-      const data = input.map((t, index) => ({ object: 'embedding', index, embedding: standInVector(t, state.dimensions) }));
+      const data = input.map((t, index) => ({
+        object: 'embedding',
+        index,
+        embedding: vectorOf(t, state.dimensions),
+      }));
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ object: 'list', data }));

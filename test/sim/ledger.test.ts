@@ -222,6 +222,58 @@ describe('the simulation ledger', () => {
     );
   });
 
+  // Soak seeds 40732, 41995: the engine uploads a resolution's result as an edit on the cloud's version.
+  it('a resolution made after another device’s person deleted the note, on the live version it was shown, beats the delete', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1, m2]), 'create');
+    // Device 1's person answers its question by deleting; device 2's, not having seen that, merges
+    // by hand: the same markers as the cloud's version, other text.
+    ledger.resolved(1, 'a', { local: null, cloud: note([m1, m2]) }, null, 'delete on 1');
+    ledger.resolved(2, 'a', { local: note([m1]), cloud: note([m1, m2]) }, note([m2, m1]), 'merged on 2');
+    expect(check(ledger, { a: note([m2, m1]) })).toEqual([]);
+    // A result equal to the cloud's version uploads nothing: the delete holds.
+    const other = new Ledger(2);
+    const n1 = other.marker('line');
+    other.edited(0, 'b', null, note([n1]), 'create');
+    other.resolved(1, 'b', { local: null, cloud: note([n1]) }, null, 'delete on 1');
+    other.resolved(2, 'b', { local: note([]), cloud: note([n1]) }, note([n1]), 'cloud on 2');
+    expect(check(other, { b: note([n1]) })).toHaveLength(2);
+  });
+
+  // Soak seed 40984: keep-this-computer's dropped lines of the cloud's version, then a delete that had not seen it.
+  it('a resolution that drops what the cloud’s version held is an edit that removed it: it beats a delete that still held it', () => {
+    const ledger = new Ledger(1);
+    const [m1, m2] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m1, m2]), 'create');
+    ledger.resolved(1, 'a', { local: note([m1]), cloud: note([m1, m2]) }, note([m1]), 'local on 1');
+    ledger.resolved(2, 'a', { local: null, cloud: note([m1, m2]) }, null, 'delete on 2');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+    // Back with the dropped line as well: not the edit that beat the delete.
+    expect(check(ledger, { a: note([m1, m2]) })).not.toEqual([]);
+  });
+
+  // Soak seed 42263.
+  it('an unseen edit that beat a delete, then removed again by a later edit: the note lives on without it', () => {
+    const ledger = new Ledger(1);
+    const [m1, key] = [ledger.marker('line'), ledger.marker('key')];
+    const withKey = { ...note([m1])!, extra: { k2: key } };
+    ledger.edited(0, 'a', null, note([m1]), 'create');
+    ledger.edited(0, 'a', note([m1]), null, 'delete on 0');
+    ledger.edited(1, 'a', note([m1]), withKey, 'add key on 1'); // unseen by 0: beats the delete
+    ledger.edited(1, 'a', withKey, note([m1]), 'remove key on 1');
+    expect(check(ledger, { a: note([m1]) })).toEqual([]);
+    // The key removed before the delete (the deleting person's version never had it): the delete holds.
+    const other = new Ledger(2);
+    const [n1, k] = [other.marker('line'), other.marker('key')];
+    const keyed = { ...note([n1])!, extra: { k2: k } };
+    other.edited(0, 'b', null, note([n1]), 'create');
+    other.edited(1, 'b', note([n1]), keyed, 'add key on 1');
+    other.edited(1, 'b', keyed, note([n1]), 'remove key on 1');
+    other.edited(0, 'b', note([n1]), null, 'delete on 0');
+    expect(check(other, { b: note([n1]) })).toHaveLength(2);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

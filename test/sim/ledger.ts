@@ -51,6 +51,8 @@ interface Decision {
   removal?: { deletion: boolean; knew: ReadonlySet<string> };
   /** The step that decided (for the failure message). */
   by: string;
+  /** When, in the order the ledger heard of the persons' steps. */
+  at: number;
   /** Present or absent both pass (the cloud lost the only record of a deletion): see mayReturn. */
   either?: boolean;
   /**
@@ -59,6 +61,18 @@ interface Decision {
    * meanwhile (then either passes: see check).
    */
   setAside?: boolean;
+}
+
+/** Two versions with the same content hash (tags in any order, foreign keys in any order). */
+function sameVersion(a: NonNullable<Version>, b: NonNullable<Version>): boolean {
+  const canonical = (v: NonNullable<Version>): string =>
+    JSON.stringify([
+      v.summary,
+      [...v.tags].sort(),
+      v.body.replace(/\r\n/g, '\n'),
+      Object.entries(v.extra ?? {}).sort(([x], [y]) => (x < y ? -1 : 1)),
+    ]);
+  return canonical(a) === canonical(b);
 }
 
 export class Ledger {
@@ -71,6 +85,14 @@ export class Ledger {
    * edit too, which beats a delete made without seeing it (broughtBack).
    */
   private readonly removedByEdit = new Map<string, Array<{ marker: string; device: number }>>();
+  /**
+   * Per note id, the resolutions whose result differs from the cloud's side they were shown, and
+   * when: the engine uploads such a result as an edit on top of that version, so it beats a delete
+   * whose person could not have seen it (broughtBack).
+   */
+  private readonly resolutionEdits = new Map<string, Array<{ device: number; at: number }>>();
+  /** The persons' steps heard of so far: a Decision's `at`. */
+  private steps = 0;
   /** How many markers were written, per kind (the soak's "edits checked"). */
   readonly written = { line: 0, sum: 0, tag: 0, key: 0 };
 
@@ -87,6 +109,7 @@ export class Ledger {
 
   /** A person on `device` changed note `id` from `before` to `after` (null: absent / deleted). */
   edited(device: number, id: string, before: Version, after: Version, by: string): void {
+    this.steps++;
     const b = markersOf(before);
     const a = markersOf(after);
     for (const m of a) {
@@ -97,11 +120,7 @@ export class Ledger {
     for (const m of b)
       if (!a.has(m)) {
         this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew: b }, by });
-        if (after !== null) {
-          const list = this.removedByEdit.get(id) ?? [];
-          list.push({ marker: m, device });
-          this.removedByEdit.set(id, list);
-        }
+        if (after !== null) this.removedByAnEdit(id, m, device);
       }
     if (after === null) this.deletionCovers(id, b);
   }
@@ -114,8 +133,10 @@ export class Ledger {
   private deletionCovers(id: string, knew: ReadonlySet<string>): void {
     const prefix = `${id}\u0000`;
     for (const [key, d] of this.decisions)
-      if (key.startsWith(prefix) && d.removal && !d.removal.deletion)
+      if (key.startsWith(prefix) && d.removal && !d.removal.deletion) {
         d.removal = { deletion: true, knew: new Set([...d.removal.knew, ...knew]) };
+        d.at = this.steps;
+      }
   }
 
   /**
@@ -130,6 +151,11 @@ export class Ledger {
    * when both devices created the id on their own
    * (`twoCreations`), this device's creation when the cloud's note is kept: its existence is
    * again what the cloud's own history decided.
+   *
+   * A result other than the cloud's version is uploaded as an edit on top of it (seeds 40732, 40984,
+   * 41995): what it drops of the cloud's version is removed by an edit, and the result beats a
+   * delete made where that person had not seen it — one made earlier on another device (the cloud
+   * showed this person a live version), or one whose version still held what the result dropped.
    */
   resolved(
     device: number,
@@ -144,6 +170,7 @@ export class Ledger {
     const r = markersOf(result);
     const knew = new Set([...local, ...cloud]);
     const removal = { deletion: result === null, knew };
+    const at = ++this.steps;
     for (const m of knew)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
@@ -167,6 +194,11 @@ export class Ledger {
       }
       if (d) this.decisions.set(key, d);
     }
+    if (result === null || sides.cloud === null || sameVersion(result, sides.cloud)) return;
+    for (const m of cloud) if (!r.has(m)) this.removedByAnEdit(id, m, device);
+    const list = this.resolutionEdits.get(id) ?? [];
+    list.push({ device, at });
+    this.resolutionEdits.set(id, list);
   }
 
   /**
@@ -177,6 +209,7 @@ export class Ledger {
    * until a person decides again.
    */
   mayReturn(device: number, id: string, v: Version, by: string): void {
+    this.steps++;
     for (const m of markersOf(v)) this.decide(id, m, { present: true, either: true, device, by });
   }
 
@@ -185,10 +218,17 @@ export class Ledger {
     return this.decisions.get(`${id}\u0000${EXISTS}`)?.present === false;
   }
 
-  private decide(id: string, marker: string, d: Decision): void {
+  private decide(id: string, marker: string, decision: Omit<Decision, 'at'>): void {
     const key = `${id}\u0000${marker}`;
     const previous = this.decisions.get(key);
+    const d = { ...decision, at: this.steps };
     this.decisions.set(key, previous ? { ...d, previous } : d);
+  }
+
+  private removedByAnEdit(id: string, marker: string, device: number): void {
+    const list = this.removedByEdit.get(id) ?? [];
+    list.push({ marker, device });
+    this.removedByEdit.set(id, list);
   }
 
   /**
@@ -238,10 +278,20 @@ export class Ledger {
       const c = this.created.get(m);
       if (c && c.id === id && !d.removal.knew.has(m)) return true;
     }
+    // Such an edit, its marker removed since by a person's edit after the delete: the note lived on
+    // (seed 42263: a key added unseen beat the delete, then was removed — the note is as deleted).
+    for (const [m, c] of this.created) {
+      if (c.id !== id || d.removal.knew.has(m)) continue;
+      const now = this.decisions.get(`${id}\u0000${m}`);
+      const byEdit = (this.removedByEdit.get(id) ?? []).some((r) => r.marker === m && r.device === now?.device);
+      if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit) return true;
+    }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
     // the deleting person's version still held, and the note came back without it.
     for (const r of this.removedByEdit.get(id) ?? [])
       if (r.device !== d.device && d.removal.knew.has(r.marker) && !live.has(r.marker)) return true;
-    return false;
+    // A resolution on another device after the delete, shown a live cloud version: its result is
+    // an edit that person made without seeing the delete.
+    return (this.resolutionEdits.get(id) ?? []).some((e) => e.device !== d.device && e.at > d.at);
   }
 }

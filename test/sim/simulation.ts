@@ -544,9 +544,8 @@ export class Simulation {
       if (choice === 'cloud') this.chosenDeletes.add(c.id);
       await d.user.store!.load();
       const twoCreations = c.kind === 'no_base' && c.baseHash === null;
-      this.ledger.resolved(di, c.id, sides, version(d.user.store!.get(c.id)), by, twoCreations);
-      if (outcome?.newId)
-        this.ledger.edited(di, outcome.newId, null, version(d.user.store!.get(outcome.newId)), by);
+      this.ledger.resolved(di, c.id, sides, version(exactly(d, c.id)), by, twoCreations);
+      if (outcome?.newId) this.ledger.edited(di, outcome.newId, null, version(exactly(d, outcome.newId)), by);
     }
   }
 
@@ -558,7 +557,7 @@ export class Simulation {
     const answer = this.pick(['delete', 'keep'] as const);
     this.log.push(`  device ${di} answers the fail-safe (${pending.ids.length} deletes): ${answer}`);
     for (const id of pending.ids) {
-      const local = version(d.user.store!.get(id));
+      const local = version(exactly(d, id));
       this.ledger.resolved(
         di,
         id,
@@ -694,6 +693,15 @@ export class Simulation {
       for (const [id, b] of this.brokenOn(d.index)) {
         const parsed = parseNote(b.text);
         if (parsed.ok && deleted(id)) comeBack.push({ device: d.index, id, v: version(parsed.note) });
+      }
+      // Held for another reason than a file broken by hand (a case twin beside it, over a lowered
+      // memory.maxNotes): its version is still on the device, and comes back once it loads (seed
+      // 42155: a case twin's synced note, deleted elsewhere, uploaded again after the wipe).
+      for (const h of d.user.store!.held()) {
+        if (this.brokenOn(d.index).has(h.id) || !deleted(h.id)) continue;
+        const text = await fs.readFile(h.path, 'utf8').catch(() => null);
+        const parsed = text === null ? null : parseNote(text);
+        if (parsed?.ok) comeBack.push({ device: d.index, id: h.id, v: version(parsed.note) });
       }
     }
     for (const c of comeBack) this.ledger.mayReturn(c.device, c.id, c.v, by);
@@ -831,6 +839,16 @@ async function refused(write: () => Promise<unknown>, log: string[]): Promise<bo
     }
     throw err;
   }
+}
+
+/**
+ * Note `id` here, by its exact id: the store finds notes ignoring case (macOS and Windows cannot
+ * hold two of them), so a case twin is another note, not this one (seed 33700: a resolution that
+ * left "N-2-2" deleted here was recorded as keeping "n-2-2"'s content under "N-2-2").
+ */
+function exactly(d: SimDevice, id: string): StoredNote | undefined {
+  const note = d.user.store!.get(id);
+  return note?.id === id ? note : undefined;
 }
 
 const ID_POOL = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];

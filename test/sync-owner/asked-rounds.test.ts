@@ -5,7 +5,7 @@ import { SyncNowOutputSchema } from '../../shared/api/sync.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { cli } from '../sync/cli-runner.js';
 import { CLI_ENTRY, eventually, kill9Pid, spawnNode } from './children.js';
-import { holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js';
+import { holdRoundsLock, readTrace, useOwnerScene } from './device.js';
 
 /**
  * 立即同步 asked in a process that does not own sync (`memdesk sync` here) is run by the owner (a
@@ -32,11 +32,11 @@ async function writeOnB(project: string, marker: string): Promise<void> {
 }
 
 /** `memdesk --json sync` on device A as a real child process. */
-function syncOnA(project: string, env: Record<string, string>) {
+function syncOnA(project: string) {
   const run = spawnNode(
     CLI_ENTRY,
     [...scene.a.args(project), '--json', 'sync'],
-    env,
+    scene.env,
     scene.a.roots[project]!,
   );
   run.child.stdin!.end('');
@@ -45,14 +45,11 @@ function syncOnA(project: string, env: Record<string, string>) {
 
 describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, () => {
   it('memdesk sync while memdesk mcp owns the home: the owner runs the round and the asker prints its answer', async () => {
-    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
-    const mcp = await startMcp(scene.a, 'proj-p', env);
-    scene.running.push(mcp);
-    await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+    const mcp = await scene.ownerMcp('proj-p');
     // Project Q is not open in the owner: it opens it to run the asked round.
     await writeOnB('proj-q', 'marker-asked-q');
 
-    const run = syncOnA('proj-q', env);
+    const run = syncOnA('proj-q');
     expect(await run.exited, run.stderr()).toBe(0);
     const out = SyncNowOutputSchema.parse(JSON.parse(run.stdout()));
     expect(out.scopes.project).toMatchObject({
@@ -71,7 +68,6 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
   });
 
   it('the owner is killed with SIGKILL while the asked round waits: the asker runs the round itself', async () => {
-    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
     const owner = scene.running[0]!;
     expect(scene.a.ownerPid()).toBe(owner.pid);
     await writeOnB('proj-p', 'marker-after-kill');
@@ -81,7 +77,7 @@ describe('rounds a person asks for go to the sync owner', { timeout: 600_000 }, 
     // This test holds the home's rounds lock, so the owner's round for the ask waits for it.
     const releaseLock = await holdRoundsLock(scene.a.home);
 
-    const run = syncOnA('proj-p', env);
+    const run = syncOnA('proj-p');
     // The owner took the ask (its file is gone) and its round waits for the rounds lock.
     await eventually(
       async () => (await traced('ask-taken')).slice(taken).some((l) => l.pid === owner.pid) || null,

@@ -7,7 +7,7 @@ import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 import { cli } from '../sync/cli-runner.js';
 import { eventually, kill9Pid } from './children.js';
-import { holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js';
+import { holdRoundsLock, readTrace, useOwnerScene } from './device.js';
 
 /**
  * 立即同步 from the web bridge — the API table the desktop app's window uses, over HTTP — while a
@@ -19,7 +19,6 @@ import { holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js'
  */
 const scene = useOwnerScene('bridge-asked');
 let bridge: WebBridge;
-let env: Record<string, string>;
 
 const traced = (event: string) => readTrace(scene.trace, event);
 const manualRounds = async () => (await traced('round-start')).filter((l) => l.manual);
@@ -55,12 +54,14 @@ async function onB(args: string[], syncArgs: string[] = []): Promise<void> {
 const remember = (marker: string) => ['remember', '--summary', marker, '--type', 'project', '--body', marker];
 
 beforeAll(async () => {
-  env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
   // The MCP server of project P owns sync; the bridge, serving project Q, starts after it.
-  const mcp = await startMcp(scene.a, 'proj-p', env);
-  scene.running.push(mcp);
-  await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
-  bridge = await startWebBridge({ home: scene.a.home, projectRoot: scene.a.roots['proj-q']!, port: 0, env });
+  await scene.ownerMcp('proj-p');
+  bridge = await startWebBridge({
+    home: scene.a.home,
+    projectRoot: scene.a.roots['proj-q']!,
+    port: 0,
+    env: scene.env,
+  });
 }, 300_000);
 
 afterAll(async () => {

@@ -5,14 +5,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createAppRoot } from '../../electron/app/app-root.js';
 import type { OpenProject } from '../../electron/app/open-project.js';
 import { withDirLock } from '../../electron/memory/dir-lock.js';
-import { readRecord } from '../../electron/sync/owner/owner-lock.js';
+import { readRecord, type OwnerRole } from '../../electron/sync/owner/owner-lock.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import { afterAll, beforeAll } from 'vitest';
+import type { SyncServerOptions } from '../../server/app.js';
 import { cli } from '../sync/cli-runner.js';
 import { FakeClock } from '../sync/fake-clock.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { tempDir } from '../support/temp-dir.js';
-import { CLI_ENTRY, eventually, spawnNode, TSX } from './children.js';
+import { CLI_ENTRY, eventually, REPO, spawnNode, TSX, type Child } from './children.js';
 
 /** One computer: a home, registered projects by id, signed in to the test server. */
 export interface TestDevice {
@@ -138,31 +139,67 @@ export async function rememberOnce(
 
 /**
  * What the multi-process owner files share: one real sync server, devices A and B of one account
- * on projects P and Q, a trace file for A's rounds (MEMDESK_SYNC_TRACE), and the MCP processes a
- * file starts — all closed after the file.
+ * on projects P and Q, a trace file for A's rounds (MEMDESK_SYNC_TRACE), and the processes a file
+ * starts — MCP servers closed and lock-holding children killed after the file.
  */
 export interface OwnerScene {
   server: TestServer;
   a: TestDevice;
   b: TestDevice;
   trace: string;
+  /** The environment of device A's processes: its home, and the trace file. */
+  env: Record<string, string>;
   running: McpProcess[];
+  /** `memdesk mcp` of device A for `project` as a real child, once it owns the home's sync. */
+  ownerMcp(project: string): Promise<McpProcess>;
+  /**
+   * A real child process holding `lockFile` (hold-lock.ts) with a live heartbeat, as an owner or
+   * an encryption change holds its lock; resolves once it has it.
+   */
+  lockHolder(lockFile: string): Promise<Child>;
 }
 
-export function useOwnerScene(user: string): OwnerScene {
-  const scene = { running: [] as McpProcess[] } as OwnerScene;
+export function useOwnerScene(
+  user: string,
+  server: () => Promise<Partial<SyncServerOptions>> = async () => ({}),
+): OwnerScene {
+  const holders: Child[] = [];
+  const scene = {
+    running: [] as McpProcess[],
+    async ownerMcp(project: string) {
+      const mcp = await startMcp(scene.a, project, scene.env);
+      scene.running.push(mcp);
+      await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+      return mcp;
+    },
+    async lockHolder(lockFile: string) {
+      const holder = spawnNode(path.join(REPO, 'test/sync-owner/hold-lock.ts'), [lockFile, 'hold']);
+      holders.push(holder);
+      if ((await holder.line(/acquired|refused/)) !== 'acquired') throw new Error(`${lockFile} is taken`);
+      return holder;
+    },
+  } as OwnerScene;
   beforeAll(async () => {
-    scene.server = await startTestServer();
+    scene.server = await startTestServer(await server());
     const token = await scene.server.token(user);
     scene.a = await device('a', ['proj-p', 'proj-q'], scene.server.url, token);
     scene.b = await device('b', ['proj-p', 'proj-q'], scene.server.url, token);
     scene.trace = path.join(await tempDir(`${user}-trace`), 'rounds.jsonl');
+    scene.env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
   }, 300_000);
   afterAll(async () => {
     for (const m of scene.running) await m.close().catch(() => undefined);
+    for (const h of holders) await h.kill9();
     await scene.server?.close();
   });
   return scene;
+}
+
+/** How many requests reached the server while `step` ran (the tests on an injected clock). */
+export async function requestsDuring(server: TestServer, step: () => Promise<void>): Promise<number> {
+  const before = server.requests.length;
+  await step();
+  return server.requests.length - before;
 }
 
 /** One line of MEMDESK_SYNC_TRACE (electron/app/process-sync.ts). */
@@ -206,15 +243,19 @@ export async function holdRoundsLock(home: string): Promise<() => Promise<void>>
 }
 
 /**
- * A long-running process's composition root (role `app`, as the desktop app builds it) in this
- * process, on an injected clock with a 2 s heartbeat, with `open` opened (watched).
+ * A long-running process's composition root (by default role `app`, as the desktop app builds it)
+ * in this process, on an injected clock with a 2 s heartbeat, with `open` opened (watched).
  */
-export async function rootOnClock(home: string, open: { projectRoot?: string }) {
+export async function rootOnClock(
+  home: string,
+  open: { projectRoot?: string },
+  { role = 'app', env = {} }: { role?: OwnerRole; env?: Record<string, string> } = {},
+) {
   const clock = new FakeClock(Date.now());
   const root = createAppRoot({
     home,
-    env: {},
-    sync: { autoStart: true, clock, owner: { role: 'app', heartbeatMs: 2_000 } },
+    env,
+    sync: { autoStart: true, clock, owner: { role, heartbeatMs: 2_000 } },
     syncOnOpen: true,
   });
   const project = await root.open({ ...open, watch: true });

@@ -2,133 +2,169 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
+import { FsStorage } from '../../server/storage/fs-storage.js';
+import type { StorageAdapter } from '../../server/storage/storage.js';
+import { keyringKey } from '../../server/storage-keys.js';
 import { cli } from '../sync/cli-runner.js';
 import { tempDir } from '../support/temp-dir.js';
-import { CLI_ENTRY, eventually, spawnNode } from './children.js';
-import { arrives, holdRoundsLock, readTrace, startMcp, useOwnerScene } from './device.js';
+import { CLI_ENTRY, spawnNode } from './children.js';
+import { arrives, readTrace, rootOnClock, useOwnerScene, writeProjectNote } from './device.js';
 
 /**
- * `memdesk encryption on` (a real CLI child) while a real `memdesk mcp` owns sync for the home and
- * keeps writing notes: the change holds the home's sync (electron/sync/owner/sync-hold.ts) — the
- * owner runs no round from the change's first round to its last, 立即同步 elsewhere says why it
- * waits, the progress counts every note up to the total, and every note written meanwhile reaches
- * device B sealed once the owner resumes (B unlocks with the passphrase).
+ * `memdesk encryption on` (a real CLI child) while the home's sync owner — the composition root
+ * `memdesk mcp` builds, here in this process on an injected clock — keeps writing notes: the
+ * change holds the home's sync (electron/sync/owner/sync-hold.ts). The mechanism is what is
+ * checked: the server stops the change in its middle (at the keyring's publication, after its
+ * first rounds, before its sealed ones) while the owner is moved past its debounce with notes
+ * waiting; from the change's start to its end the trace holds no round of any other process.
+ * Without the hold (no pause, rounds lock taken per round) the owner's round runs right there,
+ * and this fails. Then: 立即同步 elsewhere names the change, the progress counts every note up to
+ * the total, and every note written before, during and after reaches device B sealed.
  */
-const scene = useOwnerScene('enc-hold');
+const USER = 'enc-hold';
 
-async function trace() {
-  return (await readTrace(scene.trace)).filter((l) => l.event === 'round-start' || l.event === 'round-end');
+/**
+ * The server's real filesystem storage, stopped at the first write of the account's keyring —
+ * where `encryption on` publishes it — until `release()`: the change is then certainly between its
+ * rounds, with none of the lock a round takes.
+ */
+function pausedAtKeyringPublish() {
+  let reached!: () => void;
+  const atPublish = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let paused = false;
+  const wrap = (storage: StorageAdapter): StorageAdapter =>
+    new Proxy(storage, {
+      get(target, name) {
+        if (name === 'put')
+          return async (...args: Parameters<StorageAdapter['put']>) => {
+            if (!paused && args[0] === keyringKey(USER)) {
+              paused = true;
+              reached();
+              await released;
+            }
+            return target.put(...args);
+          };
+        const value: unknown = Reflect.get(target, name, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return { wrap, atPublish, release };
 }
 
+const publish = pausedAtKeyringPublish();
+const scene = useOwnerScene(USER, async () => ({
+  storage: publish.wrap(new FsStorage(await tempDir('enc-hold-store'))),
+}));
+
 describe('encryption on while another process owns sync', { timeout: 600_000 }, () => {
-  it('holds the home: no round of the owner during it, nothing lost, progress to the total', async () => {
-    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
-    const mcp = await startMcp(scene.a, 'proj-p', env);
-    scene.running.push(mcp);
-    await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
-    for (let i = 0; i < 20; i++) await mcp.remember(`before-${i}`, `marker-before-${i}`);
-    const root = scene.a.roots['proj-p']!;
-    const synced = await cli([...scene.a.args('proj-p'), 'sync'], root);
-    expect(synced.code, synced.stderr).toBe(0);
-    const secrets = await tempDir('enc-hold-secrets');
-    const pass = path.join(secrets, 'pass.txt');
-    await fs.writeFile(pass, 'correct horse battery staple\n', { mode: 0o600 });
+  it('holds the home: no round of the owner from the change’s start to its end, nothing lost, progress to the total', async () => {
+    const { a, b, env } = scene;
+    const root = a.roots['proj-p']!;
+    const owner = await rootOnClock(a.home, { projectRoot: root }, { role: 'mcp', env });
+    const { clock, project, sync, ownership, idle } = owner;
+    const write = (marker: string) =>
+      writeProjectNote(project, clock, { id: marker, summary: marker, body: marker });
+    try {
+      expect(ownership.owner).toBe(true);
+      const before = Array.from({ length: 20 }, (_, i) => `marker-before-${i}`);
+      for (const marker of before) await write(marker);
+      await clock.advance(3_000, idle); // the debounce: the owner uploads them
+      const secrets = await tempDir('enc-hold-secrets');
+      const pass = path.join(secrets, 'pass.txt');
+      await fs.writeFile(pass, 'correct horse battery staple\n', { mode: 0o600 });
 
-    // The test holds the rounds lock first, so the change waits with its hold taken: the owner
-    // and 立即同步 meet the hold while the owner's notes keep coming.
-    const { holdFile } = ownerPaths(scene.a.home);
-    const releaseLock = await holdRoundsLock(scene.a.home);
+      const traceAtStart = (await readTrace(scene.trace)).length;
+      const change = spawnNode(
+        CLI_ENTRY,
+        [...a.args('proj-p'), 'encryption', 'on', '--passphrase-file', pass],
+        env,
+        root,
+      );
+      change.child.stdin!.end('');
+      await publish.atPublish;
 
-    const change = spawnNode(
-      CLI_ENTRY,
-      [...scene.a.args('proj-p'), 'encryption', 'on', '--passphrase-file', pass],
-      env,
-      root,
-    );
-    change.child.stdin!.end('');
-    await eventually(
-      async () =>
-        (await fs.readFile(holdFile, 'utf8').catch(() => '')).includes(`"pid":${change.pid}`) || null,
-      'the change holds the home',
-    );
-
-    const refused = await cli([...scene.a.args('proj-p'), 'sync'], root);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(
-      new RegExp(`end-to-end encryption is being changed .* in process ${change.pid}`),
-    );
-
-    // A note every 3.5 s: past the owner's debounce (3 s) each time, so without the hold the
-    // owner would start a round between the change's rounds.
-    const during: string[] = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let i = 0; writing; i++) {
-        await mcp.remember(`during-${i}`, `marker-during-${i}`);
-        during.push(`marker-during-${i}`);
-        await new Promise((r) => setTimeout(r, 3_500));
+      // The owner's next heartbeat sees the hold; notes written meanwhile wait past the debounce
+      // and two more heartbeats — without the hold, the owner's round would run right here.
+      await clock.advance(2_000, idle);
+      const during = ['marker-during-0', 'marker-during-1', 'marker-during-2'];
+      for (const marker of during) {
+        await write(marker);
+        await clock.advance(2_000, idle);
       }
-    })();
-    await eventually(() => during.length >= 3 || null, 'the owner wrote notes during the hold');
-    await releaseLock();
-    const code = await change.exited;
-    writing = false;
-    await writer;
-    expect(code, change.stderr()).toBe(0);
-    expect(change.stdout()).toMatch(/end-to-end encryption is on; \d+ unencrypted objects were removed/);
+      await clock.advance(6_000, idle);
+      const atPublish = {
+        holder: await fs.readFile(ownerPaths(a.home).holdFile, 'utf8').catch(() => 'no hold'),
+        held: sync.held,
+        waiting: sync.engine.coordinator.pendingWrites(),
+      };
 
-    // Progress: every phase, and the upload counted up to its total.
-    const progress = change.stderr().split('\n').filter(Boolean);
-    expect(progress[0]).toBe('syncing every scope first…');
-    expect(progress).toContain('publishing the keyring…');
-    const uploads = progress
-      .map((l) => /^uploading sealed: (\d+) of (\d+) notes$/.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => [Number(m[1]), Number(m[2])] as const);
-    expect(uploads[0]![0]).toBe(0);
-    const [done, total] = uploads[uploads.length - 1]!;
-    expect(done).toBe(total);
-    expect(total).toBeGreaterThanOrEqual(20);
-    expect(progress[progress.length - 1]).toBe('removing the unencrypted copy from the server…');
+      const refused = await cli([...a.args('proj-p'), 'sync'], root);
 
-    // No round of any other process from the change's first round to its last.
-    const lines = await trace();
-    console.log(
-      JSON.stringify({
-        change: change.pid,
-        mcp: mcp.pid,
-        during: during.length,
-        lines: await fs.readFile(scene.trace, 'utf8'),
-      }),
-    );
-    const first = lines.findIndex((l) => l.pid === change.pid);
-    const last = lines.map((l) => l.pid).lastIndexOf(change.pid);
-    expect(first).toBeGreaterThanOrEqual(0);
-    expect(lines.slice(first, last + 1).filter((l) => l.pid !== change.pid)).toEqual([]);
-    // Rounds never overlap: every start is followed by its own end.
-    // (The owner may have begun a round since the change ended: a last start without its end.)
-    for (let i = 0; i + 1 < lines.length; i += 2) {
-      expect(lines[i]!.event).toBe('round-start');
-      expect(lines[i + 1]).toMatchObject({ pid: lines[i]!.pid, event: 'round-end' });
-    }
+      publish.release();
+      const code = await change.exited;
+      expect(code, change.stderr()).toBe(0);
+      expect(change.stdout()).toMatch(/end-to-end encryption is on; \d+ unencrypted objects were removed/);
 
-    // The owner resumes with the new key: a note written after the change reaches B too.
-    await mcp.remember('after', 'marker-after');
-    const unlock = await cli(
-      [...scene.b.args('proj-p'), 'encryption', 'unlock', '--passphrase-file', pass],
-      scene.b.roots['proj-p']!,
-    );
-    expect(unlock.code, unlock.stderr).toBe(0);
-    await arrives(scene.b, 'proj-p', 'marker-after');
-    const onB = await fs.readdir(path.join(scene.b.roots['proj-p']!, 'MEMORY'));
-    const bodies = await Promise.all(
-      onB.map((n) => fs.readFile(path.join(scene.b.roots['proj-p']!, 'MEMORY', n), 'utf8')),
-    );
-    for (const marker of [...Array.from({ length: 20 }, (_, i) => `marker-before-${i}`), ...during])
+      // From the change's start to its end: its own rounds only, one after another.
+      const lines = (await readTrace(scene.trace)).slice(traceAtStart);
+      expect(lines.length).toBeGreaterThanOrEqual(8); // two scopes, synced before and sealed after
+      expect(lines.filter((l) => l.pid !== change.pid)).toEqual([]);
+      for (let i = 0; i < lines.length; i += 2) {
+        expect(lines[i]!.event).toBe('round-start');
+        expect(lines[i + 1]).toMatchObject({ pid: lines[i]!.pid, key: lines[i]!.key, event: 'round-end' });
+      }
+      // Why: the change held the home, the owner saw it and kept its notes waiting.
+      expect(atPublish.holder).toContain(`"pid":${change.pid}`);
+      expect(atPublish.held).toBe(true);
+      expect(atPublish.waiting).toContain(path.join(root, 'MEMORY'));
+      // …and 立即同步 elsewhere said so, naming it.
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(
+        new RegExp(`end-to-end encryption is being changed .* in process ${change.pid}`),
+      );
+
+      // Progress: every phase, and the upload counted up to its total.
+      const progress = change.stderr().split('\n').filter(Boolean);
+      expect(progress[0]).toBe('syncing every scope first…');
+      expect(progress).toContain('publishing the keyring…');
+      const uploads = progress
+        .map((l) => /^uploading sealed: (\d+) of (\d+) notes$/.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [Number(m[1]), Number(m[2])] as const);
+      expect(uploads[0]![0]).toBe(0);
+      const [done, total] = uploads[uploads.length - 1]!;
+      expect(done).toBe(total);
+      expect(total).toBeGreaterThanOrEqual(20);
+      expect(progress[progress.length - 1]).toBe('removing the unencrypted copy from the server…');
+
+      // The owner resumes on its next heartbeat, with the new key: what waited, and a note
+      // written after the change, reach B once B is unlocked.
+      await clock.advance(2_000, idle);
+      expect(sync.held).toBe(false);
+      await write('marker-after');
+      const unlock = await cli(
+        [...b.args('proj-p'), 'encryption', 'unlock', '--passphrase-file', pass],
+        b.roots['proj-p']!,
+      );
+      expect(unlock.code, unlock.stderr).toBe(0);
+      await arrives(b, 'proj-p', 'marker-after', () => clock.advance(3_000, idle));
+      const onB = path.join(b.roots['proj-p']!, 'MEMORY');
+      const bodies = await Promise.all(
+        (await fs.readdir(onB)).map((n) => fs.readFile(path.join(onB, n), 'utf8')),
+      );
+      for (const marker of [...before, ...during])
+        expect(
+          bodies.some((body) => body.includes(marker)),
+          marker,
+        ).toBe(true);
       expect(
-        bodies.some((b) => b.includes(marker)),
-        marker,
+        (await readTrace(scene.trace)).slice(traceAtStart + lines.length).some((l) => l.pid === process.pid),
       ).toBe(true);
-    expect((await trace()).slice(last + 1).some((l) => l.pid === mcp.pid)).toBe(true);
+    } finally {
+      publish.release();
+      await owner.close();
+    }
   });
 });

@@ -1,11 +1,16 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
-import { startTestServer, type TestServer } from '../sync/harness.js';
-import { REPO, spawnNode, type Child } from './children.js';
-import { arrives, device, rememberOnce, rootOnClock, writeProjectNote, type TestDevice } from './device.js';
+import {
+  arrives,
+  rememberOnce,
+  requestsDuring,
+  rootOnClock,
+  useOwnerScene,
+  writeProjectNote,
+} from './device.js';
 
 /**
  * The owner (a composition root on an injected clock) while a real child process holds the home's
@@ -16,36 +21,18 @@ import { arrives, device, rememberOnce, rootOnClock, writeProjectNote, type Test
  * one-shot CLI write meanwhile, with no owner running, runs no round of its own (its bounded exit
  * round waits, then leaves a nudge for the next owner).
  */
-let server: TestServer;
-let a: TestDevice;
-let b: TestDevice;
-let holder: Child | null = null;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const token = await server.token('hold-ticks-user');
-  a = await device('hold-a', ['proj-h'], server.url, token);
-  b = await device('hold-b', ['proj-h'], server.url, token);
-}, 300_000);
-
-afterAll(async () => {
-  await holder?.kill9();
-  await server?.close();
-});
+const scene = useOwnerScene('hold-ticks-user');
 
 describe('the owner while another process holds the home’s sync', { timeout: 300_000 }, () => {
   it('pauses its automatic rounds, refuses 立即同步 with the holder named, and resumes after its kill -9', async () => {
-    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-h']! });
+    const { server, a, b } = scene;
+    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-p']! });
     const { clock, project, sync, ownership, idle } = owner;
     try {
       expect(ownership.owner).toBe(true);
       await clock.advance(1_000, idle); // its first checks run
 
-      holder = spawnNode(path.join(REPO, 'test/sync-owner/hold-lock.ts'), [
-        ownerPaths(a.home).holdFile,
-        'hold',
-      ]);
-      expect(await holder.line(/acquired|refused/)).toBe('acquired');
+      const holder = await scene.lockHolder(ownerPaths(a.home).holdFile);
       await clock.advance(2_000, idle); // the heartbeat that sees the hold
       expect(sync.held).toBe(true);
       expect(ownership.owner).toBe(true);
@@ -55,10 +42,8 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
         summary: 'written while an encryption change holds the sync',
         body: 'marker-hold',
       });
-      const before = server.requests.length;
       // Past the debounce and two more heartbeats: no round, no request.
-      await clock.advance(6_000, idle);
-      expect(server.requests.length).toBe(before);
+      expect(await requestsDuring(server, () => clock.advance(6_000, idle))).toBe(0);
       await expect(project.handlers['sync.now']({})).rejects.toThrow(
         new RegExp(`end-to-end encryption is being changed .* in process ${holder.pid} \\(mcp\\)`),
       );
@@ -67,16 +52,16 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
       await clock.advance(2_000, idle);
       expect(sync.held).toBe(false);
       await clock.advance(3_000, idle);
-      await arrives(b, 'proj-h', 'marker-hold');
+      await arrives(b, 'proj-p', 'marker-hold');
     } finally {
       await owner.close();
     }
   });
 
   it('a CLI write during the change runs no round: its exit round waits on the held rounds lock and leaves a nudge', async () => {
-    const trace = path.join(path.dirname(a.home), `${path.basename(a.home)}-rounds.jsonl`);
+    const { a, env, trace } = scene;
     const root = createAppRoot({ home: a.home, env: {}, sync: {} });
-    const project = await root.open({ projectRoot: a.roots['proj-h']!, watch: false });
+    const project = await root.open({ projectRoot: a.roots['proj-p']!, watch: false });
     const sync = await root.sync();
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
@@ -88,10 +73,7 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
     });
     await held;
     try {
-      const run = await rememberOnce(a, 'proj-h', 'written during the change', 'marker-cli-hold', {
-        OHARNESS_HOME: a.home,
-        MEMDESK_SYNC_TRACE: trace,
-      });
+      const run = await rememberOnce(a, 'proj-p', 'written during the change', 'marker-cli-hold', env);
       expect(run.code, run.stderr).toBe(0);
       const lines = (await fs.readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
       expect(lines.filter((l) => (JSON.parse(l) as { pid: number }).pid === run.pid)).toEqual([]);
@@ -102,7 +84,7 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
           return (JSON.parse(text) as { key: string }).key;
         }),
       );
-      expect(keys).toContain(path.join(a.roots['proj-h']!, 'MEMORY'));
+      expect(keys).toContain(path.join(a.roots['proj-p']!, 'MEMORY'));
     } finally {
       end();
       await change;

@@ -2,8 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../sync/cli-runner.js';
-import { eventually } from './children.js';
-import { arrives, startMcp, type TestDevice, useOwnerScene } from './device.js';
+import { arrives, type TestDevice, useOwnerScene } from './device.js';
 
 /**
  * A note edited by hand in a project that no running process has open (project Q) reaches device
@@ -33,10 +32,7 @@ describe('the sync owner covers every project the home knows', { timeout: 600_00
 
     // Edited by hand while no process of A runs; then an MCP server opens project P only.
     await editByHand(scene.a, 'proj-q', 'marker-edited-while-nothing-ran');
-    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
-    const mcp = await startMcp(scene.a, 'proj-p', env);
-    scene.running.push(mcp);
-    await eventually(() => scene.a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
+    const mcp = await scene.ownerMcp('proj-p');
     await arrives(scene.b, 'proj-q', 'marker-edited-while-nothing-ran');
 
     // Edited by hand while the owner runs (its guest for Q may have closed or not: either way).

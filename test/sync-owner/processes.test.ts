@@ -60,13 +60,11 @@ async function expectNoOverlap(): Promise<number> {
 
 describe('one sync owner per home, real processes', { timeout: 600_000 }, () => {
   it('MCP servers and CLI runs with the app closed: writes reach device B through the owner, a SIGKILLed owner is replaced, a lone CLI write syncs itself', async () => {
-    const env = { OHARNESS_HOME: scene.a.home, MEMDESK_SYNC_TRACE: scene.trace };
+    const { env } = scene;
     const lockFile = ownerPaths(scene.a.home).lockFile;
 
     // The first MCP server becomes the owner; the second one (another project) stands by.
-    const mcpP = await startMcp(scene.a, 'proj-p', env);
-    scene.running.push(mcpP);
-    await waitFor(() => scene.a.ownerPid() === mcpP.pid, 'the first MCP server owns sync');
+    const mcpP = await scene.ownerMcp('proj-p');
     const mcpQ = await startMcp(scene.a, 'proj-q', env);
     scene.running.push(mcpQ);
 

@@ -1,9 +1,7 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
-import { startTestServer, type TestServer } from '../sync/harness.js';
-import { eventually, REPO, spawnNode, type Child } from './children.js';
-import { arrives, device, rootOnClock, startMcp, writeProjectNote, type TestDevice } from './device.js';
+import { eventually } from './children.js';
+import { arrives, requestsDuring, rootOnClock, startMcp, useOwnerScene, writeProjectNote } from './device.js';
 
 /**
  * The composition root of a long-running process (as the app, the web bridge and `memdesk mcp`
@@ -11,32 +9,14 @@ import { arrives, device, rootOnClock, startMcp, writeProjectNote, type TestDevi
  * round, then takes over on its first heartbeat after the owner is killed with SIGKILL, and a
  * note written here reaches device B on the 3 s debounce.
  */
-let server: TestServer;
-let a: TestDevice;
-let b: TestDevice;
-let holder: Child | null = null;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const token = await server.token('ticks-user');
-  a = await device('ticks-a', ['proj-t', 'proj-m'], server.url, token);
-  b = await device('ticks-b', ['proj-t', 'proj-m'], server.url, token);
-}, 300_000);
-
-afterAll(async () => {
-  await holder?.kill9();
-  await server?.close();
-});
+const scene = useOwnerScene('ticks-user');
 
 describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
   it('a standby root runs no round while the owner lives and owns sync one heartbeat after kill -9', async () => {
-    holder = spawnNode(path.join(REPO, 'test/sync-owner/hold-lock.ts'), [
-      ownerPaths(a.home).lockFile,
-      'hold',
-    ]);
-    expect(await holder.line(/acquired|refused/)).toBe('acquired');
+    const { server, a, b } = scene;
+    const holder = await scene.lockHolder(ownerPaths(a.home).lockFile);
 
-    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-t']! });
+    const owner = await rootOnClock(a.home, { projectRoot: a.roots['proj-p']! });
     const { clock, project, ownership, idle } = owner;
     try {
       await writeProjectNote(project, clock, {
@@ -44,11 +24,9 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
         summary: 'written while another process owns sync',
         body: 'marker-ticks',
       });
-      const before = server.requests.length;
       // A live owner: two heartbeats and the debounce pass without a round here.
-      await clock.advance(4_000, idle);
+      expect(await requestsDuring(server, () => clock.advance(4_000, idle))).toBe(0);
       expect(ownership.owner).toBe(false);
-      expect(server.requests.length).toBe(before);
 
       await holder.kill9();
       const ticksAtKill = ownership.ticks;
@@ -57,17 +35,18 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
       expect(ownership.ticks - ticksAtKill).toBe(1);
       // Its first check runs at once and uploads the note written while standing by.
       await clock.advance(3_000, idle);
-      await arrives(b, 'proj-t', 'marker-ticks');
+      await arrives(b, 'proj-p', 'marker-ticks');
     } finally {
       await owner.close();
     }
   });
 
   it('the desktop app started while an MCP server owns sync is handed ownership; the MCP server then nudges it', async () => {
-    const mcp = await startMcp(a, 'proj-m', { OHARNESS_HOME: a.home });
+    const { a, b } = scene;
+    const mcp = await startMcp(a, 'proj-q', { OHARNESS_HOME: a.home });
     try {
       await eventually(() => a.ownerPid() === mcp.pid || null, 'the MCP server owns sync');
-      // The app with user notes only: project M is not open here.
+      // The app with user notes only: project Q is not open here.
       const app = await rootOnClock(a.home, {});
       const { clock, ownership, idle } = app;
       try {
@@ -81,7 +60,7 @@ describe('takeover counted in heartbeats', { timeout: 300_000 }, () => {
         expect(ownership.owner).toBe(true);
         expect(a.ownerPid()).toBe(process.pid);
         await mcp.remember('written in the MCP server after the handover', 'marker-handover');
-        await arrives(b, 'proj-m', 'marker-handover', () => clock.advance(3_000, idle));
+        await arrives(b, 'proj-q', 'marker-handover', () => clock.advance(3_000, idle));
         expect(a.ownerPid()).toBe(process.pid);
       } finally {
         await app.close();

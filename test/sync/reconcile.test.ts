@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startDevice, type Device, type TestServer, useTestServer } from './harness.js';
+import { expectOk, startDevice, type Device, type TestServer, useTestServer } from './harness.js';
 
 /** R-SYNC-MERGE, one scenario per rule, two devices on one real server on loopback. */
 let server: TestServer;
@@ -226,5 +226,24 @@ describe('reconciliation against the baseline', () => {
     const state = await b.svc.state();
     expect(Object.keys(state.manifest.entries)).toEqual(['Case-Note']);
     expect(b.get('case-note')?.body).toBe('b\n');
+  });
+
+  it('writes the cloud note held back by a case clash in the first round after the person renames theirs', async () => {
+    const [a, b] = await pair();
+    await a.write('Clash-Note', 'from a\n');
+    await a.sync();
+    await b.write('clash-note', 'from b\n');
+    await b.sync();
+    expect(b.get('Clash-Note')?.body).toBe('from b\n'); // the store finds ids ignoring case: b's own
+    // The person follows the notice ("rename one"): b's note gets an id of its own.
+    await b.write('clash-note-b', 'from b\n');
+    await b.remove('clash-note');
+    expectOk(await b.sync());
+    // Nothing in the cloud changed since b's last listing: the body comes from b's own copy (seed
+    // 40451: the round found no body, ended ok, and the note arrived only a round later).
+    expect(b.ids()).toEqual(['Clash-Note', 'clash-note-b']);
+    expect(b.get('Clash-Note')?.body).toBe('from a\n');
+    await a.sync();
+    expect(a.ids()).toEqual(['Clash-Note', 'clash-note-b']);
   });
 });

@@ -262,6 +262,31 @@ describe('crash safety', () => {
     expect(a.get('p1')?.body).toBe('first\nedited on b\n');
   });
 
+  it('killed before writing a pulled note it did not have, then the person creates a note of that id: theirs beside the cloud’s, not an edit over it (seed 32714)', async () => {
+    const token = await server.token(`user-${++n}`);
+    const a = await startDevice('a', server, { token });
+    const b = await startDevice('b', server, { token });
+    open.push(a, b);
+    await a.write('gamma', 'written on a\n');
+    await a.sync();
+    b.svc.hooks.point = async (name) => {
+      // Killed before the pull's write: the journal names the pull, no file is written.
+      if (name === 'apply:write') throw new SimulatedCrash('killed before the write');
+    };
+    expect((await b.sync()).outcome).toBe('transient');
+    expect(b.ids()).toEqual([]);
+    await b.close();
+    const b2 = await startDevice('b2', server, { token, home: b.home });
+    open.push(b2);
+    await b2.write('gamma', 'written on b\n');
+    await b2.sync();
+    await a.sync();
+    // Two notes a person wrote under one id: asked on b, and a's stays as it was.
+    expect(a.get('gamma')?.body).toBe('written on a\n');
+    expect(b2.get('gamma')?.body).toBe('written on b\n');
+    expect((await b2.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['gamma', 'no_base']]);
+  });
+
   it('a journal written before pulls were journaled (pushes only) still loads and recovers', async () => {
     const token = await server.token(`user-${++n}`);
     const a = await startDevice('a', server, { token });

@@ -146,6 +146,94 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(await b.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seeds 33419, 41420 (the same after a wipe: b's unchanged copy was uploaded over a's delete).
+  it('a conflict raised over the restored cloud’s other version stays while the cloud deletes that version: the old copy here is not uploaded again', async () => {
+    const [a, b] = (await synced({ x: 'first\nremoved on a\n' }, 'a', 'b')).devices;
+    const backup = await backupServer();
+    await b.write('z', 'from b, lost with the history\n');
+    expectOk(await b.sync());
+
+    await replaceServerData(backup);
+    await a.write('x', 'first\nsecond\n'); // a's person removed a line b's old copy still has
+    expectOk(await a.sync());
+    expectOk(await b.sync()); // b cannot place a's version against its old copy: asked
+    expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['x', 'no_base']]);
+    await a.remove('x'); // then a's person deletes the note
+    expectOk(await a.sync());
+
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expect(b.get('x')?.body).toBe('first\nremoved on a\n');
+      expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['x']);
+    }
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual(['z']); // b's old copy of x did not come back
+    await b.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(b.ids()).toEqual(['z']);
+    expect(a.ids()).toEqual(['z']);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
+  // Soak seed 33700.
+  it('a conflict over a note deleted here is shown and resolved without the note one case apart: that one is another note', async () => {
+    const [a, b] = (await synced({ Nx: 'first\n', y: 'untouched\n' }, 'a', 'b')).devices;
+
+    await replaceServerData(null);
+    await b.remove('Nx');
+    await b.write('nx', 'another note, one case apart\n');
+    await a.write('Nx', 'first\nedited on a\n');
+    expectOk(await a.sync()); // a uploads what the cloud lost, with its edit
+    expectOk(await b.sync()); // deleted here, another version there: asked
+    expect((await b.svc.conflicts()).map((c) => c.id)).toEqual(['Nx']);
+    const detail = await b.svc.conflict('Nx');
+    expect(detail.local).toBeNull();
+    expect(detail.cloud?.body).toBe('first\nedited on a\n');
+
+    await b.svc.resolve('Nx', { keep: 'both' }); // a's version beside, under a new id
+    expect(b.get('nx')?.body).toBe('another note, one case apart\n');
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expectOk(await a.sync());
+    }
+    expect(a.ids()).toEqual(['Nx-cloud', 'nx', 'y']);
+    expect(b.ids()).toEqual(['Nx-cloud', 'nx', 'y']);
+    expect(a.get('nx')?.body).toBe('another note, one case apart\n');
+    expect(a.get('Nx-cloud')?.body).toBe('first\nedited on a\n');
+  });
+
+  // Soak seeds 34310, 34595.
+  it('the version deleted here, uploaded again by a person who kept it over another version when asked: a conflict here, not deleted again', async () => {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b');
+    await a.write('x', 'first\n');
+    await a.write('y', 'untouched\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+
+    await replaceServerData(null);
+    await a.remove('x');
+    expectOk(await a.sync()); // the cloud lost x: a remembers its delete
+    const c = await device('c');
+    await c.write('x', 'written on c, which never had x\n');
+    expectOk(await c.sync());
+    expectOk(await b.sync()); // b's copy against c's note: asked
+    expect((await b.svc.conflicts()).map((k) => [k.id, k.kind])).toEqual([['x', 'no_base']]);
+    await b.svc.resolve('x', { keep: 'local' }); // b's person keeps b's copy over c's note
+    expectOk(await b.sync());
+
+    expectOk(await a.sync()); // the version deleted here is back, kept by a person: asked
+    expect((await a.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
+    expectOk(await b.sync());
+    expect(b.get('x')?.body).toBe('first\n');
+    await a.svc.resolve('x', { keep: 'cloud' });
+    expectOk(await a.sync());
+    expect(a.get('x')?.body).toBe('first\n');
+    expect(await a.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seed 20250.
   it('after the person decided on a note deleted here while the cloud lost its history, a version another device writes later arrives: not the same conflict again', async () => {
     const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;

@@ -45,7 +45,7 @@ export async function recallForAgent(
     alreadyAttached: req.alreadyAttached ?? [],
     usage: (scope: Scope, id: string) => core.usage.get(scope, id).count,
     ...(projectLabel !== undefined ? { projectLabel } : {}),
-    ...(semantic?.matches ? { semantic: semantic.matches } : {}),
+    ...(semantic?.matches ? { semantic: semantic.matches, semanticWeight: semantic.weight } : {}),
   });
   if (req.record && result.notes.length > 0) await core.usage.record(result.notes);
   return semantic?.notice ? { ...result, notice: semantic.notice } : result;

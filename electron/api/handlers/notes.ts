@@ -158,7 +158,7 @@ export function createNotesHandlers(ctx: HandlerContext): NotesHandlers {
         scope,
         usage: usageCount,
         ...(projectLabel !== undefined ? { projectLabel } : {}),
-        ...(semantic?.matches ? { semantic: semantic.matches } : {}),
+        ...(semantic?.matches ? { semantic: semantic.matches, semanticWeight: semantic.weight } : {}),
       });
       return {
         notes: listing ? listingHits(core, hits, query, scope) : hits,

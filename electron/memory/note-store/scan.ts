@@ -85,7 +85,7 @@ export async function scanNoteDir(
   if (needStat && d.syncIo) {
     for (const name of names) {
       const st = statSync(dirPrefix + name, { throwIfNoEntry: false });
-      if (st) stats.set(name, stampOf(st));
+      if (st) stats.set(name, st); // a Stats is a Stamp: no copy per file
     }
     names = names.filter((n) => stats.has(n));
   } else if (needStat) {

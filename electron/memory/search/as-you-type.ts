@@ -8,8 +8,10 @@ import type { WeightedQuery } from './feedback.js';
  * so a note with the word itself still ranks first.
  */
 export interface Vocabulary {
-  /** Every indexed term. */
+  /** Every indexed term (a mistyped word is compared with each). */
   terms(): Iterable<string>;
+  /** The indexed terms starting with `prefix` (a sorted lookup; repeats allowed). */
+  withPrefix(prefix: string): Iterable<string>;
   /** How many notes hold the term (0 when none). */
   df(term: string): number;
 }
@@ -56,17 +58,17 @@ export function expandAsTyped(q: WeightedQuery, query: string, vocab: Vocabulary
  * ("deploym" → "deploy": terms are stems, which can be shorter than the word being typed).
  */
 function prefixTerms(word: string, stem: string | undefined, vocab: Vocabulary): string[] {
-  const found: string[] = [];
-  for (const term of vocab.terms()) {
-    if (
-      term === stem ||
-      term.startsWith(word) ||
-      (stem !== undefined && stem !== word && term.startsWith(stem)) ||
-      (term.length >= 4 && word.length - term.length <= 3 && word.startsWith(term))
-    )
-      found.push(term);
+  const found = new Set<string>(vocab.withPrefix(word));
+  if (stem !== undefined) {
+    if (vocab.df(stem) > 0) found.add(stem);
+    if (stem !== word) for (const term of vocab.withPrefix(stem)) found.add(term);
   }
-  return mostCommon(found, vocab, PREFIX_EXPANSION_MAX);
+  // The stem of the word typed so far: terms of four letters or more the word begins with, at most three shorter.
+  for (let n = Math.max(4, word.length - 3); n < word.length; n++) {
+    const term = word.slice(0, n);
+    if (vocab.df(term) > 0) found.add(term);
+  }
+  return mostCommon([...found], vocab, PREFIX_EXPANSION_MAX);
 }
 
 /**

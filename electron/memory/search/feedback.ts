@@ -9,7 +9,7 @@ export interface WeightedQuery {
 /** One note of the first pass: its score and its terms with field-weighted frequencies. */
 export interface FeedbackDoc {
   score: number;
-  terms: Iterable<readonly [term: string, weightedTf: number]>;
+  terms: readonly (readonly [term: string, weightedTf: number])[];
 }
 
 /**
@@ -34,16 +34,23 @@ export function expandQuery(
   const total = docs.reduce((a, d) => a + weightOf(d.score), 0);
   if (!(total > 0)) return q;
   const model = new Map<string, number>();
+  // Asked once per term (a term is in several of the notes).
+  const ineligible = new Set<string>();
   for (const d of docs) {
-    const entries = [...d.terms];
-    const length = entries.reduce((a, [, tf]) => a + tf, 0);
+    let length = 0;
+    for (const [, tf] of d.terms) length += tf;
     if (!(length > 0)) continue;
     const w = weightOf(d.score) / total / length;
-    for (const [term, tf] of entries) {
-      if (eligible(term)) model.set(term, (model.get(term) ?? 0) + w * tf);
+    for (const [term, tf] of d.terms) {
+      const p = model.get(term);
+      if (p !== undefined) model.set(term, p + w * tf);
+      else if (!ineligible.has(term)) {
+        if (eligible(term)) model.set(term, w * tf);
+        else ineligible.add(term);
+      }
     }
   }
-  const top = [...model].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, c.terms);
+  const top = mostProbable(model, c.terms);
   const mass = top.reduce((a, [, p]) => a + p, 0);
   if (!(mass > 0)) return q;
   // λ/|q| per original term becomes 1 after scaling by |q|/λ; the model's share scales alike.
@@ -55,4 +62,19 @@ export function expandQuery(
     weights.set(term, (weights.get(term) ?? 0) + add);
   }
   return { terms: [...weights.keys()], weights: [...weights.values()] };
+}
+
+/** The `k` most probable terms, most probable first (ties by term), without sorting the whole model. */
+function mostProbable(model: ReadonlyMap<string, number>, k: number): [string, number][] {
+  const before = (a: readonly [string, number], b: readonly [string, number]) =>
+    a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+  const top: [string, number][] = [];
+  for (const entry of model) {
+    if (top.length === k && !before(entry, top[k - 1]!)) continue;
+    let i = top.length === k ? k - 1 : top.length;
+    while (i > 0 && before(entry, top[i - 1]!)) i--;
+    if (top.length === k) top.pop();
+    top.splice(i, 0, entry);
+  }
+  return top;
 }

@@ -11,7 +11,7 @@ import type {
   SearchDocument,
   SearchHit,
 } from './types.js';
-import { fuseRanks } from './fusion.js';
+import { fuseScores } from './fusion.js';
 
 /** Candidates read past `perTurn`, for when the best ones do not fit the budget. */
 const CANDIDATE_FACTOR = 4;
@@ -74,7 +74,9 @@ function recallUnsafe(index: RecallIndex, message: string, options: RecallOption
   });
 
   // Semantic recall reorders the notes that qualified by words; it never adds one (docs/search.md).
-  const candidates = options.semantic ? fuseRanks(lexical, options.semantic, () => undefined) : lexical;
+  const candidates = options.semantic
+    ? fuseScores(lexical, options.semantic, () => undefined, options.semanticWeight)
+    : lexical;
 
   const notes: SearchHit[] = [];
   const blocks: string[] = [];

@@ -18,8 +18,9 @@ import {
 } from './scoring.js';
 import type { FeedbackConfig, RankingConfig } from './scoring.js';
 import { selectTop } from './top-k.js';
+import { lowerBound, SortedTerms } from './term-list.js';
 import { positionsOf, proximityScore } from './proximity.js';
-import { fuseRanks, unmatchedHit } from './fusion.js';
+import { fuseScores, unmatchedHit } from './fusion.js';
 import type { FieldPositions, ProximityConfig, ProximityQuery } from './proximity.js';
 import type {
   DocumentAnalysis,
@@ -85,6 +86,12 @@ interface AdoptedSegment {
 
 export type { WeightedQuery } from './feedback.js';
 
+/** A ranked hit and the slot of its note. */
+interface RankedHit {
+  d: number;
+  hit: SearchHit;
+}
+
 const SCOPE_CODE = { project: 1, user: 2 } as const;
 const SELECTION_MASK = { project: 1, user: 2, both: 3 } as const;
 /** remember's related check reads at most this many of the new note's terms (the rarest first). */
@@ -100,7 +107,7 @@ const FEEDBACK_MAX_QUERY_TERMS = 32;
 const FEEDBACK_RERANK_POOL = 50;
 /** A one-character CJK query term is widened to at most this many indexed bigrams containing it. */
 const CJK_EXPANSION_MAX = 64;
-/** Lexical hits fused with the semantic matches (RRF needs their ranks past the hits shown). */
+/** Lexical hits fused with the semantic matches (a semantic match may lift one from past the hits shown). */
 const FUSION_LEXICAL_POOL = 100;
 /** Notes whose term positions proximity keeps (a few MB at most). */
 const PROXIMITY_CACHE_NOTES = 2000;
@@ -121,6 +128,8 @@ export class SearchIndex {
   /** noteIdKey(id) → [project slot, user slot], for resolving [[id]] links. */
   private byIdKey = new Map<string, [number, number]>();
   private postings = new Map<string, Posting>();
+  /** The terms of `postings`, sorted (find-as-you-type's prefix lookups). */
+  private ownTerms = new SortedTerms((term) => this.postings.has(term));
   /** CJK character → the indexed bigrams containing it (lets a one-character query find longer words). */
   private bigramsByChar = new Map<string, Set<string>>();
   /** term → slots of the notes with the term in their summary or tags (recall's candidates). */
@@ -153,9 +162,11 @@ export class SearchIndex {
   /** Score accumulator per slot and "matched in summary or tags" flags, reset after each query. */
   private acc = new Float64Array(64);
   private stHit = new Uint8Array(64);
-  /** Scratch arrays for the candidates of one query. */
+  /** Scratch arrays for one query: the slots it touched, its candidates, and a copy of their scores for selectTop. */
+  private touched = new Int32Array(64);
   private candSlots = new Int32Array(64);
   private candScores = new Float64Array(64);
+  private scoreScratch = new Float64Array(64);
   private ranking: RankingConfig = DEFAULT_RANKING;
   /** slot → the note's summary and body term positions (proximity), least recently used first. */
   private positions = new Map<number, FieldPositions[]>();
@@ -201,6 +212,7 @@ export class SearchIndex {
     this.byKey.clear();
     this.byIdKey.clear();
     this.postings.clear();
+    this.ownTerms.clear();
     this.bigramsByChar.clear();
     this.headPostings.clear();
     this.segments = [];
@@ -229,11 +241,7 @@ export class SearchIndex {
     for (let i = 0; i < analysis.terms.length; i++) {
       const term = analysis.terms[i]!;
       const tf = analysis.tfs[i]!;
-      let p = this.posting(term);
-      if (!p) {
-        this.postings.set(term, (p = { docs: [], tfs: [] }));
-        this.trackBigram(term, true);
-      }
+      const p = this.posting(term) ?? this.newPosting(term);
       p.docs.push(slot);
       p.tfs.push(tf);
       if ((tf & 0xffff) !== 0) {
@@ -267,14 +275,17 @@ export class SearchIndex {
    */
   adoptSegment(segment: IndexSegment, docs: readonly Readonly<SearchDocument>[]): void {
     if (docs.length !== segment.docCount) throw new Error('a segment needs one document per note');
-    for (const d of docs)
-      if (this.byKey.has(docKey(d.scope, d.id))) throw new Error(`${d.scope}:${d.id} is already indexed`);
+    // Each key made once (a new string is hashed on its first lookup, then never again).
+    const keys = docs.map((d) => docKey(d.scope, d.id));
+    keys.forEach((key, d) => {
+      if (this.byKey.has(key)) throw new Error(`${docs[d]!.scope}:${docs[d]!.id} is already indexed`);
+    });
     const base = this.entries.length;
     this.ensureCapacity(base + docs.length);
     docs.forEach((doc, d) => {
       // Kept as given (documents handed to a segment are never changed: the store's notes). Only
       // the lengths are read now; the terms when the note is explained, reranked or removed.
-      this.place(base + d, doc, docKey(doc.scope, doc.id), () => segment.analysis(d), segment.lengths(d));
+      this.place(base + d, doc, keys[d]!, () => segment.analysis(d), segment.lengths(d));
     });
     const adopted: AdoptedSegment = { segment, base, bigramsTracked: false };
     // Terms already merged stay complete: they take this segment's postings now.
@@ -328,17 +339,22 @@ export class SearchIndex {
   private mergePostings(s: AdoptedSegment, term: string, into: Posting | undefined): Posting | undefined {
     const t = s.segment.find(term);
     if (t < 0) return into;
-    let p = into;
-    if (!p) {
-      this.postings.set(term, (p = { docs: [], tfs: [] }));
-      this.trackBigram(term, true);
-    }
+    const p = into ?? this.newPosting(term);
     const docs = p.docs;
     const tfs = p.tfs;
     s.segment.postings(t, (d, tf) => {
       docs.push(s.base + d);
       tfs.push(tf);
     });
+    return p;
+  }
+
+  /** An empty posting list for a term new to the index. */
+  private newPosting(term: string): Posting {
+    const p: Posting = { docs: [], tfs: [] };
+    this.postings.set(term, p);
+    this.ownTerms.add(term);
+    this.trackBigram(term, true);
     return p;
   }
 
@@ -402,6 +418,7 @@ export class SearchIndex {
       p.tfs.pop();
       if (p.docs.length === 0) {
         this.postings.delete(term);
+        this.ownTerms.removed();
         this.trackBigram(term, false);
       }
     }
@@ -435,12 +452,13 @@ export class SearchIndex {
   /** The indexed terms, for find-as-you-type's prefix and typo matching. */
   private readonly vocabulary: Vocabulary = {
     terms: () => this.allTerms(),
+    withPrefix: (prefix) => this.termsWithPrefix(prefix),
     df: (term) => this.df(term),
   };
 
   /** Every indexed term once: the merged ones, then the segments' others (without reading their postings). */
   private *allTerms(): Generator<string> {
-    yield* [...this.postings.keys()];
+    yield* this.ownTerms.all();
     const seen = new Set<string>();
     for (const s of this.segments)
       for (const term of s.segment.terms)
@@ -448,6 +466,20 @@ export class SearchIndex {
           seen.add(term);
           yield term;
         }
+  }
+
+  /**
+   * The indexed terms starting with `prefix` (a term in several segments may come more than once):
+   * binary searches in the sorted own terms and in each segment's sorted terms.
+   */
+  private termsWithPrefix(prefix: string): string[] {
+    const out = this.ownTerms.withPrefix(prefix);
+    for (const s of this.segments) {
+      const terms = s.segment.terms;
+      for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++)
+        if (!this.merged.has(terms[i]!)) out.push(terms[i]!);
+    }
+    return out;
   }
 
   /**
@@ -471,11 +503,16 @@ export class SearchIndex {
       ...(skip ? { skip } : {}),
     });
     if (!semantic || limit === 0) return hits;
-    const fused = fuseRanks(hits, semantic, (s, id) => {
-      const doc = this.get(s, id);
-      if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
-      return unmatchedHit(doc);
-    });
+    const fused = fuseScores(
+      hits,
+      semantic,
+      (s, id) => {
+        const doc = this.get(s, id);
+        if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
+        return unmatchedHit(doc);
+      },
+      options.semanticWeight,
+    );
     return fused.slice(0, limit);
   }
 
@@ -600,21 +637,21 @@ export class SearchIndex {
   rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
     if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
     const prox = this.proximityQuery(o);
-    if (!prox) return this.rankLexical(q, o);
+    if (!prox) return this.rankLexical(q, o).map((x) => x.hit);
     // The best `pool` notes are re-ranked by how close the typed terms stand in their text.
     const pool = this.rankLexical(q, { ...o, limit: Math.max(o.limit, prox.config.pool) });
     return pool
-      .map((hit, i) => ({ hit: this.withProximity(hit, prox), i }))
+      .map((x, i) => ({ hit: this.withProximity(x, prox), i }))
       .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
       .slice(0, o.limit)
       .map((x) => x.hit);
   }
 
-  /** BM25F (with feedback when asked) without proximity: the ranking proximity re-ranks. */
-  private rankLexical(q: WeightedQuery, o: RankOptions): SearchHit[] {
+  /** BM25F (with feedback when asked) without proximity: the ranking proximity re-ranks (with each hit's slot). */
+  private rankLexical(q: WeightedQuery, o: RankOptions): RankedHit[] {
     const fb = o.feedback && q.terms.length <= FEEDBACK_MAX_QUERY_TERMS ? this.ranking.feedback : null;
-    const explainAll = (slots: number[], query: WeightedQuery) =>
-      slots.map((d) => this.explain(d, query, o.usage));
+    const explainAll = (slots: number[], query: WeightedQuery): RankedHit[] =>
+      slots.map((d) => ({ d, hit: this.explain(d, query, o.usage) }));
     if (!fb) return explainAll(this.select(q, o), q);
     // Recall: which notes qualify is decided by the query as written; feedback only reorders the
     // best of them (and is not worth a pass when at most one qualifies — most messages).
@@ -631,11 +668,9 @@ export class SearchIndex {
       : this.feedbackQuery(q, o.scope, fb);
     if (!expanded) return explainAll(qualified ? qualified.slice(0, o.limit) : this.select(q, o), q);
     if (!qualified) return explainAll(this.select(expanded, o), expanded);
-    return qualified
-      .map((d) => ({ d, hit: this.explain(d, expanded, o.usage) }))
+    return explainAll(qualified, expanded)
       .sort((a, b) => b.hit.score - a.hit.score || this.tieBreak(a.d, b.d))
-      .slice(0, o.limit)
-      .map((x) => x.hit);
+      .slice(0, o.limit);
   }
 
   /**
@@ -668,8 +703,10 @@ export class SearchIndex {
   }
 
   /** The hit with its proximity part added (the text score grows by it; usage is not re-nudged). */
-  private withProximity(hit: SearchHit, prox: { query: ProximityQuery; config: ProximityConfig }): SearchHit {
-    const slot = this.byKey.get(docKey(hit.scope, hit.id))!;
+  private withProximity(
+    { d: slot, hit }: RankedHit,
+    prox: { query: ProximityQuery; config: ProximityConfig },
+  ): SearchHit {
     // Most hits hold one of the query's terms only: no pair to score, no text to read.
     const terms = termsOf(this.entries[slot]!);
     let present = 0;
@@ -724,16 +761,10 @@ export class SearchIndex {
     const mask = SELECTION_MASK[o.scope];
     const acc = this.acc;
     const stHit = this.stHit;
-    const touched = o.requireSummaryOrTags
-      ? this.accumulateHeadMatches(q, mask)
-      : this.accumulateAll(q, mask);
+    const n = o.requireSummaryOrTags ? this.accumulateHeadMatches(q, mask) : this.accumulateAll(q, mask);
+    const touched = this.touched;
 
     // Filter, add the usage nudge, and reset the accumulators for the next query.
-    const n = touched.length;
-    if (this.candSlots.length < n) {
-      this.candSlots = new Int32Array(this.acc.length);
-      this.candScores = new Float64Array(this.acc.length);
-    }
     const slots = this.candSlots;
     const scores = this.candScores;
     const minText = o.minTextScore ?? 0;
@@ -756,11 +787,11 @@ export class SearchIndex {
         scores[m++] = text;
       }
     }
-    return selectTop(slots, scores, m, o.limit, this.tieBreak);
+    return selectTop(slots, scores, m, o.limit, this.tieBreak, this.scoreScratch);
   }
 
-  /** BM25F over every posting of every query term; returns the slots touched (acc / stHit set). */
-  private accumulateAll(q: WeightedQuery, mask: number): number[] {
+  /** BM25F over every posting of every query term; returns how many slots it touched (in `touched`; acc / stHit set). */
+  private accumulateAll(q: WeightedQuery, mask: number): number {
     const acc = this.acc;
     const stHit = this.stHit;
     const normS = this.normS;
@@ -768,7 +799,8 @@ export class SearchIndex {
     const normB = this.normB;
     const scopeCode = this.scopeCode;
     const k1 = this.ranking.k1;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let n = 0;
     for (let qi = 0; qi < q.terms.length; qi++) {
       const p = this.posting(q.terms[qi]!);
       if (!p) continue;
@@ -781,12 +813,12 @@ export class SearchIndex {
         const tf = tfs[i]!;
         const st = tf & 0xffff;
         const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
-        if (acc[d] === 0) touched.push(d);
+        if (acc[d] === 0) touched[n++] = d;
         acc[d] = acc[d]! + (idf * x) / (k1 + x);
         if (st !== 0) stHit[d] = 1;
       }
     }
-    return touched;
+    return n;
   }
 
   /**
@@ -795,7 +827,7 @@ export class SearchIndex {
    * whichever way is cheaper: from each candidate's own term table (few candidates), or by one
    * pass over the query terms' postings that skips non-candidates (many candidates).
    */
-  private accumulateHeadMatches(q: WeightedQuery, mask: number): number[] {
+  private accumulateHeadMatches(q: WeightedQuery, mask: number): number {
     const qTerms: string[] = [];
     const qIdf: number[] = [];
     let postingsTotal = 0;
@@ -808,25 +840,27 @@ export class SearchIndex {
     }
     const stHit = this.stHit;
     const scopeCode = this.scopeCode;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let n = 0;
     for (const term of qTerms) {
       const head = this.head(term);
       if (!head) continue;
       for (const d of head) {
         if (stHit[d] === 1 || (scopeCode[d]! & mask) === 0) continue;
         stHit[d] = 1;
-        touched.push(d);
+        touched[n++] = d;
       }
     }
-    if (touched.length === 0) return touched;
+    if (n === 0) return 0;
     const acc = this.acc;
     const normS = this.normS;
     const normT = this.normT;
     const normB = this.normB;
     const k1 = this.ranking.k1;
 
-    if (touched.length * qTerms.length <= postingsTotal) {
-      for (const d of touched) {
+    if (n * qTerms.length <= postingsTotal) {
+      for (let i = 0; i < n; i++) {
+        const d = touched[i]!;
         const terms = termsOf(this.entries[d]!);
         let sum = 0;
         for (let i = 0; i < qTerms.length; i++) {
@@ -837,7 +871,7 @@ export class SearchIndex {
         }
         acc[d] = sum;
       }
-      return touched;
+      return n;
     }
 
     for (let i = 0; i < qTerms.length; i++) {
@@ -853,7 +887,7 @@ export class SearchIndex {
         acc[d] = acc[d]! + (idf * x) / (k1 + x);
       }
     }
-    return touched;
+    return n;
   }
 
   /** Equal scores: the more recently updated note first, then project before user, then by id. */
@@ -964,6 +998,10 @@ export class SearchIndex {
       return b;
     };
     this.acc = grow(this.acc, (c) => new Float64Array(c));
+    this.touched = new Int32Array(cap);
+    this.candSlots = new Int32Array(cap);
+    this.candScores = new Float64Array(cap);
+    this.scoreScratch = new Float64Array(cap);
     this.normS = grow(this.normS, (c) => new Float64Array(c));
     this.normT = grow(this.normT, (c) => new Float64Array(c));
     this.normB = grow(this.normB, (c) => new Float64Array(c));

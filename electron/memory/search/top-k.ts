@@ -10,11 +10,14 @@ export function selectTop(
   k: number,
   /** Negative when slot a ranks before slot b at equal score. */
   tieBreak: (a: number, b: number) => number,
+  /** Room for a copy of the n scores (the quickselect reorders it); allocated when not given. */
+  scratch: Float64Array = new Float64Array(n),
 ): number[] {
   if (k <= 0 || n === 0) return [];
   let cut = -Infinity;
   if (n > k) {
-    const copy = scores.slice(0, n);
+    const copy = scratch.subarray(0, n);
+    copy.set(scores.subarray(0, n));
     cut = kthLargest(copy, k);
   }
   const finalists: number[] = [];

@@ -44,8 +44,10 @@ export interface SemanticMatch {
 }
 
 export interface SearchOptions {
-  /** Semantic matches for this query: fused with the lexical ranking (RRF, ./fusion.ts). */
+  /** Semantic matches for this query: fused with the lexical ranking (./fusion.ts). */
   semantic?: readonly SemanticMatch[];
+  /** The semantic share of the fused score (./fusion.ts `SEMANTIC_WEIGHT` when not given). */
+  semanticWeight?: number;
   /** At most this many hits, best first. Default 20. */
   limit?: number;
   /** Which notes to search. Default `both`. */
@@ -79,9 +81,11 @@ export interface RelatedResult {
 export interface RecallOptions {
   /**
    * Semantic matches for this message (semantic recall on): they reorder the notes that qualify
-   * by words (RRF); a note matching no word of the message is never attached (the seed's rule).
+   * by words (./fusion.ts); a note matching no word of the message is never attached (the seed's rule).
    */
   semantic?: readonly SemanticMatch[];
+  /** The semantic share of the fused score (./fusion.ts `SEMANTIC_WEIGHT` when not given). */
+  semanticWeight?: number;
   /** Notes attached per message at most. Default 3 (`memory.recall.perTurn`). */
   perTurn?: number;
   /** Characters the attached notes may take in the `<recalled-memory>` block. Default 2000. */

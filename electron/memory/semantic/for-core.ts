@@ -1,4 +1,5 @@
 import type { MemoryCore } from '../types.js';
+import { SEMANTIC_WEIGHT } from '../search/fusion.js';
 import type { SearchDocument, SemanticMatch } from '../search/types.js';
 import { projectUsageKey } from '../usage.js';
 import { OpenAiEmbeddings } from './embeddings-client.js';
@@ -8,6 +9,8 @@ import { readEmbeddingsKey, readEmbeddingsSettings, semanticConfigured, vectorsD
 export interface CoreSemantic {
   /** null when the endpoint could not be used this time (recall goes on with words alone). */
   matches: SemanticMatch[] | null;
+  /** The share of a fused score given to meaning (embeddings.json `weight`, else the fitted default). */
+  weight: number;
   /** Once per outage: why semantic recall is off for now. */
   notice?: string;
 }
@@ -40,7 +43,7 @@ export async function semanticFor(core: MemoryCore, query: string): Promise<Core
     settings = await readEmbeddingsSettings(core.home);
   } catch (err) {
     // Recall never fails over its optional part: words alone, and the reason every time until fixed.
-    return { matches: null, notice: (err as Error).message };
+    return { matches: null, weight: SEMANTIC_WEIGHT, notice: (err as Error).message };
   }
   if (!semanticConfigured(settings)) return null;
   const apiKey = await readEmbeddingsKey(core.home);
@@ -62,5 +65,8 @@ export async function semanticFor(core: MemoryCore, query: string): Promise<Core
     });
     byCore.set(core, (cached = { settings: stamp, semantic }));
   }
-  return cached.semantic.match(query, notesOf(core));
+  return {
+    ...(await cached.semantic.match(query, notesOf(core))),
+    weight: settings.weight ?? SEMANTIC_WEIGHT,
+  };
 }

@@ -122,7 +122,7 @@ export class SemanticRecall {
       const [q] = await this.o.provider.embed([query]);
       await this.update(notes, this.embeddedCount + EMBED_PER_QUERY);
       if (state.downSince !== null) await writeEndpointState(this.o.dir, { downSince: null, triedAt: now });
-      return { matches: await this.scan(normalise(q!), notes) };
+      return { matches: await this.nearest(normalise(q!), notes) };
     } catch (err) {
       if (!(err instanceof EmbeddingsError)) throw err;
       await writeEndpointState(this.o.dir, { downSince: state.downSince ?? now, triedAt: now });
@@ -134,7 +134,12 @@ export class SemanticRecall {
     }
   }
 
-  private async scan(q: Float32Array, notes: readonly SearchDocument[]): Promise<SemanticMatch[]> {
+  /**
+   * The notes of `notes` whose stored vectors are closest to the unit vector `q`, best first (a
+   * brute-force cosine scan; notes without a vector yet are left out). The bench scans with query
+   * vectors it keeps itself.
+   */
+  async nearest(q: Float32Array, notes: readonly SearchDocument[]): Promise<SemanticMatch[]> {
     const out: SemanticMatch[] = [];
     for (const n of notes) {
       const v = (await this.load(n.scope)).get(n.id)?.vector;

@@ -20,6 +20,11 @@ export const EmbeddingsSettingsSchema = z.object({
   timeoutMs: z.number().int().positive().default(3000),
   /** Notes sent per request when (re-)embedding. */
   batchSize: z.number().int().min(1).max(2048).default(64),
+  /**
+   * The share of a fused score given to meaning (search/fusion.ts): absent, the default fitted with
+   * the one model measured; a model measured better by `bench/recall-public/fusion-fit.ts` earns more.
+   */
+  weight: z.number().min(0).max(1).optional(),
 });
 export type EmbeddingsSettings = z.infer<typeof EmbeddingsSettingsSchema>;
 

@@ -162,6 +162,16 @@ export function planRound(input: PlanInput): RoundPlan {
         );
         continue;
       }
+      // Uploaded over another version of the note (the cloud's entry replaced one), not as a new
+      // note: a device's person kept that copy against another when asked, not a stale copy
+      // uploaded again — asked, never deleted again silently (seeds 34310, 34595).
+      if (C === deletedHere && entry?.replaced !== undefined && entry.replaced !== C) {
+        askOverDelete(
+          C,
+          'was deleted here, and another device uploaded it again over another version of it after the cloud lost part of its history',
+        );
+        continue;
+      }
       if (!decided && C !== null && C !== deletedHere && C !== B) {
         askOverDelete(
           C,
@@ -175,14 +185,16 @@ export function planRound(input: PlanInput): RoundPlan {
 
     // The cloud, after losing history, deleted the note from a version this computer cannot place,
     // and it is unchanged here: the person decides, and the conflict stays until they do (without a
-    // base the next round would otherwise upload it as new).
+    // base the next round would otherwise upload it as new). So too when a conflict without a base
+    // is waiting (this computer's copy could not be placed against the cloud's version) and the
+    // cloud has deleted that version since: the copy here may be an old one the deleting person's
+    // edits had replaced (seed 33419: uploaded again as new, it brought back what they removed).
     const previous = baseline.conflicts[id];
     if (
       B === null &&
       local &&
       entry?.hash === null &&
-      (input.deletedInLostCloud.has(id) ||
-        (previous?.baseHash === null && previous.cloudHash === null && previous.localHash === L))
+      (input.deletedInLostCloud.has(id) || (previous?.baseHash === null && previous.localHash === L))
     ) {
       conflict(
         id,
@@ -249,6 +261,10 @@ export function planRound(input: PlanInput): RoundPlan {
       }
       const otherLocal = localKeys.get(noteIdKey(id));
       if (L === null && otherLocal !== undefined && otherLocal !== id) {
+        // The cloud's copy is kept: once the person renames theirs, the next round writes it even
+        // when nothing changed in the cloud (an unchanged listing carries no bodies; seed 40451).
+        plan.objects.push({ hash: C, content: text });
+        plan.retain.push(C);
         notices.push(
           scoped(
             scope,

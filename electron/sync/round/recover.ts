@@ -27,15 +27,17 @@ export async function recoverJournal(
   // that pull, whatever the cloud holds now and whatever the person did to the file since (without
   // this, a note pulled just before a crash has no base: a delete on another device would upload
   // it again, a delete here would never reach the cloud, an edit here would be a conflict with
-  // nothing). A write not marked (killed between the write and its mark) counts when the file
-  // still holds exactly that version, or when the pull brought a note this computer did not have
-  // (no base) and a file of that id is here now: the pull wrote it, the person edited it since.
-  // Before the pushes: a push the cloud holds now is the newer word on that note.
+  // nothing). A write not marked counts only when the file holds exactly that version: a process
+  // killed before the write leaves no file, and a note of that id the person writes here then is
+  // theirs, not an edit of the pull — asked about beside the cloud's if they differ (seed 32714:
+  // such a note was taken for the pull edited and uploaded over the other device's note, which
+  // survived only in a backup; nothing on disk tells it from a pull written and edited after a
+  // kill between the write and its mark, a window of one appended line). Before the pushes: a
+  // push the cloud holds now is the newer word on that note.
   for (const p of journal.pulls) {
     const isHeld = held.has(noteIdKey(p.id));
     const localHash = locals.get(p.id)?.hash ?? null;
-    const added = p.pulled !== null && !(p.id in base) && localHash !== null;
-    if (p.written || (!isHeld && (localHash === p.pulled || added))) setBase(base, p.id, p.pulled);
+    if (p.written || (!isHeld && localHash === p.pulled)) setBase(base, p.id, p.pulled);
   }
   for (const p of journal.pushes) {
     const entry = entries[p.id];

@@ -8,6 +8,14 @@ import { useCleanupStrings } from './strings.js';
 /** One line of the virtual list: a kind's heading (with its count) or one finding. */
 type Row = { type: 'group'; kind: FindingKind; list: Finding[] } | { type: 'finding'; finding: Finding };
 
+/** How a finding is named and what its buttons do (the page's). */
+interface FindingHandlers {
+  label: (scope: Scope, id: string) => string;
+  onMerge: (x: Finding) => void;
+  onOpen: (x: Finding) => void;
+  onDismiss: (list: Finding[]) => void;
+}
+
 const GROUP_HEIGHT = 44;
 const FINDING_HEIGHT = 62;
 
@@ -15,15 +23,13 @@ const FINDING_HEIGHT = 62;
  * The findings, grouped by kind, virtualised: 7,888 findings at 10,000 notes put only the rows in
  * view (plus a few) in the DOM. Rows are measured once drawn, since a long detail line wraps.
  */
-export function FindingsList(props: {
-  byKind: ReadonlyMap<FindingKind, Finding[]>;
-  label: (scope: Scope, id: string) => string;
-  onMerge: (x: Finding) => void;
-  onOpen: (x: Finding) => void;
-  onDismiss: (list: Finding[]) => void;
-  /** Changes when the filters do: the list goes back to its top (a refetch keeps the position). */
-  filterKey: string;
-}) {
+export function FindingsList(
+  props: FindingHandlers & {
+    byKind: ReadonlyMap<FindingKind, Finding[]>;
+    /** Changes when the filters do: the list goes back to its top (a refetch keeps the position). */
+    filterKey: string;
+  },
+) {
   const { s, f } = useCleanupStrings();
   const parent = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => {
@@ -64,15 +70,9 @@ export function FindingsList(props: {
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="list">
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
-          if (row.type === 'group')
-            return (
-              <VirtualRow
-                key={item.key}
-                item={item}
-                measure={virtualizer.measureElement}
-                className="finding-group"
-                testId={`findings-${row.kind}`}
-              >
+          return (
+            <VirtualRow key={item.key} item={item} row={row} measure={virtualizer.measureElement}>
+              {row.type === 'group' ? (
                 <h3>
                   {s.kinds[row.kind]} <span className="count">{row.list.length}</span>
                   <button
@@ -83,51 +83,15 @@ export function FindingsList(props: {
                     {f(s.dismissAll, { count: row.list.length })}
                   </button>
                 </h3>
-              </VirtualRow>
-            );
-          const x = row.finding;
-          return (
-            <VirtualRow
-              key={item.key}
-              item={item}
-              measure={virtualizer.measureElement}
-              className="finding"
-              testId="finding"
-              findingId={x.id}
-            >
-              <div className="finding-text">
-                <span className="finding-notes">
-                  {/* Two summaries side by side read as one title without a mark between them. */}
-                  {x.noteIds.map((id, i) => (
-                    <span key={id} className="finding-note" title={id} translate="no">
-                      {i > 0 ? <span className="finding-sep">·</span> : null}
-                      {props.label(x.scope, id)}
-                    </span>
-                  ))}
-                  <span className="scope-chip">{s.scope[x.scope]}</span>
-                </span>
-                <span className="muted">
-                  {f(s.detail[x.kind], { detail: x.detail })}
-                  {/* Named in the other languages' sentence; English's detail line already names them. */}
-                  {x.targets?.length && s.detail[x.kind] !== '{{detail}}' ? (
-                    <code translate="no"> {x.targets.join(', ')}</code>
-                  ) : null}
-                </span>
-              </div>
-              <div className="finding-actions">
-                {x.kind === 'same_topic' ? (
-                  <button className="primary" data-testid="finding-merge" onClick={() => props.onMerge(x)}>
-                    {s.merge}
-                  </button>
-                ) : (
-                  <button data-testid="finding-open" onClick={() => props.onOpen(x)}>
-                    {s.open}
-                  </button>
-                )}
-                <button data-testid="finding-dismiss" onClick={() => props.onDismiss([x])}>
-                  {s.dismiss}
-                </button>
-              </div>
+              ) : (
+                <FindingContent
+                  x={row.finding}
+                  label={props.label}
+                  onMerge={props.onMerge}
+                  onOpen={props.onOpen}
+                  onDismiss={props.onDismiss}
+                />
+              )}
             </VirtualRow>
           );
         })}
@@ -136,15 +100,61 @@ export function FindingsList(props: {
   );
 }
 
-/** One row of the virtual list, placed at its offset and measured once drawn. */
+/** A finding's row: the notes it names with their scope, what was found, and what can be done. */
+function FindingContent(props: FindingHandlers & { x: Finding }) {
+  const { s, f } = useCleanupStrings();
+  const { x } = props;
+  return (
+    <>
+      <div className="finding-text">
+        <span className="finding-notes">
+          {/* Two summaries side by side read as one title without a mark between them. */}
+          {x.noteIds.map((id, i) => (
+            <span key={id} className="finding-note" title={id} translate="no">
+              {i > 0 ? <span className="finding-sep">·</span> : null}
+              {props.label(x.scope, id)}
+            </span>
+          ))}
+          <span className="scope-chip">{s.scope[x.scope]}</span>
+        </span>
+        <span className="muted">
+          {f(s.detail[x.kind], { detail: x.detail })}
+          {/* Named in the other languages' sentence; English's detail line already names them. */}
+          {x.targets?.length && s.detail[x.kind] !== '{{detail}}' ? (
+            <code translate="no"> {x.targets.join(', ')}</code>
+          ) : null}
+        </span>
+      </div>
+      <div className="finding-actions">
+        {x.kind === 'same_topic' ? (
+          <button className="primary" data-testid="finding-merge" onClick={() => props.onMerge(x)}>
+            {s.merge}
+          </button>
+        ) : (
+          <button data-testid="finding-open" onClick={() => props.onOpen(x)}>
+            {s.open}
+          </button>
+        )}
+        <button data-testid="finding-dismiss" onClick={() => props.onDismiss([x])}>
+          {s.dismiss}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** One row of the virtual list — a kind's heading or a finding — placed at its offset and measured once drawn. */
 function VirtualRow(props: {
   item: VirtualItem;
+  row: Row;
   measure: (element: Element | null) => void;
-  className: string;
-  testId: string;
-  findingId?: string;
   children: ReactNode;
 }) {
+  const { row } = props;
+  const named =
+    row.type === 'group'
+      ? { className: 'finding-group', 'data-testid': `findings-${row.kind}` }
+      : { className: 'finding', 'data-testid': 'finding', 'data-finding-id': row.finding.id };
   return (
     <div
       ref={props.measure}
@@ -157,9 +167,7 @@ function VirtualRow(props: {
         transform: `translateY(${props.item.start}px)`,
       }}
       role="listitem"
-      className={props.className}
-      data-testid={props.testId}
-      data-finding-id={props.findingId}
+      {...named}
     >
       {props.children}
     </div>
