@@ -10,12 +10,14 @@
  *   - baselines: `node -e 0`, `cat` of one note (a bare file read), `grep -ril` over both folders;
  *   - the same hooks answered warm by a running `memdesk mcp` of the home and project, beside the
  *     cold UserPromptSubmit, `node -e 0` and `grep -ril`, and the server's own CPU per answer;
+ *     `memdesk list` and `memdesk search` warm and cold (their answers checked byte-identical first);
  *   - `memdesk mcp`: ms to the initialize answer with the prompt snapshot valid (the normal start)
  *     and without it (the notes changed since any agent last loaded them), to tools/list, and to the
  *     first recall.
  * Wall (from here) and CPU (user + sys of the child, /usr/bin/time), medians of --runs.
  *
- *   npx tsx bench/hooks/run.ts [--notes 5000] [--runs 3]     (notes per scope)
+ *   npx tsx bench/hooks/run.ts [--notes 5000] [--runs 3] [--warm-only]     (notes per scope;
+ *   --warm-only: the warm table alone)
  */
 import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { startWarmMcp } from '../cli-cold/warm-server.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
+const WARM_ONLY = process.argv.includes('--warm-only');
 const PROMPT = 'how do we roll back a canary deploy of the storefront?';
 /** Notes with words of their own, as real notes have (the generated ones share one small vocabulary). */
 const DISTINCT = [
@@ -196,7 +199,7 @@ async function main(): Promise<void> {
       'hook Stop (extraction off)': () => hook('Stop'),
     };
     const runs: Record<string, Run[]> = {};
-    for (let r = 0; r < RUNS; r++)
+    for (let r = 0; r < (WARM_ONLY ? 1 : RUNS); r++)
       for (const [name, c] of Object.entries(cases)) (runs[name] ??= []).push(await c());
     const med = (name: string) => ({
       wall: median(runs[name]!.map((x) => x.wall)),
@@ -235,21 +238,41 @@ async function main(): Promise<void> {
     const server = await startWarmMcp([process.execPath, cli, 'mcp'], warmEnv, project);
     const warmHook = (event: string, fresh = false) =>
       once(['/bin/sh', '-c', command(event)], input(event, fresh), os.tmpdir(), warmEnv);
+    const memdesk = (args: string[], e: Record<string, string>) =>
+      once([process.execPath, cli, ...args], '', project, e);
+    const SEARCH = ['search', 'canary rollback storefront'];
     const warmCases: Record<string, () => Promise<Run>> = {
       'node -e 0': cases['node -e 0']!,
       'grep -ril': cases['grep -ril']!,
       'hook SessionStart, warm': () => warmHook('SessionStart'),
       'hook UserPromptSubmit, warm': () => warmHook('UserPromptSubmit', true),
       'hook UserPromptSubmit, cold': () => hook('UserPromptSubmit', true),
+      'list, warm': () => memdesk(['list'], warmEnv),
+      'list, cold': () => memdesk(['list'], env),
+      'search, warm': () => memdesk(SEARCH, warmEnv),
+      'search, cold': () => memdesk(SEARCH, env),
     };
     const warmRuns: Record<string, Run[]> = {};
     let serverCpu = 0;
+    const serverCpuOf: Record<string, number> = {};
     try {
+      // A warm answer that differed from the cold one would be wrong: compared before timing.
+      for (const args of [['list'], ['--json', 'list'], SEARCH, ['--json', ...SEARCH, '--limit', '5']]) {
+        const [w, c] = [await memdesk(args, warmEnv), await memdesk(args, env)];
+        if (w.stdout === c.stdout) continue;
+        // Printed, not thrown: the timings still come, and the first difference says where to look.
+        const [wl, cl] = [w.stdout.split('\n'), c.stdout.split('\n')];
+        const at = wl.findIndex((line, i) => line !== cl[i]);
+        console.log(`\nwarm ≠ cold for memdesk ${args.join(' ')} at line ${at + 1}:`);
+        console.log(`  warm: ${wl[at]?.slice(0, 200)}\n  cold: ${cl[at]?.slice(0, 200)}`);
+      }
+      console.log('\nanswers of list, search (text and --json) compared warm vs cold (differences above)');
       for (let r = 0; r < RUNS; r++)
         for (const [name, c] of Object.entries(warmCases)) {
           const before = name.includes('warm') ? server.cpuMs() : 0;
           (warmRuns[name] ??= []).push(await c());
-          if (name.includes('warm')) serverCpu += server.cpuMs() - before;
+          if (name.startsWith('hook') && name.includes('warm')) serverCpu += server.cpuMs() - before;
+          if (name.includes('warm')) serverCpuOf[name] = (serverCpuOf[name] ?? 0) + server.cpuMs() - before;
         }
     } finally {
       await server.stop();
@@ -277,6 +300,9 @@ async function main(): Promise<void> {
     console.log(
       `the server's CPU per warm hook answer: ${ms(serverCpu / (2 * RUNS))} (from /proc, 10 ms ticks)`,
     );
+    for (const name of ['list, warm', 'search, warm'])
+      console.log(`the server's CPU per ${name} answer: ${ms((serverCpuOf[name] ?? 0) / RUNS)}`);
+    if (WARM_ONLY) return;
 
     const mcpArgv = [process.execPath, cli, 'mcp'];
     const snapshotFiles = async () =>

@@ -108,9 +108,9 @@ async function run(): Promise<void> {
     if (folder) void openProject(path.resolve(folder));
   });
 
-  // One-shot `memdesk recall` / `memdesk hook` of the open project are answered from here
-  // (docs/agents.md "Warm answers").
-  const warm = warmFollower({ home, env: process.env, processEnv: process.env, run: runCli }, () =>
+  // One-shot `memdesk recall` / `hook` / `list` / `search` of the open project are answered from
+  // here (docs/agents.md "Warm answers").
+  const warm = warmFollower({ home, env: process.env, processEnv: process.env, run: runCli, services: root }, () =>
     host.context ? { ctx: host.context, handlers: host.handlers() } : null,
   );
 

@@ -103,7 +103,7 @@ describe('memdesk CLI loading', () => {
       expect(modules.length).toBeGreaterThan(10);
       const notForHooks = args[0] === 'hook' ? ['/electron/agents/extract/', '/electron/agents/setup/'] : [];
       if (args[0] === 'hook') expect(r.stdout).toContain('Deploy with the release checklist');
-      if (args[0] === 'recall' || args[0] === 'hook') {
+      if (['recall', 'hook', 'list', 'search'].includes(args[0]!)) {
         const first = modules.slice(
           0,
           modules.findIndex((m) => m.includes('/electron/transports/cli/run.ts')),

@@ -26,14 +26,14 @@ describe('hook effects gate', () => {
     const deps = { core, env: {}, startExtraction: () => {} };
     let asked = 0;
     await expect(
-      withEffectsGate({ mayStart: () => (asked++, false) }, () => answerHook(deps, call)),
+      withEffectsGate({ mayStart: async () => (asked++, false) }, () => answerHook(deps, call)),
     ).rejects.toBeInstanceOf(EffectsRefused);
     expect(asked).toBe(1);
     await core.usage.refresh();
     expect(core.usage.get('project', 'deploy').count).toBe(0);
     expect(await fs.readdir(sessionsDir(fx.home)).catch(() => [])).toEqual([]);
 
-    const answered = await withEffectsGate({ mayStart: () => true }, () => answerHook(deps, call));
+    const answered = await withEffectsGate({ mayStart: async () => true }, () => answerHook(deps, call));
     expect(answered.output).toContain('Deploy with the release checklist');
     await core.usage.refresh();
     expect(core.usage.get('project', 'deploy').count).toBe(1);

@@ -133,7 +133,7 @@ async function replyFor(
   const where = `${contract.harness} ${event}`;
 
   if (action === 'index') {
-    beforeEffects();
+    await beforeEffects();
     await sessions.prune();
     // After /clear or a compaction the messages that carried attached notes are gone: free them.
     if (input.sessionId && (input.source === 'clear' || input.source === 'compact')) {
@@ -145,14 +145,14 @@ async function replyFor(
   if (input.subagent) return {};
 
   if (action === 'queue-prompt') {
-    beforeEffects();
+    await beforeEffects();
     if (input.sessionId && input.prompt?.trim())
       await queuePrompt(sessions, contract.harness, input.sessionId, input.prompt);
     return {};
   }
 
   if (action === 'recall' || action === 'recall-queued') {
-    beforeEffects();
+    await beforeEffects();
     let message = input.prompt;
     if (action === 'recall-queued') {
       if (!input.sessionId) return {};
@@ -190,7 +190,7 @@ async function replyFor(
   }
 
   // extract-stop / extract-compact
-  beforeEffects();
+  await beforeEffects();
   const auto = core.config.autoExtract;
   const enabled = action === 'extract-stop' ? auto.onStop : auto.onCompaction || auto.onStop;
   if (action === 'extract-compact' && input.sessionId) {

@@ -5,10 +5,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * usage counts). A warm answer (electron/transports/warm) is computed in a long-running process for
  * a one-shot `memdesk hook` that runs the hook itself (cold) when the warm answer does not come in
  * time: the warm side must then have changed nothing, or a recall would be counted twice. So each
- * hook asks the gate once, before its first change; a gate that says yes stays open.
+ * hook asks the gate once, before its first change — the warm server asks its caller, who either
+ * still waits (and then never runs the hook cold) or has given up; a gate that says yes stays open.
  */
 export interface EffectsGate {
-  mayStart(): boolean;
+  mayStart(): Promise<boolean>;
 }
 
 /** The hook was answered too late for its caller: nothing was changed, the caller answers it cold. */
@@ -27,7 +28,7 @@ export function withEffectsGate<T>(gate: EffectsGate, fn: () => Promise<T>): Pro
 }
 
 /** Called before a hook's first lasting change; throws EffectsRefused when its caller gave up. */
-export function beforeEffects(): void {
+export async function beforeEffects(): Promise<void> {
   const gate = current.getStore();
-  if (gate && !gate.mayStart()) throw new EffectsRefused();
+  if (gate && !(await gate.mayStart())) throw new EffectsRefused();
 }

@@ -57,7 +57,7 @@ export async function answerWithoutNotes(
       if (action === 'extract-stop' ? auto.onStop : auto.onCompaction || auto.onStop) return null;
     }
     const input = contract.read(payloadObject(call.payload));
-    beforeEffects();
+    await beforeEffects();
     const sessions = new SessionStore(home, Date.now);
     if (action === 'queue-prompt' && input.sessionId && input.prompt?.trim())
       await queuePrompt(sessions, call.harness, input.sessionId, input.prompt);

@@ -17,10 +17,10 @@ const env = {
 const mcpFront = env.argv.includes('mcp')
   ? ((await (await import('./mcp-first.js')).startMcpFirst(env.argv, env)) ?? undefined)
   : undefined;
-// `memdesk recall` / `memdesk hook` ask a running memdesk process of the same home and project
+// `memdesk recall` / `hook` / `list` / `search` ask a running memdesk process of the same home and project
 // first (warm-first.ts); the rest of the CLI loads only when it does not answer.
 const warm =
-  !mcpFront && (env.argv.includes('recall') || env.argv.includes('hook'))
+  !mcpFront && ['recall', 'hook', 'list', 'search'].some((c) => env.argv.includes(c))
     ? await (await import('./warm-first.js')).answerWarm(env)
     : null;
 if (warm && 'exitCode' in warm) process.exitCode = warm.exitCode;

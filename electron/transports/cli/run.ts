@@ -177,12 +177,12 @@ export async function runCli(env: CliEnv): Promise<number> {
             cwd: env.cwd,
             ...(command.longRunning ? { watch: true } : {}),
           });
-          // A long-running process answers the one-shot recall and hook commands of this home
-          // and project warm (warm-answer.ts); it stops before the project closes.
+          // A long-running process answers the one-shot recall, hook, list and search commands
+          // of this home and project warm (warm-answer.ts); it stops before the project closes.
           if (command.longRunning) {
             const { serveWarm } = await import('./warm-answer.js');
             const warm = await serveWarm(
-              { home, projectRoot: root, env: env.env, processEnv: env.env, run: runCli },
+              { home, projectRoot: root, env: env.env, processEnv: env.env, run: runCli, services: appRoot },
               project,
             );
             if (warm) stopWarm = () => warm.close();

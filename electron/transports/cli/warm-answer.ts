@@ -1,11 +1,9 @@
-import { statSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { WARM_PROTOCOL_VERSION, type WarmReply, type WarmRequest } from '../../../shared/warm-protocol.js';
-import type { OpenProject } from '../../app/open-project.js';
+import type { OpenProject, ProcessServices } from '../../app/open-project.js';
 import { withEffectsGate } from '../../agents/hooks/effects-gate.js';
-import { projectConfigPath, userConfigPath } from '../../memory/config.js';
-import { WARM_EFFECTS_DEADLINE_MS } from '../warm/client.js';
 import { startWarmServer, type WarmCall, type WarmServer } from '../warm/server.js';
+import { configFollower, type AnsweringProject } from './warm-config.js';
 
 export interface WarmPlace {
   home: string;
@@ -19,6 +17,8 @@ export interface WarmPlace {
    * does not import run.ts, which loads this one for `memdesk mcp`.
    */
   run: WarmRun;
+  /** The process's services (its composition root): after a config edit the project is opened again from them. */
+  services: ProcessServices;
 }
 
 /** What a warm answer runs: the CLI over the open project's handlers (runCli fits). */
@@ -37,81 +37,82 @@ export type WarmProject = Pick<OpenProject, 'ctx' | 'handlers'>;
 
 /**
  * Serves warm answers for an open project (docs/agents.md "Warm answers"): a one-shot
- * `memdesk recall` or `memdesk hook` of this home and project is run here by the same CLI code
- * (runCli, the same command and handlers) over this process's notes, which its watcher keeps
- * current. null when the process cannot serve (no private directory); it then simply does not.
+ * `memdesk recall`, `hook`, `list` or `search` of this home and project is run here by the same
+ * CLI code (runCli, the same command and handlers) over this process's notes, which its watcher
+ * keeps current — or, after a config.json edit, over the project opened again with the new config
+ * (warm-config.ts). null when the process cannot serve (no private directory); it then simply does not.
  */
-export async function serveWarm(
-  place: WarmPlace,
-  project: WarmProject,
-  now = Date.now,
-): Promise<WarmServer | null> {
+export async function serveWarm(place: WarmPlace, project: WarmProject): Promise<WarmServer | null> {
+  const projects = configFollower(place, project);
   try {
-    return await startWarmServer({ ...place, now, answer: warmAnswer(place, project, now) });
+    const server = await startWarmServer({ ...place, answer: warmAnswer(place, projects) });
+    if (!server) await projects.close();
+    return (
+      server && {
+        socket: server.socket,
+        async close() {
+          await server.close();
+          await projects.close();
+        },
+      }
+    );
   } catch {
+    await projects.close();
     return null; // no socket here (a path too long, a full disk): one-shot commands run cold
-  }
-}
-
-/** A config file's identity: an edit since the notes were opened means another config. */
-function stamp(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } catch {
-    return 'none';
   }
 }
 
 function warmAnswer(
   place: WarmPlace,
-  project: WarmProject,
-  now: () => number,
+  projects: { use<T>(fn: (project: AnsweringProject) => Promise<T>): Promise<T> },
 ): (request: WarmRequest, call: WarmCall) => Promise<WarmReply> {
-  const configFiles = [userConfigPath(place.home), projectConfigPath(place.projectRoot)];
-  const configStamp = configFiles.map(stamp).join('|');
-  return async (request, call) => {
-    // The open core was configured once; after a config edit only a cold run answers as configured.
-    if (configFiles.map(stamp).join('|') !== configStamp)
-      return {
-        v: WARM_PROTOCOL_VERSION,
-        status: 'cold',
-        reason: 'config changed since this process started',
+  return (request, call) =>
+    projects.use(async (project) => {
+      if (!project)
+        return {
+          v: WARM_PROTOCOL_VERSION,
+          status: 'cold',
+          reason: 'the project does not open with its new config',
+        };
+      await project.ctx.core.settle();
+      // A hook asks before its first lasting change; the caller either still waits (and will not
+      // run it cold) or has gone (nothing is changed here; it runs cold).
+      let refused = false;
+      const gate = {
+        mayStart: async () => {
+          const granted = await call.claim();
+          if (!granted) refused = true;
+          return granted;
+        },
       };
-    await project.ctx.core.settle();
-    let allowed = false;
-    let refused = false;
-    const gate = {
-      mayStart: () => {
-        if (!allowed && (call.gone() || now() - call.receivedAt > WARM_EFFECTS_DEADLINE_MS)) refused = true;
-        else allowed = true;
-        return allowed;
-      },
-    };
-    const out = collector();
-    const err = collector();
-    const exitCode = await withEffectsGate(gate, () =>
-      place.run({
-        argv: [
-          '--home',
-          place.home,
-          '--project',
-          place.projectRoot,
-          ...(request.json ? ['--json'] : []),
-          ...request.args,
-        ],
-        stdin: stdinOf(request.stdin),
-        stdout: out.stream,
-        stderr: err.stream,
-        env: place.env,
-        cwd: place.projectRoot,
-        openHandlers: project.handlers,
-      }),
-    );
-    if (refused)
-      return { v: WARM_PROTOCOL_VERSION, status: 'cold', reason: 'asked too late; nothing changed' };
-    return { v: WARM_PROTOCOL_VERSION, status: 'answer', exitCode, stdout: out.text(), stderr: err.text() };
-  };
+      const out = collector();
+      const err = collector();
+      const exitCode = await withEffectsGate(gate, () =>
+        place.run({
+          argv: [
+            '--home',
+            place.home,
+            '--project',
+            place.projectRoot,
+            ...(request.json ? ['--json'] : []),
+            ...request.args,
+          ],
+          stdin: stdinOf(request.stdin),
+          stdout: out.stream,
+          stderr: err.stream,
+          env: place.env,
+          cwd: place.projectRoot,
+          openHandlers: project.handlers,
+        }),
+      );
+      if (refused)
+        return {
+          v: WARM_PROTOCOL_VERSION,
+          status: 'cold',
+          reason: 'the caller gave up first; nothing changed',
+        };
+      return { v: WARM_PROTOCOL_VERSION, status: 'answer', exitCode, stdout: out.text(), stderr: err.text() };
+    });
 }
 
 /** The client's stdin as the command reads it: its text, or a terminal (nothing piped). */

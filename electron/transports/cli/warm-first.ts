@@ -7,8 +7,8 @@ import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import type { CliEnv } from './run.js';
 
 /**
- * The first step of a one-shot `memdesk recall` or `memdesk hook`, taken by the bin before the rest
- * of the CLI loads: ask the long-running memdesk process of the same home and project for the
+ * The first step of a one-shot `memdesk recall`, `hook`, `list` or `search`, taken by the bin before
+ * the rest of the CLI loads: ask the long-running memdesk process of the same home and project for the
  * answer (electron/transports/warm, docs/agents.md "Warm answers"). Its module graph is a few small
  * files and zod/mini (test/cli/lazy-load.test.ts): when no warm process answers, the cold path
  * loads everything as before.
@@ -31,6 +31,10 @@ export async function answerWarm(
   const command = globals.rest[0] as WarmRequest['command'];
   if (globals.help || globals.version || !(WARM_COMMANDS as readonly string[]).includes(command))
     return untouched;
+  // `search --stdin` answers each line as it comes (a caller may wait for one before writing the
+  // next): a warm answer would need the whole input first, so it runs cold.
+  if (command === 'search' && globals.rest.some((a) => a === '--stdin' || a.startsWith('--stdin=')))
+    return untouched;
   const home = homeOf(globals, env.cwd, env.env);
   // A hook's input is read here once and handed to whichever path answers.
   const stdin = command === 'hook' && !env.stdin.isTTY ? await readAll(env.stdin) : null;
@@ -47,17 +51,34 @@ export async function answerWarm(
     json: globals.json,
     stdin,
   });
-  if (outcome.answered) {
+  if (outcome.status === 'answer') {
     await write(env.stdout, outcome.stdout);
     await write(env.stderr, outcome.stderr);
     return { exitCode: outcome.exitCode };
   }
   // Never the message itself in the log line: `recall`, or `hook <harness> <event>`.
   const what = command === 'hook' ? globals.rest.slice(0, 3).join(' ') : command;
+  if (outcome.status === 'unanswered') {
+    // The server made the hook's changes and then did not answer: running it cold would count
+    // it twice, so the hook gives its empty answer, as one past its time budget does.
+    const [, harness, event] = globals.rest;
+    if (harness && Object.hasOwn(CONTRACTS, harness) && event) {
+      await write(env.stdout, printed(CONTRACTS[harness as Harness].render(event, {}), globals.json));
+      const { logHookProblem } = await import('../../agents/hooks/hook-log.js');
+      await logHookProblem(home, Date.now(), `warm ${what}`, `answered empty: ${outcome.reason}`);
+      return { exitCode: 0 };
+    }
+  }
   return {
     stdin: stdin === null ? env.stdin : Readable.from([Buffer.from(stdin)]),
     ...(outcome.reason !== null ? { warmMiss: { home, where: `warm ${what}`, reason: outcome.reason } } : {}),
   };
+}
+
+/** A hook's output as runCli prints it (run.ts): the JSON document with --json, else the text and a newline. */
+function printed(output: string, json: boolean): string {
+  if (json) return JSON.stringify(output ? (JSON.parse(output) as unknown) : null, null, 2) + '\n';
+  return output && !output.endsWith('\n') ? output + '\n' : output;
 }
 
 /** The project of the session a hook input names (its cwd or workspace), or null. */

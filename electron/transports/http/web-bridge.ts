@@ -87,8 +87,8 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
     ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot, cwd: opts.projectRoot } : {}),
     watch: opts.watch ?? true,
   });
-  // One-shot `memdesk recall` / `memdesk hook` of this home and project are answered from here
-  // (docs/agents.md "Warm answers"); a bridge for user notes only serves none.
+  // One-shot `memdesk recall` / `hook` / `list` / `search` of this home and project are answered
+  // from here (docs/agents.md "Warm answers"); a bridge for user notes only serves none.
   const projectRoot = project.ctx.core.project?.root;
   const warm = projectRoot
     ? await serveWarm(
@@ -98,6 +98,7 @@ export async function startWebBridge(opts: WebBridgeOptions): Promise<WebBridge>
           env: opts.env ?? { OHARNESS_HOME: opts.home },
           processEnv: process.env,
           run: runCli,
+          services: root,
         },
         project,
       )

@@ -1,18 +1,39 @@
 import net from 'node:net';
-import { WARM_PROTOCOL_VERSION, WarmReplySchema, type WarmRequest } from '../../../shared/warm-protocol.js';
+import {
+  WARM_PROTOCOL_VERSION,
+  WarmReplySchema,
+  jsonLine,
+  readJsonLines,
+  type WarmClaimed,
+  type WarmReply,
+  type WarmRequest,
+} from '../../../shared/warm-protocol.js';
 import { processIsAlive, processStart } from '../../sync/owner/process-identity.js';
 import { readAdvertisement } from './advertisement.js';
 import { advertisementPath, envKey, privateDirOk, warmDir } from './place.js';
 
 /**
  * How long a one-shot command waits for a warm answer before answering cold (wall time, which a
- * loaded machine stretches): connecting, then the answer. The server changes nothing for a hook
- * past WARM_EFFECTS_DEADLINE_MS after the request arrived (effects-gate.ts), well inside the
- * client's wait, so a client that gives up and runs the hook cold does not count a recall twice.
+ * loaded machine stretches): connecting, then the answer or the server's claim. After granting a
+ * claim the client no longer may run the command cold: it waits WARM_CLAIMED_MS more (a hook's own
+ * budget, answer-hook.ts) and otherwise prints the empty hook answer.
  */
 export const WARM_CONNECT_MS = 1_000;
 export const WARM_ANSWER_MS = 2_500;
-export const WARM_EFFECTS_DEADLINE_MS = 1_500;
+export const WARM_CLAIMED_MS = 2_500;
+
+/** The client's timers: real ones, or a test's (no wall-clock waits in tests). */
+export interface WarmTimers {
+  /** Calls fn after ms; returns what cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+const systemTimers: WarmTimers = {
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 export interface WarmQuestion {
   home: string;
@@ -24,29 +45,34 @@ export interface WarmQuestion {
   stdin: string | null;
 }
 
-/** A warm answer, or why there is none (`reason` null: no server advertised — the usual case). */
+/**
+ * A warm answer; `cold` (nothing was changed: run the command cold; `reason` null: no server
+ * advertised — the usual case); or `unanswered`: the server claimed the hook's changes and then
+ * did not answer — the command must not run again (it would count twice).
+ */
 export type WarmOutcome =
-  | { answered: true; exitCode: number; stdout: string; stderr: string }
-  | { answered: false; reason: string | null };
+  | { status: 'answer'; exitCode: number; stdout: string; stderr: string }
+  | { status: 'cold'; reason: string | null }
+  | { status: 'unanswered'; reason: string };
 
-const none = (reason: string | null): WarmOutcome => ({ answered: false, reason });
+const cold = (reason: string | null): WarmOutcome => ({ status: 'cold', reason });
 
 /**
  * Asks the warm server advertised for this home and project, if any. Never throws: every failure
  * (no advertisement, a dead or reused pid, a refused token, a timeout, an answer that is not one)
- * is a reason to answer cold.
+ * is a reason to answer cold — unless a claim was granted (then `unanswered`).
  */
-export async function askWarm(q: WarmQuestion): Promise<WarmOutcome> {
+export async function askWarm(q: WarmQuestion, timers: WarmTimers = systemTimers): Promise<WarmOutcome> {
   const dir = warmDir(q.env);
-  if (!privateDirOk(dir, false)) return none(null);
+  if (!privateDirOk(dir, false)) return cold(null);
   const { ad, problem } = readAdvertisement(advertisementPath(dir, q.home, q.projectRoot));
-  if (!ad) return none(problem ?? null);
-  if (ad.home !== q.home || ad.projectRoot !== q.projectRoot) return none('advertisement for another place');
-  if (!processIsAlive(ad.pid)) return none('advertised process is gone');
+  if (!ad) return cold(problem ?? null);
+  if (ad.home !== q.home || ad.projectRoot !== q.projectRoot) return cold('advertisement for another place');
+  if (!processIsAlive(ad.pid)) return cold('advertised process is gone');
   // Windows reads a start time through PowerShell (~0.5 s): there the token alone tells a reused
   // pid apart (nobody else holds it, and the pipe's name is random).
   if (ad.start !== null && process.platform !== 'win32' && processStart(ad.pid) !== ad.start)
-    return none('advertised pid belongs to another process now');
+    return cold('advertised pid belongs to another process now');
   const request: WarmRequest = {
     v: WARM_PROTOCOL_VERSION,
     token: ad.token,
@@ -58,47 +84,55 @@ export async function askWarm(q: WarmQuestion): Promise<WarmOutcome> {
     json: q.json,
     stdin: q.stdin,
   };
-  const line = await exchange(ad.socket, JSON.stringify(request) + '\n');
-  if (typeof line !== 'string') return none(line.failed);
-  let reply;
-  try {
-    const parsed = WarmReplySchema.safeParse(JSON.parse(line));
-    if (!parsed.success) return none('answer not understood');
-    reply = parsed.data;
-  } catch {
-    return none('answer not understood');
-  }
-  if (reply.status === 'cold') return none(`warm process declined: ${reply.reason}`);
-  return { answered: true, exitCode: reply.exitCode, stdout: reply.stdout, stderr: reply.stderr };
+  return exchange(ad.socket, request, timers);
 }
 
-/** Sends one line, reads one line back, within the time limits. */
-function exchange(socket: string, request: string): Promise<string | { failed: string }> {
+/**
+ * Sends the request, grants a claim if one comes in time, reads the reply. Giving up (a timer)
+ * and granting a claim happen on this one thread, so exactly one of them wins: a client that gave
+ * up has closed the connection and the server's claim is refused; a client that granted it stays.
+ */
+function exchange(socket: string, request: WarmRequest, timers: WarmTimers): Promise<WarmOutcome> {
   return new Promise((resolve) => {
-    let received = '';
     let connected = false;
+    let claimed = false;
     const conn = net.createConnection(socket);
-    const finish = (result: string | { failed: string }): void => {
-      clearTimeout(timer);
+    let cancel = timers.after(WARM_CONNECT_MS, () => failed('no connection in time'));
+    const finish = (outcome: WarmOutcome): void => {
+      cancel();
+      cancel = () => {};
       conn.destroy();
-      resolve(result);
+      resolve(outcome);
     };
-    let timer = setTimeout(() => finish({ failed: 'no connection in time' }), WARM_CONNECT_MS);
+    // Past a granted claim the server may have counted the hook: never cold from here on.
+    const failed = (reason: string): void =>
+      finish(claimed ? { status: 'unanswered', reason: `after the claim: ${reason}` } : cold(reason));
+    const onMessage = (message: unknown): void => {
+      const parsed = WarmReplySchema.safeParse(message);
+      if (!parsed.success) return failed('answer not understood');
+      const reply: WarmReply = parsed.data;
+      if (reply.status === 'claim') {
+        if (claimed) return failed('answer not understood');
+        claimed = true;
+        cancel();
+        cancel = timers.after(WARM_CLAIMED_MS, () => failed('no answer in time'));
+        const granted: WarmClaimed = { v: WARM_PROTOCOL_VERSION, claimed: true };
+        conn.write(jsonLine(granted));
+      } else if (reply.status === 'cold') finish(cold(`warm process declined: ${reply.reason}`));
+      else finish({ status: 'answer', exitCode: reply.exitCode, stdout: reply.stdout, stderr: reply.stderr });
+    };
+    const push = readJsonLines(onMessage);
     conn.setEncoding('utf8');
     conn.on('connect', () => {
       connected = true;
-      clearTimeout(timer);
-      timer = setTimeout(() => finish({ failed: 'no answer in time' }), WARM_ANSWER_MS);
-      conn.write(request);
+      cancel();
+      cancel = timers.after(WARM_ANSWER_MS, () => failed('no answer in time'));
+      conn.write(jsonLine(request));
     });
-    conn.on('data', (chunk: string) => {
-      received += chunk;
-      const end = received.indexOf('\n');
-      if (end >= 0) finish(received.slice(0, end));
-    });
+    conn.on('data', (chunk: string) => push(chunk));
     conn.on('error', (err: NodeJS.ErrnoException) =>
-      finish({ failed: `${connected ? 'connection lost' : 'cannot connect'} (${err.code ?? 'error'})` }),
+      failed(`${connected ? 'connection lost' : 'cannot connect'} (${err.code ?? 'error'})`),
     );
-    conn.on('close', () => finish({ failed: 'connection closed before an answer' }));
+    conn.on('close', () => failed('connection closed before an answer'));
   });
 }

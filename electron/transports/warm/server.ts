@@ -3,7 +3,10 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import {
   WARM_PROTOCOL_VERSION,
+  WarmClaimedSchema,
   WarmRequestSchema,
+  jsonLine,
+  readJsonLines,
   type WarmAdvertisement,
   type WarmReply,
   type WarmRequest,
@@ -18,12 +21,14 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 /** How often a server checks that its advertisement is still there (another server may have replaced it and gone). */
 const READVERTISE_MS = 30_000;
 
-/** What the server knows of one request while answering it. */
+/** What the server can ask the client of one request while answering it. */
 export interface WarmCall {
-  /** When the request arrived (the server's clock). */
-  receivedAt: number;
-  /** true once the client closed the connection: nobody waits for the answer any more. */
-  gone(): boolean;
+  /**
+   * Asks the client whether it still waits (the protocol's claim): true once it granted the claim
+   * — it will then never run the command itself — false when it has gone. Asked before the first
+   * lasting change a hook makes; after true, the reply must be an answer, never `cold`.
+   */
+  claim(): Promise<boolean>;
 }
 
 export interface WarmServerOptions {
@@ -35,7 +40,6 @@ export interface WarmServerOptions {
   processEnv: Record<string, string | undefined>;
   /** Answers a request whose token, home, project and overrides were checked. Must not throw. */
   answer(request: WarmRequest, call: WarmCall): Promise<WarmReply>;
-  now?: () => number;
 }
 
 export interface WarmServer {
@@ -54,7 +58,6 @@ const cold = (reason: string): WarmReply => ({ v: WARM_PROTOCOL_VERSION, status:
 export async function startWarmServer(opts: WarmServerOptions): Promise<WarmServer | null> {
   const dir = warmDir(opts.processEnv);
   if (!privateDirOk(dir, true)) return null;
-  const now = opts.now ?? Date.now;
   const token = randomBytes(32).toString('base64url');
   const socket = socketPath(dir, opts.home, opts.projectRoot, randomBytes(6).toString('hex'));
   const ownKey = envKey(opts.env);
@@ -71,47 +74,61 @@ export async function startWarmServer(opts: WarmServerOptions): Promise<WarmServ
 
   const server = net.createServer((conn) => serveConnection(conn));
   function serveConnection(conn: net.Socket): void {
-    let buffered = '';
     let closed = false;
-    let answered = false;
+    let requested = false;
+    /** The claim, once asked; `settle` ends it: true when the client granted it, false when it went away. */
+    let claim: Promise<boolean> | null = null;
+    let settle: ((granted: boolean) => void) | null = null;
+    const call: WarmCall = {
+      claim: () =>
+        (claim ??= closed
+          ? Promise.resolve(false)
+          : new Promise<boolean>((resolve) => {
+              settle = (granted) => {
+                settle = null;
+                resolve(granted);
+              };
+              conn.write(jsonLine({ v: WARM_PROTOCOL_VERSION, status: 'claim' } satisfies WarmReply));
+            })),
+    };
     conn.setEncoding('utf8');
-    conn.on('close', () => (closed = true));
+    conn.on('close', () => {
+      closed = true;
+      settle?.(false);
+    });
     conn.on('error', () => conn.destroy()); // the client went away; nothing to tell anyone
+    const push = readJsonLines((message) => {
+      if (!requested) {
+        requested = true;
+        void replyTo(message, call).then((reply) => {
+          if (reply && !closed) conn.end(jsonLine(reply));
+          else conn.destroy();
+        });
+      } else if (settle && WarmClaimedSchema.safeParse(message).success) settle(true);
+      else conn.destroy(); // nothing else is ever sent
+    }, MAX_REQUEST_BYTES);
     conn.on('data', (chunk: string) => {
-      if (answered) return;
-      buffered += chunk;
-      if (buffered.length > MAX_REQUEST_BYTES) {
-        conn.destroy();
-        return;
-      }
-      const end = buffered.indexOf('\n');
-      if (end < 0) return;
-      answered = true;
-      const call: WarmCall = { receivedAt: now(), gone: () => closed };
-      void replyTo(buffered.slice(0, end), call).then((reply) => {
-        if (!closed) conn.end(JSON.stringify(reply) + '\n');
-      });
+      if (!push(chunk)) conn.destroy();
     });
   }
 
-  async function replyTo(line: string, call: WarmCall): Promise<WarmReply> {
-    let request: WarmRequest;
-    try {
-      const parsed = WarmRequestSchema.safeParse(JSON.parse(line));
-      if (!parsed.success) return cold('request not understood');
-      request = parsed.data;
-    } catch {
-      return cold('request not understood');
-    }
+  /** The reply to a request line; null when there is none to send (the answer failed after a claim). */
+  async function replyTo(message: unknown, call: WarmCall): Promise<WarmReply | null> {
+    const parsed = WarmRequestSchema.safeParse(message);
+    if (!parsed.success) return cold('request not understood');
+    const request = parsed.data;
     if (!sameToken(request.token, token)) return cold('token refused');
     if (request.home !== opts.home || request.projectRoot !== opts.projectRoot)
       return cold('another home or project');
     if (request.envKey !== ownKey) return cold('other config overrides in the environment');
+    let claimed = false;
+    const watched: WarmCall = { claim: async () => (claimed = await call.claim()) };
     try {
-      return await opts.answer(request, call);
+      return await opts.answer(request, watched);
     } catch (err) {
       onUnexpectedError(err, 'warm answer');
-      return cold('the warm process failed to answer');
+      // After a granted claim something may have changed: `cold` would run it twice.
+      return claimed ? null : cold('the warm process failed to answer');
     }
   }
 
