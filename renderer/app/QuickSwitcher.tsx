@@ -39,7 +39,8 @@ function SwitcherDialog({ onClose }: { onClose: () => void }) {
     if (!m) return;
     onClose();
     uiStore.getState().setActiveTab('memory');
-    uiStore.getState().follow({ kind: 'note', id: m.note.id, scope: m.note.scope });
+    // As in Obsidian and VS Code, the chosen note gets the focus (not the field focused before).
+    uiStore.getState().follow({ kind: 'note', id: m.note.id, scope: m.note.scope }, { focus: true });
   }
 
   function onKeyDown(e: React.KeyboardEvent) {

@@ -20,7 +20,11 @@ export function Dialog(props: {
       '[data-autofocus], button, [href], input, select, textarea',
     );
     first?.focus();
-    return () => previous?.focus?.();
+    // Back where it was, unless what the dialog did moved the focus on (the quick switcher's note).
+    return () => {
+      const now = document.activeElement;
+      if (!now || now === document.body || ref.current?.contains(now)) previous?.focus?.();
+    };
   }, []);
   function onKeyDown(e: React.KeyboardEvent) {
     if (e.key === 'Escape') {

@@ -120,6 +120,7 @@ export const en = {
     scopeAuto: '{{scope}} (by type)',
     editorRegion: 'Note editor',
     draftMark: 'Unsaved draft',
+    newNoteDraft: 'A new note you started is kept as a draft',
     syncConflict: 'This note has a sync conflict: the cloud has another version of it.',
     resolveConflict: 'Resolve',
     syncConflictMark: 'Sync conflict',

@@ -118,6 +118,7 @@ export const zh: Messages = {
     scopeAuto: '{{scope}}（按类型）',
     editorRegion: '笔记编辑器',
     draftMark: '未保存的草稿',
+    newNoteDraft: '你开始写的新笔记已保存为草稿',
     syncConflict: '这条笔记有同步冲突：云端有它的另一个版本。',
     resolveConflict: '去解决',
     syncConflictMark: '同步冲突',

@@ -29,6 +29,8 @@ export interface UiState {
   /** Notes left by following links (newest last) and those gone back from, for Alt+←/→. */
   back: NoteRef[];
   forward: NoteRef[];
+  /** A note opened from the quick switcher: its editor takes the focus once drawn (then null). */
+  focusOnOpen: NoteRef | null;
   theme: ThemeChoice;
   /** VS Code's Ctrl+M: Tab leaves the text editor instead of indenting. */
   tabMovesFocus: boolean;
@@ -44,7 +46,9 @@ export interface UiState {
   setSort(sort: SortKey): void;
   select(selection: Selection): void;
   /** Opens a note by following a link (or the quick switcher): the note left goes on the back stack. */
-  follow(target: NoteRef): void;
+  follow(target: NoteRef, opts?: { focus?: boolean }): void;
+  /** The opened note's editor took the focus. */
+  focusTaken(): void;
   goBack(): void;
   goForward(): void;
   setTheme(theme: ThemeChoice): void;
@@ -92,8 +96,10 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
     setTagFilter: (tagFilter) => set({ tagFilter }),
     setSort: (sort) => set({ sort }),
     select: (selection) => set({ selection }),
-    follow: (target) => {
+    focusOnOpen: null,
+    follow: (target, opts) => {
       const { selection, back } = get();
+      if (opts?.focus) set({ focusOnOpen: target });
       if (sameRef(selection, target)) return;
       set({
         selection: target,
@@ -101,6 +107,7 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
         forward: [],
       });
     },
+    focusTaken: () => set({ focusOnOpen: null }),
     goBack: () => {
       const { selection, back, forward } = get();
       const to = back[back.length - 1];

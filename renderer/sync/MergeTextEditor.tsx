@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { EditorState, RangeSetBuilder } from '@codemirror/state';
+import { EditorState, RangeSetBuilder, Transaction } from '@codemirror/state';
 import {
   Decoration,
   EditorView,
@@ -9,6 +10,7 @@ import {
   type DecorationSet,
   type ViewUpdate,
 } from '@codemirror/view';
+import { relabelMarkers } from './markers.js';
 
 /** Lines that are conflict markers (<<<<<<< this computer, ||||||| last synced, =======, >>>>>>> cloud). */
 const MARKER_LINE = /^(<{7}|\|{7}|={7}|>{7})( .*)?$/;
@@ -41,7 +43,9 @@ const markers = ViewPlugin.fromClass(
 
 /**
  * The hand-merge text: plain CodeMirror (no Markdown styling, so a "=======" marker is not read as
- * a heading underline) with the conflict-marker lines highlighted. Mod-S saves.
+ * a heading underline) with the conflict-marker lines highlighted and labelled in the page's
+ * language (relabelled as an edit when the language changes, so the cursor and undo keep working
+ * and the draft given to onChange reads as shown). Mod-S saves.
  */
 export function MergeTextEditor(props: {
   docKey: string;
@@ -50,11 +54,13 @@ export function MergeTextEditor(props: {
   onSave: () => void;
   ariaLabel: string;
 }) {
+  const { t, i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
   const latest = useRef(props);
   latest.current = props;
   useEffect(() => {
-    const view = new EditorView({
+    const created = new EditorView({
       parent: host.current!,
       state: EditorState.create({
         doc: latest.current.value,
@@ -77,7 +83,22 @@ export function MergeTextEditor(props: {
         ],
       }),
     });
-    return () => view.destroy();
+    view.current = created;
+    return () => {
+      view.current = null;
+      created.destroy();
+    };
   }, [props.docKey]);
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const changes = relabelMarkers(v.state.doc.toString(), {
+      local: t('syncUi.markerLabels.local'),
+      base: t('syncUi.markerLabels.base'),
+      cloud: t('syncUi.markerLabels.cloud'),
+    });
+    // Not an undo step of its own: Ctrl+Z undoes the person's edits, not the language.
+    if (changes.length > 0) v.dispatch({ changes, annotations: Transaction.addToHistory.of(false) });
+  }, [props.docKey, i18n.language, t]);
   return <div className="merge-text" ref={host} data-testid="merge-text" translate="no" />;
 }

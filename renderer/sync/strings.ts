@@ -60,7 +60,7 @@ export const syncUiEn = {
   heldFiles_one: '{{count}} file is not synced until fixed.',
   heldFiles_other: '{{count}} files are not synced until fixed.',
   switchLabel: 'Cloud sync (关闭云同步 turns it off)',
-  onSignedOut: 'Cloud sync is on, but nothing syncs until you sign in',
+  onSignedOut: 'Not syncing yet: sign in and it starts',
   pendingDeletes:
     '{{count}} of {{total}} notes would be deleted ({{here}} of them deleted or missing on this computer, the rest deleted in the cloud). Nothing was deleted yet.',
   deleteThem: 'Delete them here too',
@@ -107,6 +107,8 @@ export const syncUiEn = {
   mergeHint:
     'Seeded with the automatic merge; lines between <<<<<<< and >>>>>>> could not be merged — choose and remove the markers.',
   markersLeft: 'Remove the conflict markers before saving.',
+  /** The words the core writes after its markers (electron/sync/merge/markers.ts): keep them equal. */
+  markerLabels: { local: 'this computer', base: 'last synced', cloud: 'cloud' },
   saveMerge: 'Save merged note',
   cancel: 'Cancel',
   summary: 'Summary',
@@ -176,7 +178,7 @@ export const syncUiZh: typeof syncUiEn = {
   heldFiles_one: '{{count}} 个文件修复前不同步。',
   heldFiles_other: '{{count}} 个文件修复前不同步。',
   switchLabel: '云同步（关闭云同步）',
-  onSignedOut: '云同步已开启，但在登录之前不会同步任何内容',
+  onSignedOut: '尚未同步：登录后即开始',
   pendingDeletes:
     '{{total}} 条笔记中有 {{count}} 条将被删除（其中 {{here}} 条在这台电脑上被删除或丢失，其余在云端被删除）。尚未删除任何笔记。',
   deleteThem: '这里也删除',
@@ -220,6 +222,7 @@ export const syncUiZh: typeof syncUiEn = {
   mergeTitle: '手动合并 {{id}}',
   mergeHint: '已填入自动合并的结果；<<<<<<< 与 >>>>>>> 之间的行无法自动合并——请选择并删除标记。',
   markersLeft: '保存前请删除冲突标记。',
+  markerLabels: { local: '这台电脑', base: '上次同步', cloud: '云端' },
   saveMerge: '保存合并后的笔记',
   cancel: '取消',
   summary: '摘要',

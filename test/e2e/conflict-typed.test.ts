@@ -108,6 +108,11 @@ async function polishOfTheConflictView(page: Page): Promise<void> {
   await page.getByTestId('locale').selectOption('en');
 }
 
+/** The hand-merge editor's conflict-marker lines, as shown. */
+function markerLines(page: Page): Promise<string[]> {
+  return page.locator('[data-testid="hand-merge"] .cm-conflict-marker').allTextContents();
+}
+
 beforeAll(async () => {
   ensureRendererBuilt();
   browser = await launchChromium();
@@ -176,6 +181,25 @@ describe('a conflict resolved by typing', { timeout: 180_000 }, () => {
     expect(await editor.textContent()).toContain('typed on B');
     expect(await B.page.getByTestId('merge-save').isDisabled()).toBe(true);
     await polishOfTheConflictView(B.page);
+    // Started in English: the core's markers, and a word typed before switching to Chinese.
+    expect(await markerLines(B.page)).toEqual([
+      '<<<<<<< this computer',
+      '||||||| last synced',
+      '=======',
+      '>>>>>>> cloud',
+    ]);
+    await editor.locator('.cm-line').first().click();
+    await B.page.keyboard.press('End');
+    await B.page.keyboard.type(' (typed in English)');
+    await B.page.getByTestId('locale').selectOption('zh');
+    // Finished in Chinese: the same draft, its markers in Chinese, still read as markers.
+    await expect
+      .poll(() => markerLines(B.page), { timeout: WAIT })
+      .toEqual(['<<<<<<< 这台电脑', '||||||| 上次同步', '=======', '>>>>>>> 云端']);
+    expect(await editor.textContent()).toContain('First line stays. (typed in English)');
+    expect(await B.page.getByTestId('merge-markers-left').textContent()).toBe('保存前请删除冲突标记。');
+    expect(await B.page.getByTestId('merge-save').isDisabled()).toBe(true);
+    await screenshot(B.page, 'conflict-typed-markers-zh');
     await editor.click();
     await B.page.keyboard.press('Control+a');
     await B.page.keyboard.type(TYPED);
@@ -183,6 +207,7 @@ describe('a conflict resolved by typing', { timeout: 180_000 }, () => {
     await screenshot(B.page, 'conflict-typed-merge');
     await whileCalling(B.page, 'sync.resolve', () => B.page.getByTestId('merge-save').click());
     await B.page.getByTestId('conflicts-empty').waitFor();
+    await B.page.getByTestId('locale').selectOption('en');
 
     await syncNow(B);
     await syncNow(A);

@@ -24,9 +24,16 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
     await page.getByTestId('new-summary').fill('Release notes go out on Fridays');
     await page.getByTestId('new-body').fill('Half written: who approves them?');
     await openNote('ci-pipeline-6d4');
+    // The button that brings it back says a draft is kept (before: nothing told it was not lost).
+    await page.getByTestId('new-note-draft-mark').waitFor();
+    expect(await page.getByTestId('new-note').getAttribute('title')).toBe(
+      'A new note you started is kept as a draft',
+    );
+    await screenshot(page, 'drafts-00-new-note-draft-mark');
     await page.getByTestId('new-note').click();
     expect(await page.getByTestId('new-summary').inputValue()).toBe('Release notes go out on Fridays');
     await page.reload();
+    await page.getByTestId('new-note-draft-mark').waitFor();
     await page.getByTestId('new-note').click();
     expect(await page.getByTestId('new-body').inputValue()).toBe('Half written: who approves them?');
     await screenshot(page, 'drafts-01-new-note-kept');
@@ -39,6 +46,7 @@ describe('drafts are never lost', { timeout: 120_000 }, () => {
       })
       .toBe('Release notes go out on Fridays');
     await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('release-fridays-e2e');
+    expect(await page.getByTestId('new-note-draft-mark').count()).toBe(0);
     await page.getByTestId('new-note').click();
     expect(await page.getByTestId('new-summary').inputValue()).toBe('');
   });

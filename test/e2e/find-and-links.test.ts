@@ -118,12 +118,16 @@ describe('find as you type', { timeout: 120_000 }, () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('editor-vim-keys-5d6');
     expect(await page.getByTestId('quick-switcher').count()).toBe(0);
+    // The chosen note has the focus (its summary), not the field focused before the switcher.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await expect.poll(focused, { timeout: WAIT }).toBe('summary');
 
     await page.getByTestId('tab-backups').click();
     await page.keyboard.press('Control+o');
     await page.keyboard.type('cipipe');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('note-id').textContent()).toBe('ci-pipeline-6d4');
+    await expect.poll(focused, { timeout: WAIT }).toBe('summary');
     await page.keyboard.press('Control+o');
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('quick-switcher').count()).toBe(0);

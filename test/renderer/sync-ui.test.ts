@@ -1,8 +1,11 @@
+import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { afterResolving, following, type ConflictRef } from '../../renderer/sync/conflict-store.js';
 import { baseLines, CONFLICT_MARKER, linesAgainstBase } from '../../renderer/sync/diff.js';
 import { formatBytes } from '../../renderer/sync/format.js';
 import { syncUiEn, syncUiZh } from '../../renderer/sync/strings.js';
+import { relabelMarkers } from '../../renderer/sync/markers.js';
+import { mergeText, MARKER_BASE, MARKER_CLOUD, MARKER_LOCAL } from '../../electron/sync/merge/index.js';
 
 const refs: ConflictRef[] = [
   { id: 'a', scope: 'user' },
@@ -51,6 +54,36 @@ describe('three-pane highlighting', () => {
     expect(CONFLICT_MARKER.test('a\n=======\nb')).toBe(true);
     expect(CONFLICT_MARKER.test('a <<<<<<< b')).toBe(false);
     expect(CONFLICT_MARKER.test('========== a long rule')).toBe(false);
+  });
+});
+
+describe('conflict markers in the page’s language', () => {
+  const relabel = (text: string, labels: typeof syncUiEn.markerLabels) =>
+    EditorState.create({ doc: text })
+      .update({ changes: relabelMarkers(text, labels) })
+      .state.doc.toString();
+
+  it('the English labels are the ones the core writes', () => {
+    expect(MARKER_LOCAL).toBe(`<<<<<<< ${syncUiEn.markerLabels.local}`);
+    expect(MARKER_BASE).toBe(`||||||| ${syncUiEn.markerLabels.base}`);
+    expect(MARKER_CLOUD).toBe(`>>>>>>> ${syncUiEn.markerLabels.cloud}`);
+  });
+
+  it('relabels a core draft in Chinese and back; both still read as markers; text around is untouched', () => {
+    const merged = mergeText('a\nb\nc\n', 'a\nB here\nc\n', 'a\nb there\nc\n');
+    expect(merged.clean).toBe(false);
+    const zh = relabel(merged.text, syncUiZh.markerLabels);
+    expect(zh).toContain('<<<<<<< 这台电脑\nB here\n||||||| 上次同步\nb\n=======\nb there\n>>>>>>> 云端\n');
+    expect(zh.startsWith('a\n')).toBe(true);
+    expect(CONFLICT_MARKER.test(zh)).toBe(true);
+    expect(relabel(zh, syncUiEn.markerLabels)).toBe(merged.text);
+  });
+
+  it('leaves a marker line the person labelled themselves, and a label mid-line', () => {
+    const text = '<<<<<<< mine\nx <<<<<<< this computer\n>>>>>>> cloud\n';
+    expect(relabel(text, syncUiZh.markerLabels)).toBe(
+      '<<<<<<< mine\nx <<<<<<< this computer\n>>>>>>> 云端\n',
+    );
   });
 });
 

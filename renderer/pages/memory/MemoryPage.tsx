@@ -78,6 +78,11 @@ export function MemoryPage() {
   const loadMoreHits = useCallback(() => {
     if (more && !searchingMore) showMore();
   }, [more, searchingMore, showMore]);
+  // One function for the list's whole life, calling the current one: a new function at every key
+  // (showMore changes with the query) would redraw the memoised list before its hits arrive.
+  const nearEnd = useRef(loadMoreHits);
+  nearEnd.current = q ? loadMoreHits : list.loadMore;
+  const onNearEnd = useCallback(() => nearEnd.current(), []);
   const tags =
     useDeferredApiQuery('notes.tags', { scope }, { placeholderData: keepPreviousData }).data?.tags ?? NO_TAGS;
   const keptDrafts = useDrafts((s) => s.notes);
@@ -170,7 +175,7 @@ export function MemoryPage() {
             label={t('list.notes')}
             drafts={draftKeys}
             conflicts={conflictKeys}
-            onNearEnd={q ? loadMoreHits : list.loadMore}
+            onNearEnd={onNearEnd}
             onSelect={selectRow}
           />
         )}

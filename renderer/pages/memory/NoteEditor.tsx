@@ -9,7 +9,7 @@ import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
 import { draftStore, EMPTY_NEW_NOTE, isEmptyNewNote } from '../../state/draft-store.js';
 import { showToast } from '../../state/toast-store.js';
-import { uiStore } from '../../state/ui-store.js';
+import { uiStore, useUi } from '../../state/ui-store.js';
 import { conflictStore } from '../../sync/conflict-store.js';
 import { useConflictList } from '../../sync/hooks.js';
 import { ConflictDialog } from './ConflictDialog.js';
@@ -56,6 +56,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const [creating, setCreating] = useState<string | null>(null);
   const conflicts = useConflictList();
   const inConflict = !!conflicts.data?.conflicts.some((c) => c.id === id && c.scope === scope);
+  const focusHere = useUi((s) => s.focusOnOpen?.id === id && s.focusOnOpen.scope === scope);
 
   // Every version the core hands us (first load, our save, an edit on disk) goes through receive():
   // it replaces a clean draft and holds back on a dirty one.
@@ -83,6 +84,10 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   useSaveShortcut(() => void doSave());
 
   const loaded = base && draft && base.id === id && base.scope === scope;
+  // The summary field takes the focus as it is drawn (autoFocus); the request is then spent.
+  useEffect(() => {
+    if (loaded && focusHere) uiStore.getState().focusTaken();
+  }, [loaded, focusHere]);
   if (!loaded) {
     if (note.error)
       return (
@@ -106,7 +111,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
     <article className="note-editor" aria-labelledby="note-editor-id" data-testid="note-editor">
       {/* The fields come first in the DOM: the first Tab stop after the list is the summary. The
           header and the banners are drawn above them (CSS order). */}
-      <NoteFields draft={draft} set={set} fieldErrors={fieldErrors} idPrefix="" />
+      <NoteFields draft={draft} set={set} fieldErrors={fieldErrors} idPrefix="" autoFocus={focusHere} />
 
       {/* Labelled like the fields above it; a <div>, not a <label>: the editor is not a form control. */}
       <div className="field field-body">

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES } from '../../../shared/note.js';
+import { isEmptyNewNote, useDrafts } from '../../state/draft-store.js';
 import { useUi, uiStore, type ScopeSelection, type SortKey, type TypeFilter } from '../../state/ui-store.js';
 
 const SCOPES: ScopeSelection[] = ['project', 'user', 'both'];
@@ -22,6 +23,8 @@ export const Toolbar = memo(function Toolbar(props: {
   const searching = useUi((s) => s.query.trim() !== '');
   const canBack = useUi((s) => s.back.length > 0);
   const canForward = useUi((s) => s.forward.length > 0);
+  // A half-written new note is kept when another note is opened: the button that brings it back says so.
+  const newDraft = useDrafts((s) => !isEmptyNewNote(s.newNote));
   const ui = uiStore.getState();
   return (
     <div className="toolbar">
@@ -72,9 +75,16 @@ export const Toolbar = memo(function Toolbar(props: {
           className="primary"
           onClick={props.onNew}
           aria-keyshortcuts="Control+N Meta+N"
+          title={newDraft ? t('note.newNoteDraft') : undefined}
           data-testid="new-note"
         >
           + {t('note.new')}
+          {newDraft ? (
+            <span className="draft-mark" data-testid="new-note-draft-mark">
+              {' ●'}
+              <span className="sr-only">{t('note.newNoteDraft')}</span>
+            </span>
+          ) : null}
         </button>
       </div>
       <SearchField inputRef={props.searchRef} />
