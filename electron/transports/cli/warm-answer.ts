@@ -1,39 +1,9 @@
 import { Readable, Writable } from 'node:stream';
 import { WARM_PROTOCOL_VERSION, type WarmReply, type WarmRequest } from '../../../shared/warm-protocol.js';
-import type { OpenProject, ProcessServices } from '../../app/open-project.js';
 import { withEffectsGate } from '../../agents/hooks/effects-gate.js';
 import { startWarmServer, type WarmCall, type WarmServer } from '../warm/server.js';
 import { configFollower, type AnsweringProject } from './warm-config.js';
-
-export interface WarmPlace {
-  home: string;
-  projectRoot: string;
-  /** The environment the project was opened with (config overrides). */
-  env: Record<string, string | undefined>;
-  /** The process's own environment (where advertisements go); the same as `env` for the CLI. */
-  processEnv: Record<string, string | undefined>;
-  /**
-   * The CLI's runCli, passed in by whoever serves (run.ts, the bridge, the app) so that this file
-   * does not import run.ts, which loads this one for `memdesk mcp`.
-   */
-  run: WarmRun;
-  /** The process's services (its composition root): after a config edit the project is opened again from them. */
-  services: ProcessServices;
-}
-
-/** What a warm answer runs: the CLI over the open project's handlers (runCli fits). */
-export type WarmRun = (env: {
-  argv: string[];
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  openHandlers: WarmProject['handlers'];
-}) => Promise<number>;
-
-/** What is answered from: an open project's context and handler table. */
-export type WarmProject = Pick<OpenProject, 'ctx' | 'handlers'>;
+import type { WarmPlace, WarmProject } from './warm-place.js';
 
 /**
  * Serves warm answers for an open project (docs/agents.md "Warm answers"): a one-shot

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { openProject, type OpenProject } from '../../app/open-project.js';
 import { projectConfigPath, userConfigPath } from '../../memory/config.js';
-import type { WarmPlace, WarmProject } from './warm-answer.js';
+import type { WarmPlace, WarmProject } from './warm-place.js';
 
 /** The project a warm answer runs on; null when it does not open with the config now on disk. */
 export type AnsweringProject = WarmProject | null;
