@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectOk } from './harness.js';
+import { expectOk, type Device } from './harness.js';
 import { useServerLossScene } from './server-loss-scene.js';
 
 /**
@@ -9,6 +9,16 @@ import { useServerLossScene } from './server-loss-scene.js';
  * devices and the real server, its data wiped or restored from a copy as an operator does it.
  */
 const { account, synced, backupServer, replaceServerData } = useServerLossScene('loss');
+
+/** The person on `decider` keeps the cloud's side of x; both devices then hold exactly `ids`, nothing left to decide. */
+async function letTheCloudStand(decider: Device, other: Device, ids: string[]): Promise<void> {
+  await decider.svc.resolve('x', { keep: 'cloud' });
+  expectOk(await decider.sync());
+  expectOk(await other.sync());
+  expect(decider.ids()).toEqual(ids);
+  expect(other.ids()).toEqual(ids);
+  expect(await decider.svc.conflicts()).toEqual([]);
+}
 
 class SimulatedCrash extends Error {}
 
@@ -73,12 +83,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect((await b.svc.conflicts()).map((k) => k.id)).toEqual(['x']);
     expectOk(await a.sync());
     expect(a.ids()).toEqual(['y']);
-    await b.svc.resolve('x', { keep: 'cloud' });
-    expectOk(await b.sync());
-    expectOk(await a.sync());
-    expect(b.ids()).toEqual(['y']);
-    expect(a.ids()).toEqual(['y']);
-    expect(await b.svc.conflicts()).toEqual([]);
+    await letTheCloudStand(b, a, ['y']);
   });
 
   // Soak seeds 142, 325.
@@ -138,12 +143,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     }
     expectOk(await a.sync());
     expect(a.ids()).toEqual(['z']); // z, which the cloud lost, came back; x did not
-    await b.svc.resolve('x', { keep: 'cloud' });
-    expectOk(await b.sync());
-    expectOk(await a.sync());
-    expect(b.ids()).toEqual(['z']);
-    expect(a.ids()).toEqual(['z']);
-    expect(await b.svc.conflicts()).toEqual([]);
+    await letTheCloudStand(b, a, ['z']);
   });
 
   // Soak seeds 33419, 41420 (the same after a wipe: b's unchanged copy was uploaded over a's delete).
@@ -168,12 +168,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     }
     expectOk(await a.sync());
     expect(a.ids()).toEqual(['z']); // b's old copy of x did not come back
-    await b.svc.resolve('x', { keep: 'cloud' });
-    expectOk(await b.sync());
-    expectOk(await a.sync());
-    expect(b.ids()).toEqual(['z']);
-    expect(a.ids()).toEqual(['z']);
-    expect(await b.svc.conflicts()).toEqual([]);
+    await letTheCloudStand(b, a, ['z']);
   });
 
   // Soak seed 33700.
