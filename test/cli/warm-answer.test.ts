@@ -22,6 +22,7 @@ import {
   usageCounts,
   withServer,
   writeCorpus,
+  writeQuokkaNote,
   type Place,
 } from './warm-fixture.js';
 
@@ -162,16 +163,7 @@ describe('warm answers from a running memdesk process', () => {
 
   it('sees a note edited on disk in the next warm answer', async () => {
     await withServer('edit', 20, async (p) => {
-      const file = path.join(p.root, 'MEMORY', 'quokka-habitat.md');
-      const written = {
-        id: 'quokka-habitat',
-        summary: 'Quokka habitat survey',
-        tags: ['fieldwork'],
-        createdAt: 1_790_000_000_000,
-        updatedAt: 1_790_000_000_000,
-        body: 'The quokka survey runs on Rottnest.\n',
-      };
-      await fs.writeFile(file, serializeNote(written));
+      const { file, note: written } = await writeQuokkaNote(p);
       const added = await cli(p, ['--json', 'recall', 'quokka survey']);
       expect(added.warm).toBe(true);
       expect((JSON.parse(added.stdout) as { notes: Array<{ id: string }> }).notes.map((n) => n.id)).toEqual([

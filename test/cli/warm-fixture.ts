@@ -82,6 +82,21 @@ export async function writeCorpus(p: Place, count: number): Promise<void> {
   }
 }
 
+/** Writes one note by hand into the project (the edit the next warm answer must see); returns its file and fields. */
+export async function writeQuokkaNote(p: Place) {
+  const file = path.join(p.root, 'MEMORY', 'quokka-habitat.md');
+  const note = {
+    id: 'quokka-habitat',
+    summary: 'Quokka habitat survey',
+    tags: ['fieldwork'],
+    createdAt: 1_790_000_000_000,
+    updatedAt: 1_790_000_000_000,
+    body: 'The quokka survey runs on Rottnest.\n',
+  };
+  await fs.writeFile(file, serializeNote(note));
+  return { file, note };
+}
+
 export async function place(name: string): Promise<Place> {
   const base = await tempDir(`warm-${name}`);
   const p = {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
-import { cli, hookLog, withServer, useCliBundle, type Place, type Run } from './warm-fixture.js';
+import { cli, hookLog, withServer, useCliBundle, writeQuokkaNote, type Place, type Run } from './warm-fixture.js';
 
 /**
  * `memdesk list` and `memdesk search` answered by a running `memdesk mcp` (docs/agents.md "Warm
@@ -55,16 +55,7 @@ describe('warm list and search', () => {
       ];
       for (const args of invocations) await warmAndCold(p, args);
 
-      const file = path.join(p.root, 'MEMORY', 'quokka-habitat.md');
-      const note = {
-        id: 'quokka-habitat',
-        summary: 'Quokka habitat survey',
-        tags: ['fieldwork'],
-        createdAt: 1_790_000_000_000,
-        updatedAt: 1_790_000_000_000,
-        body: 'The quokka survey runs on Rottnest.\n',
-      };
-      await fs.writeFile(file, serializeNote(note));
+      const { file, note } = await writeQuokkaNote(p);
       const added = await cli(p, ['list']);
       expect(added.warm).toBe(true);
       expect(added.stdout.split('\n')[0]).toMatch(/^quokka-habitat {2}\[project\] {2}Quokka habitat survey/);
