@@ -59,13 +59,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
 
   // Soak seed 31988.
   it('a file held while the device notices the lost history, fixed after the cloud deleted a version it never had: a conflict, not uploaded again', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('x', 'first\n');
-    await a.write('y', 'untouched\n');
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const [a, b] = (await synced({ x: 'first\n', y: 'untouched\n' }, 'a', 'b')).devices;
 
     await replaceServerData(null);
     await a.write('x', 'first\nedited on a\n');
@@ -200,13 +194,10 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
 
   // Soak seeds 34310, 34595.
   it('the version deleted here, uploaded again by a person who kept it over another version when asked: a conflict here, not deleted again', async () => {
-    const { device } = await account();
-    const a = await device('a');
-    const b = await device('b');
-    await a.write('x', 'first\n');
-    await a.write('y', 'untouched\n');
-    expectOk(await a.sync());
-    expectOk(await b.sync());
+    const {
+      devices: [a, b],
+      device,
+    } = await synced({ x: 'first\n', y: 'untouched\n' }, 'a', 'b');
 
     await replaceServerData(null);
     await a.remove('x');
