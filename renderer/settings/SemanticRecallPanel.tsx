@@ -17,12 +17,41 @@ interface Form {
   /** A new key typed in ('' keeps the stored one). */
   apiKey: string;
   removeKey: boolean;
+  /** Meaning's share as typed ('' is the default). */
+  weight: string;
+  /** Whether the share was typed here; if not, the core keeps or drops the stored one. */
+  weightEdited: boolean;
 }
 
-type FieldErrors = Partial<Record<'baseUrl' | 'model', string>>;
+type FieldErrors = Partial<Record<'baseUrl' | 'model' | 'weight', string>>;
 
 function formOf(s: SemanticSettings): Form {
-  return { enabled: s.enabled, baseUrl: s.baseUrl ?? '', model: s.model ?? '', apiKey: '', removeKey: false };
+  return {
+    enabled: s.enabled,
+    baseUrl: s.baseUrl ?? '',
+    model: s.model ?? '',
+    apiKey: '',
+    removeKey: false,
+    weight: s.weight === null ? '' : String(s.weight),
+    weightEdited: false,
+  };
+}
+
+/** The typed share: null for the default, NaN when it is not a number from 0 to 1. */
+function weightOf(form: Form): number | null {
+  const text = form.weight.trim().replace(',', '.');
+  if (!text) return null;
+  const n = Number(text);
+  return n >= 0 && n <= 1 ? n : Number.NaN;
+}
+
+/**
+ * Whether saving drops the stored share: it was set for the endpoint and model saved, the form names
+ * another, and no share was typed (the core's rule, shown before saving rather than after).
+ */
+function weightWillReset(form: Form, saved: SemanticSettings | undefined): boolean {
+  if (!saved || saved.weight === null || form.weightEdited) return false;
+  return (form.baseUrl.trim() || null) !== saved.baseUrl || (form.model.trim() || null) !== saved.model;
 }
 
 function urlOf(text: string): URL | null {
@@ -43,6 +72,7 @@ function check(form: Form, need: boolean, s: SemanticStrings): FieldErrors {
   else if (url && insecureUrlProblem(url)) out.baseUrl = s.insecureUrl;
   else if (!text && need) out.baseUrl = s.needUrl;
   if (!form.model.trim() && need) out.model = s.needModel;
+  if (Number.isNaN(weightOf(form))) out.weight = s.badWeight;
   return out;
 }
 
@@ -111,7 +141,7 @@ export function SemanticRecallPanel() {
   };
 
   const runTest = async () => {
-    const errors = check(form, true, s);
+    const { weight: _weightError, ...errors } = check(form, true, s);
     setFieldErrors(errors);
     setTest(null);
     if (Object.keys(errors).length > 0) return;
@@ -147,6 +177,7 @@ export function SemanticRecallPanel() {
         baseUrl: form.baseUrl.trim() || null,
         model: form.model.trim() || null,
         ...(key !== undefined ? { apiKey: key } : {}),
+        ...(form.weightEdited ? { weight: weightOf(form) } : {}),
       });
       setForm(formOf(out));
       setSaved(true);
@@ -160,6 +191,7 @@ export function SemanticRecallPanel() {
   };
 
   const hasKey = settings.data?.hasApiKey ?? false;
+  const weightResets = weightWillReset(form, settings.data);
   const st = status.data;
   return (
     <section aria-label={s.title} className="semantic-panel" data-testid="semantic-panel">
@@ -219,6 +251,24 @@ export function SemanticRecallPanel() {
             data-testid="semantic-key"
           />
         </label>
+        {/* A div, not a label around it all: the hint names the model, which would enter the field's name. */}
+        <div className="field">
+          <label htmlFor={`${id}-weight`}>{s.weight}</label>
+          <input
+            id={`${id}-weight`}
+            inputMode="decimal"
+            value={weightResets ? '' : form.weight}
+            placeholder={fill(s.weightDefault, { weight: settings.data?.defaultWeight ?? '' })}
+            aria-invalid={fieldErrors.weight ? true : undefined}
+            aria-describedby={`${id}-weight-hint semantic-weight-error`}
+            onChange={(e) => edit({ weight: e.target.value, weightEdited: true })}
+            data-testid="semantic-weight"
+          />
+          <span className="muted" id={`${id}-weight-hint`} data-testid="semantic-weight-hint">
+            {weightResets ? s.weightReset : s.weightHint}
+          </span>
+          <FieldError id="semantic-weight-error" message={fieldErrors.weight} />
+        </div>
         {hasKey ? (
           <label className="semantic-toggle">
             <input

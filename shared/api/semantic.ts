@@ -9,6 +9,10 @@ export const SemanticSettingsSchema = z.object({
   hasApiKey: z.boolean(),
   /** Whether semantic recall is on and fully configured (enabled, URL and model). */
   active: z.boolean(),
+  /** Meaning's share of a fused score set for this model by hand; null: the default below. */
+  weight: z.number().min(0).max(1).nullable(),
+  /** The share used when none is set (fitted with the one model measured; docs/search.md). */
+  defaultWeight: z.number().min(0).max(1),
 });
 export type SemanticSettings = z.infer<typeof SemanticSettingsSchema>;
 
@@ -70,6 +74,12 @@ export const semanticApi = {
       model: z.string().trim().min(1, 'the model name is empty').nullable(),
       /** undefined keeps the stored key (dropped when the URL changes); null removes it. */
       apiKey: z.string().min(1).nullable().optional(),
+      /**
+       * Meaning's share of a fused score. undefined keeps the stored one while the endpoint and
+       * model stay the same (a share measured for one model says nothing of another, so a new
+       * model drops it); null: the default.
+       */
+      weight: z.number().min(0, 'the share is at least 0').max(1, 'the share is at most 1').nullable().optional(),
     }),
     output: SemanticSettingsSchema,
   }),

@@ -5,7 +5,12 @@ import type { ApiInput, ApiOutput } from '../../shared/api.js';
 import { createAppRoot } from '../../electron/app/app-root.js';
 import { invokeApi } from '../../electron/api/dispatch.js';
 import { createHandlers } from '../../electron/api/handlers.js';
-import { embeddingsKeyPath, embeddingsSettingsPath } from '../../electron/memory/semantic/settings.js';
+import { SEMANTIC_WEIGHT } from '../../electron/memory/search/fusion.js';
+import {
+  embeddingsKeyPath,
+  embeddingsSettingsPath,
+  readEmbeddingsSettings,
+} from '../../electron/memory/semantic/settings.js';
 import { startStandInEmbeddings, STAND_IN_DIMS } from '../semantic/stand-in-embeddings.js';
 import type { StandInServer } from '../semantic/stand-in-embeddings.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -75,6 +80,8 @@ describe('semantic recall settings API', { timeout: 60_000 }, () => {
       model: null,
       hasApiKey: false,
       active: false,
+      weight: null,
+      defaultWeight: SEMANTIC_WEIGHT,
     });
     expect(await app.call('semantic.status', {})).toMatchObject({
       active: false,
@@ -147,6 +154,8 @@ describe('semantic recall settings API', { timeout: 60_000 }, () => {
       model: 'stand-in',
       hasApiKey: true,
       active: true,
+      weight: null,
+      defaultWeight: SEMANTIC_WEIGHT,
     });
     expect(JSON.stringify(out)).not.toContain(KEY);
     expect(await fileText(embeddingsSettingsPath(home))).not.toContain(KEY);
@@ -200,5 +209,28 @@ describe('semantic recall settings API', { timeout: 60_000 }, () => {
     const again = await app.call('notes.search', { query: 'automobile servicing' });
     expect(again.notice).toBeUndefined();
     expect(again.notes[0]?.summary).toBe('Car maintenance plan');
+  });
+
+  it("keeps a share of meaning only for the model it was set for; null or another model gives the default", async () => {
+    const on = { enabled: true, baseUrl: server.baseUrl, model: 'stand-in' } as const;
+    expect((await app.call('semantic.configure', { ...on, weight: 0.3 })).weight).toBe(0.3);
+    expect((await readEmbeddingsSettings(home)).weight).toBe(0.3);
+    // Saved again without a share (the switch, the key): the share stays with its model.
+    expect((await app.call('semantic.configure', { ...on, enabled: false })).weight).toBe(0.3);
+    expect((await app.call('semantic.configure', on)).weight).toBe(0.3);
+    // Another model: a share measured for one model says nothing of another.
+    expect((await app.call('semantic.configure', { ...on, model: 'other-model' })).weight).toBeNull();
+    expect((await readEmbeddingsSettings(home)).weight).toBeUndefined();
+    // So does another endpoint serving the same model name.
+    await app.call('semantic.configure', { ...on, weight: 0.2 });
+    const moved = await app.call('semantic.configure', { ...on, baseUrl: keyed.baseUrl });
+    expect(moved.weight).toBeNull();
+    // A share given with a new model is that model's; null is the default.
+    expect((await app.call('semantic.configure', { ...on, model: 'other-model', weight: 0.4 })).weight).toBe(0.4);
+    expect((await app.call('semantic.configure', { ...on, model: 'other-model', weight: null })).weight).toBeNull();
+    await expect(app.call('semantic.configure', { ...on, weight: 1.5 })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await app.call('semantic.configure', on);
   });
 });

@@ -183,6 +183,43 @@ describe('semantic recall settings (stand-in embeddings server)', { timeout: 120
     await expect.poll(() => page.getByLabel('Embeddings endpoint URL').inputValue()).toBe(standIn.baseUrl);
   });
 
+  it("sets meaning's share for the saved model; naming another model shows it goes back to the default", async () => {
+    const share = page.getByLabel('Share of meaning in a score');
+    await expect(share.getAttribute('placeholder')).resolves.toBe('default 0.05');
+    // Not a number from 0 to 1: said next to the field, nothing saved.
+    await share.fill('1.5');
+    await page.getByTestId('semantic-save').click();
+    await expect
+      .poll(() => page.getByTestId('semantic-weight-error').textContent())
+      .toBe('Give a number from 0 to 1, or leave it empty for the default.');
+    expect((await readEmbeddingsSettings(env.home)).weight).toBeUndefined();
+
+    await share.fill('0.3');
+    await page.getByTestId('semantic-save').click();
+    await page.getByTestId('semantic-saved').waitFor();
+    expect(await readEmbeddingsSettings(env.home)).toMatchObject({ model: 'stand-in', weight: 0.3 });
+
+    // Another model typed: the field empties and says why before anything is saved.
+    await page.getByLabel('Model').fill('other-model');
+    await expect.poll(() => share.inputValue()).toBe('');
+    await expect
+      .poll(() => page.getByTestId('semantic-weight-hint').textContent())
+      .toBe('Back to the default: the share was set for the model saved before.');
+    await page.getByTestId('semantic-weight-hint').scrollIntoViewIfNeeded();
+    await screenshot(page, 'semantic-settings-share-reset');
+    // Back to the saved model: the saved share shows again; saving keeps it.
+    await page.getByLabel('Model').fill('stand-in');
+    await expect.poll(() => share.inputValue()).toBe('0.3');
+    await page.getByTestId('semantic-save').click();
+    await page.getByTestId('semantic-saved').waitFor();
+    expect((await readEmbeddingsSettings(env.home)).weight).toBe(0.3);
+    // Emptied by hand: the default again.
+    await share.fill('');
+    await page.getByTestId('semantic-save').click();
+    await page.getByTestId('semantic-saved').waitFor();
+    expect((await readEmbeddingsSettings(env.home)).weight).toBeUndefined();
+  });
+
   it('speaks Chinese like the rest of the page', async () => {
     const zh = await newPage(browser, { locale: 'zh-CN' });
     try {

@@ -6,6 +6,7 @@ import {
   embeddingsSpace,
   OpenAiEmbeddings,
 } from '../../memory/semantic/embeddings-client.js';
+import { SEMANTIC_WEIGHT } from '../../memory/search/fusion.js';
 import { writeEndpointState } from '../../memory/semantic/endpoint-state.js';
 import {
   readEmbeddingsKey,
@@ -51,6 +52,8 @@ export function createSemanticHandlers(ctx: HandlerContext): SemanticHandlers {
       model: s.model,
       hasApiKey: (await readEmbeddingsKey(home)) !== null,
       active: semanticConfigured(s),
+      weight: s.weight ?? null,
+      defaultWeight: SEMANTIC_WEIGHT,
     };
   }
 
@@ -64,12 +67,16 @@ export function createSemanticHandlers(ctx: HandlerContext): SemanticHandlers {
         );
       if (input.baseUrl !== null) checkUrl(input.baseUrl);
       const current = await readEmbeddingsSettings(home);
-      // timeoutMs and batchSize (set in the file by hand) are kept.
+      const sameModel = input.baseUrl === current.baseUrl && input.model === current.model;
+      const weight = input.weight === undefined ? (sameModel ? current.weight : undefined) : input.weight;
+      // timeoutMs and batchSize (set in the file by hand) are kept; a weight only for its model.
+      const { weight: _stored, ...kept } = current;
       await writeEmbeddingsSettings(home, {
-        ...current,
+        ...kept,
         enabled: input.enabled,
         baseUrl: input.baseUrl,
         model: input.model,
+        ...(weight !== undefined && weight !== null ? { weight } : {}),
       });
       // The key goes only to the URL it was entered for: a new URL without a new key drops it.
       if (input.apiKey !== undefined) await writeEmbeddingsKey(home, input.apiKey);
