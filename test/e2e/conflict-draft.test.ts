@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../electron/api/handlers.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
-import { ensureRendererBuilt, launchChromium, screenshot, WAIT } from './harness.js';
+import { ensureRendererBuilt, launchChromium, openNoteIn, row, screenshot, WAIT } from './harness.js';
 import {
   openTab,
   readBody,
@@ -65,6 +65,40 @@ async function showsDraft(page: Page): Promise<void> {
   expect((await editor(page).locator('.cm-line').allTextContents()).join('\n')).toBe(MERGED);
 }
 
+/**
+ * Issue 17's "conflicts where you work", walked in both languages at both window sizes: the
+ * round's toast counts the conflict and leads to it, the list marks the note, its editor says so
+ * with a way to resolve it, which opens this conflict.
+ */
+async function whereYouWork(page: Page): Promise<void> {
+  const toast = page.getByTestId('toasts').locator('.toast').filter({ hasText: 'conflict' });
+  await expect.poll(() => toast.last().textContent(), { timeout: WAIT }).toContain('1 conflict to resolve');
+  await toast.last().getByRole('button', { name: 'Open conflicts' }).click();
+  await expect
+    .poll(() => page.getByTestId('conflict-detail').getAttribute('data-conflict-id'), { timeout: WAIT })
+    .toBe(ID);
+  for (const [locale, width, height, banner] of [
+    ['en', 1280, 800, 'sync conflict'],
+    ['zh', 1024, 700, '同步冲突'],
+  ] as const) {
+    await page.getByTestId('locale').selectOption(locale);
+    await page.setViewportSize({ width, height });
+    await openTab(page, 'memory');
+    await openNoteIn(page, ID);
+    await row(page, ID).getByTestId('conflict-mark').waitFor();
+    await expect
+      .poll(() => page.getByTestId('sync-conflict-banner').textContent(), { timeout: WAIT })
+      .toContain(banner);
+    await screenshot(page, `conflict-draft-00-where-you-work-${locale}-${width}`);
+  }
+  await page.getByTestId('resolve-conflict').click();
+  await expect
+    .poll(() => page.getByTestId('conflict-detail').getAttribute('data-conflict-id'), { timeout: WAIT })
+    .toBe(ID);
+  await page.getByTestId('locale').selectOption('en');
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 beforeAll(async () => {
   ensureRendererBuilt();
   browser = await launchChromium();
@@ -111,7 +145,7 @@ describe('a sync conflict’s hand-merge draft', { timeout: 240_000 }, () => {
       .toContain('1');
 
     const page = B.page;
-    await openTab(page, 'conflicts');
+    await whereYouWork(page);
     await page.getByTestId('resolve-merge').click();
     await page.getByTestId('hand-merge').waitFor();
     await expect.poll(() => editor(page).textContent(), { timeout: WAIT }).toContain('edited on A');
