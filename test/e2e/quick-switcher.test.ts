@@ -1,11 +1,12 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot, useDemoPage, WAIT } from './harness.js';
 
 /**
- * Issue 17's quick switcher, as seen: the top of its field's focus ring was cut off by the dialog's
- * scrolling body. The ring of the focused field must show whole inside every box that clips it, at
- * both window sizes and in both languages.
+ * Issue 17's quick switcher, as seen: opened while the notes were still loading it said "No note
+ * matches"; the top of its field's focus ring was cut off by the dialog's scrolling body. The ring
+ * of the focused field must show whole inside every box that clips it, at both window sizes and in
+ * both languages.
  */
 let page: Page;
 
@@ -40,7 +41,35 @@ function ringCut(p: Page) {
   });
 }
 
-describe('the quick switcher’s field', { timeout: 120_000 }, () => {
+describe('the quick switcher', { timeout: 120_000 }, () => {
+  it('says it is loading, not that nothing matches, while the notes are on their way', async () => {
+    // The page's notes.list answers are held back until the switcher has been looked at.
+    const held: Route[] = [];
+    const hold = (route: Route) => {
+      if ((route.request().postData() ?? '').includes('"method":"notes.list"')) held.push(route);
+      else void route.continue();
+    };
+    await page.route('**/api/invoke', hold);
+    await page.reload();
+    await page.getByTestId('search').waitFor();
+    await expect.poll(() => held.length, { timeout: WAIT }).toBeGreaterThan(0);
+    try {
+      await page.keyboard.press('Control+o');
+      await page.getByTestId('switcher-input').waitFor();
+      await page.keyboard.type('dep');
+      await page.getByTestId('switcher-loading').waitFor();
+      expect(await page.getByTestId('switcher-none').count()).toBe(0);
+    } finally {
+      // Released whatever happened: the next test needs the page.
+      for (const route of held) await route.continue();
+      await page.unroute('**/api/invoke', hold);
+    }
+    await page.locator('[data-testid="quick-switcher"] [data-note-id="deploy-staging-44e"]').waitFor();
+    expect(await page.getByTestId('switcher-loading').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('quick-switcher').count()).toBe(0);
+  });
+
   it('shows its whole focus ring at 1280×800 and 1024×700, in English and Chinese', async () => {
     for (const locale of ['en', 'zh'] as const) {
       await page.getByTestId('locale').selectOption(locale);
