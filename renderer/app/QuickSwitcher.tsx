@@ -88,7 +88,16 @@ function SwitcherDialog({ onClose }: { onClose: () => void }) {
             <code className="switcher-id">{m.note.id}</code>
           </li>
         ))}
-        {matches.length === 0 && query ? <li className="muted">{t('switcher.none')}</li> : null}
+        {/* While the notes load, say so: "no note matches" would be wrong. */}
+        {list.isPending ? (
+          <li className="muted" data-testid="switcher-loading">
+            {t('switcher.loading')}
+          </li>
+        ) : matches.length === 0 && query ? (
+          <li className="muted" data-testid="switcher-none">
+            {t('switcher.none')}
+          </li>
+        ) : null}
       </ul>
     </Dialog>
   );

@@ -58,6 +58,7 @@ export const en = {
     placeholder: 'Type part of a summary or id…',
     results: 'Matching notes',
     none: 'No note matches.',
+    loading: 'Loading notes…',
   },
   why: {
     summary: 'summary',

@@ -57,6 +57,7 @@ export const zh: Messages = {
     placeholder: '输入摘要或 ID 的一部分…',
     results: '匹配的笔记',
     none: '没有匹配的笔记。',
+    loading: '正在加载笔记…',
   },
   why: {
     summary: '摘要',

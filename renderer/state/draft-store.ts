@@ -4,8 +4,8 @@ import type { NoteType, Scope } from '../../shared/note.js';
 
 /**
  * Unsaved work, kept per note until it is saved or discarded explicitly: survives switching notes,
- * tabs and a reload (localStorage). The editor, the new-note form and 待整理's merge editor write
- * here as the person types; nothing else removes an entry.
+ * tabs and a reload (localStorage). The editor, the new-note form, 待整理's merge editor and a sync
+ * conflict's hand merge write here as the person types; nothing else removes an entry.
  */
 export interface DraftFields {
   summary: string;
@@ -28,7 +28,7 @@ export interface NewNoteDraft extends DraftFields {
 export interface DraftState {
   notes: Record<string, NoteDraft>;
   newNote: NewNoteDraft | null;
-  /** 待整理's merge drafts, by finding id. */
+  /** Merge drafts: 待整理's by finding id, a sync conflict's hand merge by syncMergeKey. */
   merges: Record<string, DraftFields>;
   putNote(key: string, draft: NoteDraft): void;
   dropNote(key: string): void;
@@ -48,6 +48,15 @@ export const EMPTY_NEW_NOTE: NewNoteDraft = {
 
 export function noteDraftKey(scope: Scope, id: string): string {
   return `${scope}:${id}`;
+}
+
+/** A sync conflict's hand-merge draft, kept with 待整理's merge drafts (finding ids never start so). */
+export function syncMergeKey(scope: Scope, id: string): string {
+  return `sync:${scope}:${id}`;
+}
+
+export function sameFields(a: DraftFields, b: DraftFields): boolean {
+  return a.summary === b.summary && a.type === b.type && a.tags === b.tags && a.body === b.body;
 }
 
 /** A new-note form with nothing typed is no draft. */

@@ -7,7 +7,7 @@ import { useApiClient } from '../../api/context.js';
 import { useApiQuery } from '../../api/queries.js';
 import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
-import { draftStore, type DraftFields } from '../../state/draft-store.js';
+import { draftStore, sameFields, type DraftFields } from '../../state/draft-store.js';
 import { useCleanupStrings } from './strings.js';
 
 function fieldsOf(plan: MergePlan): DraftFields {
@@ -17,10 +17,6 @@ function fieldsOf(plan: MergePlan): DraftFields {
     tags: plan.draft.tags.join(', '),
     body: plan.draft.body,
   };
-}
-
-function sameDraft(a: DraftFields, b: DraftFields): boolean {
-  return a.summary === b.summary && a.type === b.type && a.tags === b.tags && a.body === b.body;
 }
 
 /**
@@ -85,7 +81,7 @@ export function MergeEditor(props: {
 
   function edit(next: DraftFields) {
     setDraft(next);
-    if (plan && !sameDraft(next, fieldsOf(plan))) draftStore.getState().putMerge(finding.id, next);
+    if (plan && !sameFields(next, fieldsOf(plan))) draftStore.getState().putMerge(finding.id, next);
     else draftStore.getState().dropMerge(finding.id);
   }
 

@@ -1,6 +1,8 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
+import { ConfirmDialog } from '../../components/Dialog.js';
+import { draftStore, syncMergeKey, useDrafts } from '../../state/draft-store.js';
 import { showToast } from '../../state/toast-store.js';
 import {
   afterResolving,
@@ -105,9 +107,14 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
   const detail = useApiQuery('sync.conflict', { id: current.id, scope: current.scope }, { staleTime: 5_000 });
   const resolve = useSyncMutation('sync.resolve');
   const merging = useConflictUi((s) => s.merging);
+  const draftKey = syncMergeKey(current.scope, current.id);
+  const keptDraft = useDrafts((s) => s.merges[draftKey] !== undefined);
+  // A resolution other than the hand merge, held until the person agrees to drop their draft.
+  const [overDraft, setOverDraft] = useState<Parameters<typeof resolve.mutate>[0] | null>(null);
   const d = detail.data;
 
   function done(newId?: string) {
+    draftStore.getState().dropMerge(draftKey);
     showToast({
       tone: 'info',
       message: newId
@@ -122,6 +129,12 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
       onSuccess: (r) => done(r.newId),
       onError: (err) => showToast({ tone: 'error', message: { error: err } }),
     });
+  }
+
+  /** Keep this computer's / the cloud's / both: asks first when a hand-merge draft is kept. */
+  function choose(input: Parameters<typeof resolve.mutate>[0]) {
+    if (keptDraft) setOverDraft(input);
+    else run(input);
   }
 
   return (
@@ -153,7 +166,7 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
             <button
               type="button"
               disabled={resolve.isPending}
-              onClick={() => run({ ...current, keep: 'local' })}
+              onClick={() => choose({ ...current, keep: 'local' })}
               data-testid="resolve-local"
             >
               {t('syncUi.keepLocal')}
@@ -161,7 +174,7 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
             <button
               type="button"
               disabled={resolve.isPending}
-              onClick={() => run({ ...current, keep: 'cloud' })}
+              onClick={() => choose({ ...current, keep: 'cloud' })}
               data-testid="resolve-cloud"
             >
               {t('syncUi.keepCloud')}
@@ -169,7 +182,7 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
             <button
               type="button"
               disabled={resolve.isPending}
-              onClick={() => run({ ...current, keep: 'both' })}
+              onClick={() => choose({ ...current, keep: 'both' })}
               data-testid="resolve-both"
             >
               {t('syncUi.keepBoth')}
@@ -195,17 +208,37 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
           <p className="muted">
             {t('syncUi.changedHint')} {t('syncUi.setAside')}
           </p>
+          {keptDraft && !merging ? (
+            <p className="notice" data-testid="conflict-draft-waiting">
+              {t('syncUi.keptDraftWaiting')}
+            </p>
+          ) : null}
           {merging ? (
             <Suspense fallback={<div aria-busy="true" />}>
               <HandMerge
-                conflictKey={`${current.scope}:${current.id}`}
+                draftKey={draftKey}
                 id={current.id}
-                draft={d.draft}
+                seed={d.draft}
                 saving={resolve.isPending}
                 onSave={(merged) => run({ ...current, merged })}
-                onCancel={() => conflictStore.getState().setMerging(false)}
+                onClose={() => conflictStore.getState().setMerging(false)}
               />
             </Suspense>
+          ) : null}
+          {overDraft ? (
+            <ConfirmDialog
+              title={t('syncUi.resolveOverDraftTitle')}
+              body={t('syncUi.resolveOverDraftBody')}
+              confirmLabel={t('syncUi.resolveOverDraft')}
+              cancelLabel={t('syncUi.cancel')}
+              danger
+              onCancel={() => setOverDraft(null)}
+              onConfirm={() => {
+                const input = overDraft;
+                setOverDraft(null);
+                run(input);
+              }}
+            />
           ) : null}
           <ThreePane base={d.base} local={d.local} cloud={d.cloud} />
         </>

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
 import { MergeTextEditor } from '../../sync/MergeTextEditor.js';
 import { CONFLICT_MARKER } from '../../sync/diff.js';
+import { ConfirmDialog } from '../../components/Dialog.js';
 import { WithNoteId } from '../../components/WithNoteId.js';
+import { draftStore, sameFields, type DraftFields } from '../../state/draft-store.js';
 
 export interface MergedFields {
   summary: string;
@@ -12,24 +14,52 @@ export interface MergedFields {
   body: string;
 }
 
+/** The automatic merge as form fields (what the draft store keeps). */
+export function fieldsOfMerge(m: MergedFields): DraftFields {
+  return { summary: m.summary, type: m.type ?? '', tags: m.tags.join(', '), body: m.body };
+}
+
 /**
  * Merge by hand: a CodeMirror pane seeded with the automatic merge (conflict markers where it could
- * not merge) plus the summary, type and tags. Saving is refused while markers remain.
+ * not merge) plus the summary, type and tags. Saving is refused while markers remain. What the
+ * person types is kept per conflict in the draft store (as 待整理's merge drafts): Close, Esc,
+ * another conflict, another tab or a reload keep it; only saving or "Discard draft" (which asks)
+ * ends it.
  */
 export function HandMerge(props: {
-  conflictKey: string;
+  /** The draft store's key of this conflict (syncMergeKey). */
+  draftKey: string;
   id: string;
-  draft: MergedFields;
+  /** The automatic merge. */
+  seed: MergedFields;
   saving: boolean;
   onSave: (merged: MergedFields) => void;
-  onCancel: () => void;
+  onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [summary, setSummary] = useState(props.draft.summary);
-  const [type, setType] = useState<NoteType | ''>(props.draft.type ?? '');
-  const [tags, setTags] = useState(props.draft.tags.join(', '));
-  const [body, setBody] = useState(props.draft.body);
+  const seed = fieldsOfMerge(props.seed);
+  const [kept, setKept] = useState(() => draftStore.getState().merges[props.draftKey] !== undefined);
+  const [fields, setFields] = useState<DraftFields>(
+    () => draftStore.getState().merges[props.draftKey] ?? seed,
+  );
+  const [docKey, setDocKey] = useState(0);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const { summary, type, tags, body } = fields;
   const markers = CONFLICT_MARKER.test(body);
+
+  function edit(next: DraftFields) {
+    setFields(next);
+    if (sameFields(next, seed)) draftStore.getState().dropMerge(props.draftKey);
+    else draftStore.getState().putMerge(props.draftKey, next);
+  }
+
+  function discard() {
+    draftStore.getState().dropMerge(props.draftKey);
+    setFields(seed);
+    setKept(false);
+    setDocKey((k) => k + 1);
+  }
+
   const save = () => {
     if (markers || !summary.trim() || props.saving) return;
     props.onSave({
@@ -42,22 +72,43 @@ export function HandMerge(props: {
       body,
     });
   };
+  const edited = !sameFields(fields, seed);
   return (
-    <section className="merge-editor" aria-labelledby="hand-merge-title" data-testid="hand-merge">
+    <section
+      className="merge-editor"
+      aria-labelledby="hand-merge-title"
+      data-testid="hand-merge"
+      onKeyDown={(e) => {
+        // Esc closes the hand merge (its draft kept); a dialog above it stops its own Esc.
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          props.onClose();
+        }
+      }}
+    >
       <h3 id="hand-merge-title">
         <WithNoteId sentence={(id) => t('syncUi.mergeTitle', { id })} id={props.id} />
       </h3>
+      {kept ? (
+        <p className="notice" role="status" data-testid="merge-draft-kept">
+          {t('syncUi.keptDraft')}
+        </p>
+      ) : null}
       <p className="muted">{t('syncUi.mergeHint')}</p>
       <div className="fields">
         <label htmlFor="merge-summary">{t('syncUi.summary')}</label>
         <input
           id="merge-summary"
           value={summary}
-          onChange={(e) => setSummary(e.target.value)}
+          onChange={(e) => edit({ ...fields, summary: e.target.value })}
           data-testid="merge-summary"
         />
         <label htmlFor="merge-type">{t('syncUi.type')}</label>
-        <select id="merge-type" value={type} onChange={(e) => setType(e.target.value as NoteType | '')}>
+        <select
+          id="merge-type"
+          value={type}
+          onChange={(e) => edit({ ...fields, type: e.target.value as NoteType | '' })}
+        >
           <option value="">{t('syncUi.noType')}</option>
           {NOTE_TYPES.map((nt) => (
             <option key={nt} value={nt}>
@@ -69,15 +120,15 @@ export function HandMerge(props: {
         <input
           id="merge-tags"
           value={tags}
-          onChange={(e) => setTags(e.target.value)}
+          onChange={(e) => edit({ ...fields, tags: e.target.value })}
           data-testid="merge-tags"
         />
         {/* Not a <label>: the text editor is not a form control; labelled by name for screen readers. */}
         <span className="merge-body-label">{t('syncUi.body')}</span>
         <MergeTextEditor
-          docKey={props.conflictKey}
+          docKey={`${props.draftKey}#${docKey}`}
           value={body}
-          onChange={setBody}
+          onChange={(b) => edit({ ...fields, body: b })}
           onSave={save}
           ariaLabel={t('syncUi.body')}
         />
@@ -97,10 +148,32 @@ export function HandMerge(props: {
         >
           {t('syncUi.saveMerge')}
         </button>
-        <button type="button" onClick={props.onCancel} data-testid="merge-cancel">
-          {t('syncUi.cancel')}
+        <button type="button" onClick={props.onClose} data-testid="merge-cancel">
+          {t('syncUi.close')}
+        </button>
+        <button
+          type="button"
+          disabled={!edited}
+          onClick={() => setConfirmDiscard(true)}
+          data-testid="merge-discard"
+        >
+          {t('syncUi.discardDraft')}
         </button>
       </div>
+      {confirmDiscard ? (
+        <ConfirmDialog
+          title={t('syncUi.discardDraftTitle')}
+          body={t('syncUi.discardDraftBody')}
+          confirmLabel={t('syncUi.discardDraftConfirm')}
+          cancelLabel={t('syncUi.cancel')}
+          danger
+          onCancel={() => setConfirmDiscard(false)}
+          onConfirm={() => {
+            setConfirmDiscard(false);
+            discard();
+          }}
+        />
+      ) : null}
     </section>
   );
 }
