@@ -2,17 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type BigIntStats, type Dirent, promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import {
-  PreconditionFailedError,
-  StorageUnavailableError,
-  checkedKey,
-  storageFailure,
-  UNCHANGED,
-  unquotedEtag,
-  type PutCondition,
-  type StorageAdapter,
-  type StoredObject,
-} from './storage.js';
+import { PreconditionFailedError, StorageUnavailableError, UNCHANGED } from './storage.js';
+import type { PutCondition, StoredObject } from './storage.js';
+import { StorageBase, checkedKey } from './storage-base.js';
 
 /**
  * Object storage in a local directory: one file per key. Unconditional writes are temp file +
@@ -38,7 +30,7 @@ const MAX_SEEN = 10_000;
 /** How far past the replaced version's mtime a compare-and-swap sets the new one (see above). */
 const MTIME_STEP_NS = 10_000n;
 
-export class FsStorage implements StorageAdapter {
+export class FsStorage extends StorageBase {
   readonly kind = 'fs';
   private readonly staleLockMs: number;
   private readonly seen = new Map<string, { sig: string; etag: string }>();
@@ -47,6 +39,7 @@ export class FsStorage implements StorageAdapter {
     readonly root: string,
     private readonly options: FsStorageOptions = {},
   ) {
+    super();
     this.staleLockMs = options.staleLockMs ?? 30_000;
   }
 
@@ -67,24 +60,26 @@ export class FsStorage implements StorageAdapter {
     }
   }
 
+  protected failureMessage(err: unknown): string {
+    return `filesystem storage failed: ${(err as Error).message}`;
+  }
+
+  /** The file of a checked key (StorageBase checks every key; prefixes are checked where cut). */
   private filePath(key: string): string {
-    return path.join(this.root, ...checkedKey(key).split('/'));
+    return path.join(this.root, ...key.split('/'));
   }
 
-  async get(key: string): Promise<StoredObject | null> {
-    return (await this.read(key))?.object ?? null;
+  protected async read(key: string): Promise<StoredObject | null> {
+    return (await this.readVersion(key))?.object ?? null;
   }
 
-  async getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
-    etag = unquotedEtag(etag);
+  protected async readIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
     if (this.seen.get(key)?.etag === etag) {
-      const now = await this.currentVersion(key).catch((err: unknown) => {
-        throw wrap(err);
-      });
+      const now = await this.currentVersion(key);
       if (now === null) return null;
       if (now.etag === etag) return UNCHANGED;
     }
-    const read = await this.read(key);
+    const read = await this.readVersion(key);
     if (!read) return null;
     return read.object.etag === etag ? UNCHANGED : read.object;
   }
@@ -100,12 +95,12 @@ export class FsStorage implements StorageAdapter {
         throw err;
       }
     }
-    const read = await this.read(key);
+    const read = await this.readVersion(key);
     return read && { etag: read.object.etag, sig: read.sig };
   }
 
   /** The content and the stat of the same file (one open), remembered for getIfChanged. */
-  private async read(key: string): Promise<{ object: StoredObject; sig: string } | null> {
+  private async readVersion(key: string): Promise<{ object: StoredObject; sig: string } | null> {
     const file = this.filePath(key);
     let handle: fs.FileHandle;
     try {
@@ -114,7 +109,7 @@ export class FsStorage implements StorageAdapter {
       // Only a missing file is "no object": a file where a directory should be (ENOTDIR) means the
       // data directory is damaged, and must not read as an empty scope.
       if (isCode(err, 'ENOENT')) return null;
-      throw wrap(err);
+      throw err;
     }
     try {
       const sig = signature(await handle.stat({ bigint: true }));
@@ -122,8 +117,6 @@ export class FsStorage implements StorageAdapter {
       const object = { body, etag: etagOf(body) };
       this.remember(key, sig, object.etag);
       return { object, sig };
-    } catch (err) {
-      throw wrap(err);
     } finally {
       await handle.close();
     }
@@ -135,66 +128,61 @@ export class FsStorage implements StorageAdapter {
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
 
-  async put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
+  protected async write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
     const file = this.filePath(key);
-    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const etag = etagOf(data);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temp = await writeTemp(file, data);
     try {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const temp = await writeTemp(file, data);
-      try {
-        if (condition.ifMatch === undefined && condition.ifNoneMatch === '*') {
-          // Create-only: link() is atomic and fails when the name exists.
-          try {
-            await fs.link(temp, file);
-          } catch (err) {
-            if (isCode(err, 'EEXIST')) throw new PreconditionFailedError(key);
-            throw err;
-          }
-          await syncDir(path.dirname(file));
-          return { etag };
+      if (condition.ifMatch === undefined && condition.ifNoneMatch === '*') {
+        // Create-only: link() is atomic and fails when the name exists.
+        try {
+          await fs.link(temp, file);
+        } catch (err) {
+          if (isCode(err, 'EEXIST')) throw new PreconditionFailedError(key);
+          throw err;
         }
-        if (condition.ifMatch === undefined) {
-          await fs.rename(temp, file);
-          await syncDir(path.dirname(file));
-          return { etag };
-        }
-        const expected = unquotedEtag(condition.ifMatch);
-        await this.options.beforePublish?.(key);
-        await this.withLock(file, async () => {
-          const current = await this.currentVersion(key);
-          if (current === null || current.etag !== expected) throw new PreconditionFailedError(key);
-          // Strictly later than the version replaced, whatever the clocks say (see the class note).
-          const replacedMtime = BigInt(current.sig.split(':')[2]!);
-          const nowNs = BigInt(Date.now()) * 1_000_000n;
-          const mtimeNs = nowNs > replacedMtime + MTIME_STEP_NS ? nowNs : replacedMtime + MTIME_STEP_NS;
-          const seconds = Number(mtimeNs) / 1e9;
-          await fs.utimes(temp, seconds, seconds);
-          const sig = signature(await fs.stat(temp, { bigint: true }));
-          await this.options.beforePublish?.(key);
-          await fs.rename(temp, file);
-          this.remember(key, sig, etag);
-          await syncDir(path.dirname(file));
-        });
+        await syncDir(path.dirname(file));
         return { etag };
-      } finally {
-        await fs.unlink(temp).catch(() => undefined); // renamed into place already (ENOENT) on success
       }
-    } catch (err) {
-      throw wrap(err);
+      if (condition.ifMatch === undefined) {
+        await fs.rename(temp, file);
+        await syncDir(path.dirname(file));
+        return { etag };
+      }
+      const expected = condition.ifMatch;
+      await this.options.beforePublish?.(key);
+      await this.withLock(file, async () => {
+        const current = await this.currentVersion(key);
+        if (current === null || current.etag !== expected) throw new PreconditionFailedError(key);
+        // Strictly later than the version replaced, whatever the clocks say (see the class note).
+        const replacedMtime = BigInt(current.sig.split(':')[2]!);
+        const nowNs = BigInt(Date.now()) * 1_000_000n;
+        const mtimeNs = nowNs > replacedMtime + MTIME_STEP_NS ? nowNs : replacedMtime + MTIME_STEP_NS;
+        const seconds = Number(mtimeNs) / 1e9;
+        await fs.utimes(temp, seconds, seconds);
+        const sig = signature(await fs.stat(temp, { bigint: true }));
+        await this.options.beforePublish?.(key);
+        await fs.rename(temp, file);
+        this.remember(key, sig, etag);
+        await syncDir(path.dirname(file));
+      });
+      return { etag };
+    } finally {
+      await fs.unlink(temp).catch(() => undefined); // renamed into place already (ENOENT) on success
     }
   }
 
-  async delete(key: string): Promise<void> {
+  protected async remove(key: string): Promise<void> {
     try {
       await fs.unlink(this.filePath(key));
     } catch (err) {
       if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return;
-      throw wrap(err);
+      throw err;
     }
   }
 
-  async list(prefix: string): Promise<string[]> {
+  protected async keysUnder(prefix: string): Promise<string[]> {
     const keys: string[] = [];
     const walk = async (dir: string, keyPrefix: string): Promise<void> => {
       let names: Dirent[];
@@ -202,7 +190,7 @@ export class FsStorage implements StorageAdapter {
         names = await fs.readdir(dir, { withFileTypes: true });
       } catch (err) {
         if (isCode(err, 'ENOENT')) return;
-        throw wrap(err);
+        throw err;
       }
       for (const entry of names) {
         if (entry.name.startsWith('.')) continue; // temp and lock files
@@ -214,20 +202,18 @@ export class FsStorage implements StorageAdapter {
     // Walk from the deepest whole directory in the prefix, then filter on the full prefix.
     const cut = prefix.lastIndexOf('/');
     const dirKey = cut >= 0 ? prefix.slice(0, cut) : '';
-    const start = dirKey ? this.filePath(dirKey) : this.root;
+    const start = dirKey ? this.filePath(checkedKey(dirKey)) : this.root;
     await walk(start, dirKey ? dirKey + '/' : '');
     return keys.filter((key) => key.startsWith(prefix));
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    const keys = await this.list(prefix);
-    for (const key of keys) await this.delete(key);
+  protected async removeAll(prefix: string, keys: string[]): Promise<void> {
+    for (const key of keys) await this.remove(key);
     if (prefix.endsWith('/')) {
       await fs
-        .rm(this.filePath(prefix.slice(0, -1)), { recursive: true, force: true })
+        .rm(this.filePath(checkedKey(prefix.slice(0, -1))), { recursive: true, force: true })
         .catch(() => undefined); // tidying empty directories: the keys are deleted already
     }
-    return keys.length;
   }
 
   /** Runs `fn` holding `<dir>/.<name>.lock`, created exclusively; breaks locks of dead holders. */
@@ -290,7 +276,7 @@ export class FsStorage implements StorageAdapter {
   }
 }
 
-export function etagOf(body: Buffer): string {
+function etagOf(body: Buffer): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
@@ -335,10 +321,6 @@ function processAlive(pid: number): boolean {
 
 function isCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
-}
-
-function wrap(err: unknown): Error {
-  return storageFailure(err, (e) => `filesystem storage failed: ${(e as Error).message}`);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -8,17 +8,9 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import {
-  PreconditionFailedError,
-  StorageUnavailableError,
-  checkedKey,
-  storageFailure,
-  UNCHANGED,
-  unquotedEtag,
-  type PutCondition,
-  type StorageAdapter,
-  type StoredObject,
-} from './storage.js';
+import { PreconditionFailedError, StorageUnavailableError, UNCHANGED } from './storage.js';
+import type { PutCondition, StoredObject } from './storage.js';
+import { StorageBase, unquotedEtag } from './storage-base.js';
 
 /**
  * S3-compatible object storage (AWS S3, Cloudflare R2, Ceph RGW, MinIO) through @aws-sdk/client-s3.
@@ -49,7 +41,7 @@ export interface S3StorageOptions {
 /** How often a conditional PUT whose outcome was unknown, and that did not land, is sent again. */
 const UNKNOWN_OUTCOME_ATTEMPTS = 3;
 
-export class S3Storage implements StorageAdapter {
+export class S3Storage extends StorageBase {
   readonly kind = 's3';
   /** For reads, lists, deletes and unconditional writes: the SDK may retry them. */
   private readonly client: S3Client;
@@ -58,6 +50,7 @@ export class S3Storage implements StorageAdapter {
   private readonly prefix: string;
 
   constructor(private readonly options: S3StorageOptions) {
+    super();
     this.prefix = options.prefix ?? '';
     const config = {
       region: options.region ?? 'auto',
@@ -89,20 +82,25 @@ export class S3Storage implements StorageAdapter {
     }
   }
 
-  private fullKey(key: string): string {
-    return this.prefix + checkedKey(key);
+  protected failureMessage(err: unknown): string {
+    return `S3 storage failed: ${describeError(err)}`;
   }
 
-  async get(key: string): Promise<StoredObject | null> {
-    const got = await this.read(key, undefined);
+  /** The bucket's key for a checked key (StorageBase checks every key). */
+  private fullKey(key: string): string {
+    return this.prefix + key;
+  }
+
+  protected async read(key: string): Promise<StoredObject | null> {
+    const got = await this.readUnless(key, undefined);
     return got === UNCHANGED ? null : got;
   }
 
-  async getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
-    return this.read(key, etag);
+  protected readIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED> {
+    return this.readUnless(key, etag);
   }
 
-  private async read(
+  private async readUnless(
     key: string,
     unlessEtag: string | undefined,
   ): Promise<StoredObject | null | typeof UNCHANGED> {
@@ -111,7 +109,7 @@ export class S3Storage implements StorageAdapter {
         new GetObjectCommand({
           Bucket: this.options.bucket,
           Key: this.fullKey(key),
-          ...(unlessEtag !== undefined ? { IfNoneMatch: quoted(unlessEtag) } : {}),
+          ...(unlessEtag !== undefined ? { IfNoneMatch: `"${unlessEtag}"` } : {}),
         }),
       );
       const bytes = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
@@ -120,41 +118,42 @@ export class S3Storage implements StorageAdapter {
       const status = statusOf(err);
       if (status === 404) return null;
       if (status === 304 && unlessEtag !== undefined) return UNCHANGED;
-      throw wrap(err);
+      throw err;
     }
   }
 
-  async put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
-    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  protected async write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
     const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.send(key, data, condition);
+        return await this.send(key, data, condition, conditional);
       } catch (err) {
-        if (!conditional) throw wrap(err);
+        if (!conditional) throw err;
         const status = statusOf(err);
         if (status === 412 || status === 409) throw new PreconditionFailedError(key);
         if (status === 404 && condition.ifMatch !== undefined) throw new PreconditionFailedError(key);
-        if (status !== undefined && status < 500) throw wrap(err);
+        if (status !== undefined && status < 500) throw err;
         // 5xx or no answer: did our write land?
-        const now = await this.get(key).catch((readErr: unknown) => {
+        const now = await this.read(key).catch((readErr: unknown) => {
           throw new StorageUnavailableError(
             `S3 storage failed on a conditional write of ${key} and could not be re-read to learn its outcome (${describeError(err)}; then ${describeError(readErr)})`,
           );
         });
         if (now !== null && now.body.equals(data)) return { etag: now.etag };
         const stillBase =
-          condition.ifMatch !== undefined
-            ? now !== null && now.etag === unquotedEtag(condition.ifMatch)
-            : now === null;
+          condition.ifMatch !== undefined ? now !== null && now.etag === condition.ifMatch : now === null;
         if (!stillBase) throw new PreconditionFailedError(key);
-        if (attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw wrap(err);
+        if (attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw err;
       }
     }
   }
 
-  private async send(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
-    const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
+  private async send(
+    key: string,
+    data: Buffer,
+    condition: PutCondition,
+    conditional: boolean,
+  ): Promise<{ etag: string }> {
     const out = await (conditional ? this.casClient : this.client).send(
       new PutObjectCommand({
         Bucket: this.options.bucket,
@@ -162,68 +161,54 @@ export class S3Storage implements StorageAdapter {
         Body: data,
         ContentLength: data.length,
         ContentType: key.endsWith('.json') ? 'application/json' : 'text/markdown; charset=utf-8',
-        ...(condition.ifMatch !== undefined ? { IfMatch: unquotedEtag(condition.ifMatch) } : {}),
+        ...(condition.ifMatch !== undefined ? { IfMatch: condition.ifMatch } : {}),
         ...(condition.ifNoneMatch !== undefined ? { IfNoneMatch: condition.ifNoneMatch } : {}),
       }),
     );
     return { etag: unquotedEtag(out.ETag ?? '') };
   }
 
-  async delete(key: string): Promise<void> {
+  protected async remove(key: string): Promise<void> {
     try {
       await this.client.send(
         new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.fullKey(key) }),
       );
     } catch (err) {
       if (statusOf(err) === 404) return;
-      throw wrap(err);
+      throw err;
     }
   }
 
-  async list(prefix: string): Promise<string[]> {
+  protected async keysUnder(prefix: string): Promise<string[]> {
     const keys: string[] = [];
     let token: string | undefined;
-    try {
-      do {
-        const out = await this.client.send(
-          new ListObjectsV2Command({
-            Bucket: this.options.bucket,
-            Prefix: this.prefix + prefix,
-            ContinuationToken: token,
-          }),
-        );
-        for (const item of out.Contents ?? []) {
-          if (item.Key) keys.push(item.Key.slice(this.prefix.length));
-        }
-        token = out.IsTruncated ? out.NextContinuationToken : undefined;
-      } while (token);
-    } catch (err) {
-      throw wrap(err);
-    }
+    do {
+      const out = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          Prefix: this.prefix + prefix,
+          ContinuationToken: token,
+        }),
+      );
+      for (const item of out.Contents ?? []) {
+        if (item.Key) keys.push(item.Key.slice(this.prefix.length));
+      }
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
     return keys;
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    const keys = await this.list(prefix);
-    try {
-      for (let i = 0; i < keys.length; i += 1000) {
-        const batch = keys.slice(i, i + 1000);
-        await this.client.send(
-          new DeleteObjectsCommand({
-            Bucket: this.options.bucket,
-            Delete: { Objects: batch.map((key) => ({ Key: this.prefix + key })), Quiet: true },
-          }),
-        );
-      }
-    } catch (err) {
-      throw wrap(err);
+  protected async removeAll(_prefix: string, keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const batch = keys.slice(i, i + 1000);
+      await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.options.bucket,
+          Delete: { Objects: batch.map((key) => ({ Key: this.fullKey(key) })), Quiet: true },
+        }),
+      );
     }
-    return keys.length;
   }
-}
-
-function quoted(etag: string): string {
-  return `"${unquotedEtag(etag)}"`;
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -237,10 +222,6 @@ function describeError(err: unknown): string {
   const name = (err as Error)?.name ?? 'Error';
   const message = (err as Error)?.message ?? String(err);
   return `${name}${status ? ` (HTTP ${status})` : ''}: ${message}`;
-}
-
-function wrap(err: unknown): Error {
-  return storageFailure(err, (e) => `S3 storage failed: ${describeError(e)}`);
 }
 
 /** S3 settings from the environment; null (with the reason) when the bucket is not configured. */

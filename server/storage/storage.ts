@@ -62,34 +62,3 @@ export class StorageUnavailableError extends Error {
     this.name = 'StorageUnavailableError';
   }
 }
-
-/** Keys are `/`-separated; no segment may be empty, `.`, `..`, or hold a backslash or NUL. */
-function keyProblem(key: string): string | null {
-  if (key.length === 0 || key.length > 1024) return 'a storage key must be 1–1024 characters';
-  for (const segment of key.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..') return `bad segment in storage key "${key}"`;
-    if (/[\\\0]/.test(segment)) return `bad character in storage key "${key}"`;
-  }
-  return null;
-}
-
-/** `key` itself when it is a valid storage key (`keyProblem`); throws the problem otherwise. */
-export function checkedKey(key: string): string {
-  const problem = keyProblem(key);
-  if (problem) throw new Error(problem);
-  return key;
-}
-
-/**
- * What an adapter throws for a failure: the contract's own errors as they are, anything else as
- * StorageUnavailableError with the adapter's `message` for it.
- */
-export function storageFailure(err: unknown, message: (err: unknown) => string): Error {
-  if (err instanceof PreconditionFailedError || err instanceof StorageUnavailableError) return err;
-  return new StorageUnavailableError(message(err));
-}
-
-/** The canonical form of an ETag for every adapter: no weak marker, no quotes (S3 sends them quoted). */
-export function unquotedEtag(etag: string): string {
-  return etag.replace(/^W\//, '').replace(/"/g, '');
-}

@@ -10,28 +10,13 @@ export class UnavailableStorage implements StorageAdapter {
   describe(): string {
     return `unavailable (${this.reason})`;
   }
-  private fail(): never {
-    throw new StorageUnavailableError(this.reason, this.reason);
-  }
-  async check(): Promise<void> {
-    this.fail();
-  }
-  async get(): Promise<never> {
-    this.fail();
-  }
-  async getIfChanged(): Promise<never> {
-    this.fail();
-  }
-  async put(): Promise<never> {
-    this.fail();
-  }
-  async delete(): Promise<never> {
-    this.fail();
-  }
-  async list(): Promise<never> {
-    this.fail();
-  }
-  async deletePrefix(): Promise<never> {
-    this.fail();
-  }
+  private readonly fail = (): Promise<never> =>
+    Promise.reject(new StorageUnavailableError(this.reason, this.reason));
+  readonly check = this.fail;
+  readonly get = this.fail;
+  readonly getIfChanged = this.fail;
+  readonly put = this.fail;
+  readonly delete = this.fail;
+  readonly list = this.fail;
+  readonly deletePrefix = this.fail;
 }

@@ -1,4 +1,5 @@
-import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsStorage } from '../../server/storage/fs-storage.js';
@@ -133,6 +134,20 @@ describe.each<AdapterKind>(['fs', 's3', 'rgw'])('storage conformance: %s', (kind
     expect(await s.list('users/a/')).toEqual([]);
     expect(await s.list('users/ab/')).toEqual(['users/ab/memory/manifest.json']);
     expect(await s.deletePrefix('users/a/')).toBe(0);
+  });
+
+  it('refuses keys that are not plain /-separated names, on every call, and writes nothing', async () => {
+    const s = await setup();
+    const outside = `escape-${randomBytes(6).toString('hex')}`;
+    for (const key of ['', 'a//b', './a', 'a/..', 'a\\b', 'a\0b', `a/../../${outside}`]) {
+      await expect(s.put(key, 'x')).rejects.toThrow(/storage key/);
+      await expect(s.put(key, 'x', { ifNoneMatch: '*' })).rejects.toThrow(/storage key/);
+      await expect(s.get(key)).rejects.toThrow(/storage key/);
+      await expect(s.getIfChanged(key, 'e')).rejects.toThrow(/storage key/);
+      await expect(s.delete(key)).rejects.toThrow(/storage key/);
+    }
+    expect(await s.list('')).toEqual([]);
+    if (made?.dir) expect(existsSync(path.join(made.dir, '..', outside))).toBe(false);
   });
 
   it('stores bytes exactly (UTF-8, CRLF, empty)', async () => {

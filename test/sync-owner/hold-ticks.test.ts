@@ -5,6 +5,7 @@ import { createAppRoot } from '../../electron/app/app-root.js';
 import { ownerPaths } from '../../electron/sync/owner/paths.js';
 import {
   arrives,
+  readTrace,
   rememberOnce,
   requestsDuring,
   rootOnClock,
@@ -75,8 +76,7 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
     try {
       const run = await rememberOnce(a, 'proj-p', 'written during the change', 'marker-cli-hold', env);
       expect(run.code, run.stderr).toBe(0);
-      const lines = (await fs.readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-      expect(lines.filter((l) => (JSON.parse(l) as { pid: number }).pid === run.pid)).toEqual([]);
+      expect((await readTrace(trace)).filter((l) => l.pid === run.pid)).toEqual([]);
       const nudges = await fs.readdir(ownerPaths(a.home).requestsDir);
       const keys = await Promise.all(
         nudges.map(async (n) => {
@@ -91,5 +91,10 @@ describe('the owner while another process holds the home’s sync', { timeout: 3
       await project.close();
       await root.stop();
     }
+    // The same write once the change is over runs its exit round, traced: the empty trace above is
+    // a round not run, not a trace that was never written.
+    const after = await rememberOnce(a, 'proj-p', 'written after the change', 'marker-cli-after', env);
+    expect(after.code, after.stderr).toBe(0);
+    expect((await readTrace(trace, 'round-start')).map((l) => l.pid)).toContain(after.pid);
   });
 });

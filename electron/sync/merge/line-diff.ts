@@ -60,6 +60,12 @@ function compare(c: Comparison, aLo: number, aHi: number, bLo: number, bHi: numb
 /**
  * Finds where a shortest edit path crosses the middle (Myers 1986, section 4b), searching from both
  * ends at once. Returns the split point relative to (aLo, bLo); null when nothing matches.
+ *
+ * The two searches are one loop run twice per edit distance d: side 0 walks forward from (aLo, bLo),
+ * side 1 backward from (aHi, bHi). `reach[side][offset + k]` is how far a search has come along
+ * diagonal k (x counted from its own end; -1 not yet); diagonals that ran off an edge of the grid
+ * are cut from its low (`kStart`) and high (`kEnd`) side. The direction is a branch inside the snake
+ * rather than a step to multiply by: measured, the multiply cost ~15% of diffLines, the branch nothing.
  */
 function middleSnake(
   { a, b }: Comparison,
@@ -73,60 +79,43 @@ function middleSnake(
   const maxD = Math.ceil((n + m) / 2);
   const offset = maxD;
   const size = 2 * maxD + 2;
-  const forward = new Int32Array(size).fill(-1);
-  const reverse = new Int32Array(size).fill(-1);
-  forward[offset + 1] = 0;
-  reverse[offset + 1] = 0;
+  const reach = [new Int32Array(size).fill(-1), new Int32Array(size).fill(-1)] as const;
+  reach[0][offset + 1] = 0;
+  reach[1][offset + 1] = 0;
+  const kStart = [0, 0];
+  const kEnd = [0, 0];
   const delta = n - m;
   // With an odd delta the forward search meets the reverse one; with an even delta, the reverse.
-  const front = delta % 2 !== 0;
-  let k1start = 0;
-  let k1end = 0;
-  let k2start = 0;
-  let k2end = 0;
+  const meetingSide = delta % 2 !== 0 ? 0 : 1;
   for (let d = 0; d < maxD; d++) {
-    for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
-      const k1Off = offset + k1;
-      let x1: number;
-      if (k1 === -d || (k1 !== d && forward[k1Off - 1]! < forward[k1Off + 1]!)) x1 = forward[k1Off + 1]!;
-      else x1 = forward[k1Off - 1]! + 1;
-      let y1 = x1 - k1;
-      while (x1 < n && y1 < m && a[aLo + x1] === b[bLo + y1]) {
-        x1++;
-        y1++;
-      }
-      forward[k1Off] = x1;
-      if (x1 > n) k1end += 2;
-      else if (y1 > m) k1start += 2;
-      else if (front) {
-        const k2Off = offset + delta - k1;
-        if (k2Off >= 0 && k2Off < size && reverse[k2Off] !== -1) {
-          const x2 = n - reverse[k2Off]!;
-          if (x1 >= x2) return [x1, y1];
+    for (let side = 0; side < 2; side++) {
+      const forward = side === 0;
+      const mine = reach[side]!;
+      const other = reach[1 - side]!;
+      let cutLow = kStart[side]!;
+      let cutHigh = kEnd[side]!;
+      for (let k = -d + cutLow; k <= d - cutHigh; k += 2) {
+        const kOff = offset + k;
+        let x: number;
+        if (k === -d || (k !== d && mine[kOff - 1]! < mine[kOff + 1]!)) x = mine[kOff + 1]!;
+        else x = mine[kOff - 1]! + 1;
+        let y = x - k;
+        while (x < n && y < m && (forward ? a[aLo + x] === b[bLo + y] : a[aHi - 1 - x] === b[bHi - 1 - y])) {
+          x++;
+          y++;
+        }
+        mine[kOff] = x;
+        if (x > n) cutHigh += 2;
+        else if (y > m) cutLow += 2;
+        else if (side === meetingSide) {
+          // The other search's diagonal through the same point, and how far it has come on it.
+          const oOff = offset + delta - k;
+          const otherX = oOff >= 0 && oOff < size ? other[oOff]! : -1;
+          if (otherX !== -1 && x + otherX >= n) return forward ? [x, y] : [otherX, otherX - (delta - k)];
         }
       }
-    }
-    for (let k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
-      const k2Off = offset + k2;
-      let x2: number;
-      if (k2 === -d || (k2 !== d && reverse[k2Off - 1]! < reverse[k2Off + 1]!)) x2 = reverse[k2Off + 1]!;
-      else x2 = reverse[k2Off - 1]! + 1;
-      let y2 = x2 - k2;
-      while (x2 < n && y2 < m && a[aHi - 1 - x2] === b[bHi - 1 - y2]) {
-        x2++;
-        y2++;
-      }
-      reverse[k2Off] = x2;
-      if (x2 > n) k2end += 2;
-      else if (y2 > m) k2start += 2;
-      else if (!front) {
-        const k1Off = offset + delta - k2;
-        if (k1Off >= 0 && k1Off < size && forward[k1Off] !== -1) {
-          const x1 = forward[k1Off]!;
-          const y1 = offset + x1 - k1Off;
-          if (x1 >= n - x2) return [x1, y1];
-        }
-      }
+      kStart[side] = cutLow;
+      kEnd[side] = cutHigh;
     }
   }
   return null;

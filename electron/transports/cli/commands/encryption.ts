@@ -1,9 +1,14 @@
 import type { EncryptionProgress } from '../../../../shared/events.js';
 import { stringFlag } from '../args.js';
-import { UsageError, type CliCommand, type CliIo } from '../types.js';
+import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
+import { flagCommand } from './flag-command.js';
 
-/** A passphrase from a file: its first line (a trailing newline from an editor or `echo` is not part of it). */
-async function passphraseFrom(io: CliIo, file: string | undefined, flag: string): Promise<string> {
+/**
+ * A passphrase from the file the flag names: its first line (a trailing newline from an editor or
+ * `echo` is not part of it).
+ */
+async function passphraseFrom(io: CliIo, args: ParsedArgs, flag: string): Promise<string> {
+  const file = stringFlag(args, flag);
   if (!file)
     throw new UsageError(`--${flag} FILE is required (the passphrase is never taken on the command line)`);
   const text = (await io.readFile(file)).split(/\r?\n/)[0] ?? '';
@@ -40,12 +45,9 @@ function progressLine(p: EncryptionProgress): string {
 }
 
 export const encryptionCommands: CliCommand[] = [
-  {
+  flagCommand({
     name: 'encryption status',
-    usage: 'encryption status',
     summary: 'End-to-end encryption: is the signed-in account encrypted, is this device unlocked.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
     async run(io) {
       const out = await io.invoke('encryption.status', {});
       const account =
@@ -62,16 +64,15 @@ export const encryptionCommands: CliCommand[] = [
         lines.push('re-upload unfinished: run `memdesk encryption on` again to resume');
       return { json: out, text: lines.join('\n') };
     },
-  },
-  {
+  }),
+  flagCommand({
     name: 'encryption on',
     usage: 'encryption on --passphrase-file FILE',
     summary:
       'Turn end-to-end encryption on for the signed-in account: re-uploads every note sealed (run again to resume) and shows the recovery code once.',
     flags: { 'passphrase-file': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
-      const passphrase = await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file');
+      const passphrase = await passphraseFrom(io, args, 'passphrase-file');
       const stop = io.subscribe((event) => {
         if (event.type === 'encryption.progress') io.note(progressLine(event));
       });
@@ -96,39 +97,32 @@ export const encryptionCommands: CliCommand[] = [
         );
       return { json: out, text: lines.join('\n') };
     },
-  },
-  {
+  }),
+  flagCommand({
     name: 'encryption unlock',
     usage: 'encryption unlock --passphrase-file FILE | --recovery-code-file FILE',
     summary: 'Unlock this device for an encrypted account; a wrong passphrase exits 1 and writes nothing.',
     flags: { 'passphrase-file': 'string', 'recovery-code-file': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
-      const codeFile = stringFlag(args, 'recovery-code-file');
       const out = await io.invoke(
         'encryption.unlock',
-        codeFile
-          ? { recoveryCode: await passphraseFrom(io, codeFile, 'recovery-code-file') }
-          : { passphrase: await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file') },
+        stringFlag(args, 'recovery-code-file')
+          ? { recoveryCode: await passphraseFrom(io, args, 'recovery-code-file') }
+          : { passphrase: await passphraseFrom(io, args, 'passphrase-file') },
       );
       return { json: out, text: [`unlocked (key ${out.keyId})`, ...scopeLines(out.scopes)].join('\n') };
     },
-  },
-  {
+  }),
+  flagCommand({
     name: 'encryption change-passphrase',
     usage: 'encryption change-passphrase --passphrase-file OLD --new-passphrase-file NEW',
     summary: 'Change the encryption passphrase (re-wraps the key only; the recovery code stays valid).',
     flags: { 'passphrase-file': 'string', 'new-passphrase-file': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
-      const passphrase = await passphraseFrom(io, stringFlag(args, 'passphrase-file'), 'passphrase-file');
-      const newPassphrase = await passphraseFrom(
-        io,
-        stringFlag(args, 'new-passphrase-file'),
-        'new-passphrase-file',
-      );
+      const passphrase = await passphraseFrom(io, args, 'passphrase-file');
+      const newPassphrase = await passphraseFrom(io, args, 'new-passphrase-file');
       const out = await io.invoke('encryption.changePassphrase', { passphrase, newPassphrase });
       return { json: out, text: `passphrase changed (key ${out.keyId})` };
     },
-  },
+  }),
 ];

@@ -2,6 +2,7 @@ import { AppError } from '../../../../shared/errors.js';
 import type { SemanticSettings, SemanticStatus } from '../../../../shared/api/semantic.js';
 import { stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
+import { flagCommand } from './flag-command.js';
 
 /**
  * `memdesk semantic …`: semantic recall's settings from a terminal, over the same API methods as
@@ -53,12 +54,9 @@ function statusLines(st: SemanticStatus): string[] {
 /** `semantic on` / `semantic off`: the switch alone; endpoint, model and key stay as saved. */
 function switchCommand(enabled: boolean, summary: string): CliCommand {
   const name = `semantic ${enabled ? 'on' : 'off'}`;
-  return {
+  return flagCommand({
     name,
-    usage: name,
     summary,
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
     async run(io) {
       const current = await io.invoke('semantic.settings', {});
       if (enabled && (current.baseUrl === null || current.model === null))
@@ -73,16 +71,14 @@ function switchCommand(enabled: boolean, summary: string): CliCommand {
       });
       return { json: out, text: settingsLines(out).join('\n') };
     },
-  };
+  });
 }
 
 export const semanticCommands: CliCommand[] = [
-  {
+  flagCommand({
     name: 'semantic status',
-    usage: 'semantic status',
-    summary: 'Semantic recall: on or off, the embeddings endpoint and model, notes embedded, last update, outage.',
-    flags: {},
-    positionals: { min: 0, max: 0, names: '' },
+    summary:
+      'Semantic recall: on or off, the embeddings endpoint and model, notes embedded, last update, outage.',
     async run(io) {
       const settings = await io.invoke('semantic.settings', {});
       const status = await io.invoke('semantic.status', {});
@@ -91,16 +87,15 @@ export const semanticCommands: CliCommand[] = [
         text: [...settingsLines(settings), ...statusLines(status)].join('\n'),
       };
     },
-  },
+  }),
   switchCommand(true, 'Turn semantic recall on with the configured endpoint and model.'),
   switchCommand(false, 'Turn semantic recall off (recall by words alone); the endpoint settings are kept.'),
-  {
+  flagCommand({
     name: 'semantic configure',
     usage: 'semantic configure --url URL --model NAME [--key-stdin | --no-key]',
     summary:
       'Set the OpenAI-compatible embeddings endpoint and model (on/off unchanged); the API key is read from stdin, never from the command line.',
     flags: { url: 'string', model: 'string', 'key-stdin': 'boolean', 'no-key': 'boolean' },
-    positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       const baseUrl = stringFlag(args, 'url');
       const model = stringFlag(args, 'model');
@@ -119,14 +114,13 @@ export const semanticCommands: CliCommand[] = [
         ...(out.enabled ? {} : { notices: ['semantic recall is off: `memdesk semantic on` turns it on'] }),
       };
     },
-  },
-  {
+  }),
+  flagCommand({
     name: 'semantic test',
     usage: 'semantic test [--url URL --model NAME] [--key-stdin]',
     summary:
       'One embeddings call to the given (else the saved) endpoint and model, without saving anything; exit 1 when it fails.',
     flags: { url: 'string', model: 'string', 'key-stdin': 'boolean' },
-    positionals: { min: 0, max: 0, names: '' },
     async run(io, args) {
       let baseUrl = stringFlag(args, 'url');
       let model = stringFlag(args, 'model');
@@ -145,11 +139,14 @@ export const semanticCommands: CliCommand[] = [
         ...(apiKey !== undefined ? { apiKey } : {}),
       });
       if (!out.ok)
-        throw new AppError('unavailable', `the embeddings endpoint test failed (${out.problem}): ${out.message}`);
+        throw new AppError(
+          'unavailable',
+          `the embeddings endpoint test failed (${out.problem}): ${out.message}`,
+        );
       return {
         json: out,
         text: `connected: ${baseUrl} (${model}) answered a vector of ${out.dimensions} numbers`,
       };
     },
-  },
+  }),
 ];
