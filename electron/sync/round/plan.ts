@@ -309,6 +309,33 @@ export function planRound(input: PlanInput): RoundPlan {
       );
       continue;
     }
+    // Edited here, deleted in the cloud after another device changed the note from this computer's
+    // base: the delete's side holds changes this computer never saw (its `replaced` is not B), and
+    // "an edit beats a delete" would bring back whatever they removed (seed 49615: a key an agent
+    // removed came back with a merge made before it). Without that version's copy nothing can be
+    // merged: the person decides, and the conflict stays until they do.
+    if (
+      C === null &&
+      local &&
+      B !== null &&
+      !input.sealed &&
+      entry?.replaced !== undefined &&
+      sameAsBase(entry.replaced) !== B
+    ) {
+      conflict(
+        id,
+        'both_changed',
+        scoped(
+          scope,
+          `"${id}" was edited here and deleted in the cloud after another device had changed it; keep this computer's version or let it go`,
+        ),
+        B,
+        local,
+        null,
+        null,
+      );
+      continue;
+    }
     const result = mergeNote(
       baseNote && contentFields(baseNote),
       local ? contentFields(local) : null,

@@ -122,6 +122,7 @@ export async function runRound(
       },
       limits,
       typedBlocked: gate.protocol < 2,
+      sealed: account.baselineOrigin !== undefined,
       deleteDecision,
       deleteWindow:
         state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,
