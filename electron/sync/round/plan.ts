@@ -6,7 +6,7 @@ import { effectiveLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { ConflictKind } from '../baseline-store.js';
 import { mergeNote } from '../merge/index.js';
-import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
+import { contentFields, contentOfStored, noteFromContent, noteOfId, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
 import { objectKey } from './object-key.js';
@@ -531,8 +531,9 @@ function failSafe(input: PlanInput, plan: RoundPlan): void {
     for (const p of pushed) {
       const C = p.cloudHash!;
       const text = input.texts.snapshot.get(objectKey(p.id, C)) ?? input.texts.baseline.get(C) ?? null;
-      const note = text === null ? null : noteFromContent(text, input.now);
-      if (!note || note.id !== p.id) {
+      // A baseline copy may name an identical twin's id (the hash leaves the id out): read as p.id.
+      const note = text === null ? null : noteOfId(text, p.id, input.now);
+      if (!note) {
         plan.missingBodies = true;
         continue;
       }
