@@ -10,6 +10,16 @@ export function noteFromContent(content: string, fallbackTime: number): Note | n
   return { ...rest, createdAt: createdAt ?? updatedAt ?? fallbackTime, updatedAt: updatedAt ?? fallbackTime };
 }
 
+/**
+ * Note `id` from a copy stored by content hash (the baseline's objects/, a conflict's sides): the
+ * hash leaves the id out, so the copy may name a twin's id (a note copied as a template). The id
+ * is the one the copy was asked for — else the twin is written over (seed 40937).
+ */
+export function noteOfId(content: string, id: string, fallbackTime: number): Note | null {
+  const note = noteFromContent(content, fallbackTime);
+  return note && { ...note, id };
+}
+
 /** The note file the protocol carries for a stored note (canonical serialisation). */
 export function contentOfStored(note: StoredNote): string {
   return serializeNote(plainNote(note));

@@ -15,7 +15,7 @@ import {
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
 import { SyncRequestError } from './http-client.js';
 import { plainNote } from '../../shared/note-format.js';
-import { contentFields, contentOfStored, noteFromContent } from './note-content.js';
+import { contentFields, contentOfStored, noteOfId } from './note-content.js';
 import { locateBaseline, type BaselineLocation } from './baseline-location.js';
 import { runRound } from './round/run.js';
 import type {
@@ -370,7 +370,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     const load = async (hash: string | null): Promise<Note | null> => {
       if (hash === null) return null;
       const text = await this.baselines.getObject(hash);
-      return text === null ? null : noteFromContent(text, t);
+      return text === null ? null : noteOfId(text, id, t);
     };
     const base = await load(record.baseHash);
     const stored = this.noteHere(id);
@@ -425,7 +425,7 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
     await this.store.load();
     const t = this.now();
     const cloudText = record.cloudHash ? await this.baselines.getObject(record.cloudHash) : null;
-    const cloudNote = cloudText ? noteFromContent(cloudText, t) : null;
+    const cloudNote = cloudText ? noteOfId(cloudText, id, t) : null;
     const local = this.noteHere(id);
     const backupCloud = async (reason: string): Promise<void> => {
       if (!cloudText) return;

@@ -94,6 +94,7 @@ export function planInput(notes: Record<string, Sides>, over: Partial<PlanInput>
     texts: { snapshot, baseline },
     limits: null,
     typedBlocked: false,
+    sealed: false,
     deleteDecision: null,
     deleteWindow: null,
     deletedWhileLost: {},

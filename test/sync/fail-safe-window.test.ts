@@ -88,4 +88,27 @@ describe('the mass-delete fail-safe counts over a window, in both directions', (
     expectOk(await b.sync());
     expect(b.ids()).toHaveLength(30);
   });
+
+  // The copies in objects/ are keyed by content hash: the one a kept note is written back from may
+  // name an identical twin's id (a note copied as a template) — it was never written back.
+  it('"keep" writes back a note whose content a twin still here shares', async () => {
+    const [a, b] = (await devices(2)) as [Device, Device];
+    for (let i = 0; i < 30; i++) await a.write(`n${String(i).padStart(2, '0')}`, `note ${i}\n`);
+    const dir = a.user.store!.dir;
+    await fs.copyFile(path.join(dir, 'n00.md'), path.join(dir, 'twin.md'));
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    expect(b.get('twin')?.body).toBe('note 0\n');
+    await fs.rm(path.join(dir, 'twin.md'));
+    for (let i = 1; i < 20; i++) await fs.rm(path.join(dir, `n${String(i).padStart(2, '0')}.md`));
+    await a.sync();
+    expect((await a.engine.status(a.svc)).error?.code).toBe('confirm_deletes');
+
+    await a.svc.decidePendingDeletes('keep');
+    for (let round = 0; round < 2; round++) expectOk(await a.sync());
+    expect(a.ids()).toHaveLength(31);
+    expect(a.get('twin')?.body).toBe('note 0\n');
+    expect(a.get('n00')?.body).toBe('note 0\n');
+    expect((await a.engine.status(a.svc)).error).toBeNull();
+  });
 });

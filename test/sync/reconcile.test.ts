@@ -140,6 +140,40 @@ describe('reconciliation against the baseline', () => {
     }
   });
 
+  // Soak seed 49615 (there the removal was an agent's, of a foreign key, and exactly undid an edit).
+  it('an edit here against a delete made after another device changed the note: asked, what that device removed does not come back', async () => {
+    const token = await server.token(`user-${++n}`);
+    const [a, b, c] = [
+      await startDevice('a', server, { token }),
+      await startDevice('b', server, { token }),
+      await startDevice('c', server, { token }),
+    ];
+    open.push(a, b, c);
+    await a.write('x', 'kept\nremoved on b\n');
+    for (const d of [a, b, c]) expectOk(await d.sync());
+    await b.write('x', 'kept\n'); // b's person removes a line
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    await a.remove('x'); // a's person deletes the note b changed
+    expectOk(await a.sync());
+    await c.write('x', 'kept\nremoved on b\nadded on c\n'); // c never saw b's change nor a's delete
+    for (let round = 0; round < 2; round++) {
+      expectOk(await c.sync());
+      expect(c.get('x')?.body).toBe('kept\nremoved on b\nadded on c\n');
+      expect((await c.svc.conflicts()).map((k) => [k.id, k.cloudHash])).toEqual([['x', null]]);
+    }
+    expectOk(await b.sync());
+    expect(b.get('x')).toBeUndefined(); // the line b removed did not come back with c's edit
+
+    await c.svc.resolve('x', { keep: 'local' }); // c's person keeps their version, knowingly
+    expectOk(await c.sync());
+    for (const d of [a, b]) {
+      expectOk(await d.sync());
+      expect(d.get('x')?.body).toBe('kept\nremoved on b\nadded on c\n');
+    }
+    expect(await c.svc.conflicts()).toEqual([]);
+  });
+
   it('holds back only the conflicting note (same line edited); everything else still syncs', async () => {
     const [a, b] = await pair();
     await a.write('c', 'alpha\nbeta\n');

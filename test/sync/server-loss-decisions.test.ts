@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { startFaultProxy } from './fault-proxy.js';
 import { expectOk, type Device } from './harness.js';
 import { useServerLossScene } from './server-loss-scene.js';
 
@@ -8,7 +9,8 @@ import { useServerLossScene } from './server-loss-scene.js';
  * of the soak's server-loss seeds (docs/sync-engine.md, "What the soak found"), each with real
  * devices and the real server, its data wiped or restored from a copy as an operator does it.
  */
-const { account, synced, backupServer, replaceServerData } = useServerLossScene('loss');
+const scene = useServerLossScene('loss');
+const { account, synced, backupServer, replaceServerData } = scene;
 
 /** The person on `decider` keeps the cloud's side of x; both devices then hold exactly `ids`, nothing left to decide. */
 async function letTheCloudStand(decider: Device, other: Device, ids: string[]): Promise<void> {
@@ -39,6 +41,42 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     expect(b.ids()).toEqual(['y']);
     expect(await a.svc.conflicts()).toEqual([]);
     expect(await b.svc.conflicts()).toEqual([]);
+  });
+
+  // Soak seed 49555: the push's answer lost, the only record on b that the cloud held x was its
+  // journal — the loss of history left nothing to remember the delete by, and x came back.
+  it('a new note pushed with its answer lost, then the server wiped and the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
+    let drop = true;
+    const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
+      drop && url.includes('commit') ? 'drop' : 'pass',
+    );
+    try {
+      const { device } = await account();
+      const a = await device('a');
+      const b = await device('b', undefined, proxy);
+      await a.write('y', 'untouched\n');
+      expectOk(await a.sync());
+      await b.write('x', 'created on b\n');
+      expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
+      drop = false;
+      expectOk(await a.sync());
+      expect(a.get('x')?.body).toBe('created on b\n');
+
+      await replaceServerData(null);
+      await b.remove('x');
+      expectOk(await b.sync()); // the cloud lost x: nothing to delete there yet
+      expect(b.svc.lastRound?.historyReset).toBe(true);
+      expectOk(await a.sync()); // a uploads what the cloud lost, x with it
+      expectOk(await b.sync()); // b sees the version it deleted again: the delete goes out
+      expectOk(await a.sync());
+
+      expect(a.ids()).toEqual(['y']);
+      expect(b.ids()).toEqual(['y']);
+      expect(await a.svc.conflicts()).toEqual([]);
+      expect(await b.svc.conflicts()).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).

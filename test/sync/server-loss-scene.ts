@@ -8,8 +8,14 @@ import { expectOk, startDevice, tempDir, type Device, type TestServer, useTestSe
  * an older copy (restored from a backup). Devices opened here are closed with the server.
  */
 export interface ServerLossScene {
-  /** A new account (user `<user>-<n>`): its token and a way to start devices signed in to it. */
-  account(): Promise<{ token: string; device: (name: string, home?: string) => Promise<Device> }>;
+  /**
+   * A new account (user `<user>-<n>`): its token and a way to start devices signed in to it —
+   * talking to the server directly, or `via` a fault proxy in front of it.
+   */
+  account(): Promise<{
+    token: string;
+    device: (name: string, home?: string, via?: { url: string }) => Promise<Device>;
+  }>;
   /**
    * A new account with devices `names` that all hold `notes` (id → body), written on the first and
    * synced by each in turn; `device` starts more devices of that account.
@@ -41,8 +47,8 @@ export function useServerLossScene(user: string): ServerLossScene {
     const token = await running().token(`${user}-${++accounts}`);
     return {
       token,
-      device: async (name, home) => {
-        const d = await startDevice(name, running(), { token, ...(home ? { home } : {}) });
+      device: async (name, home, via) => {
+        const d = await startDevice(name, via ?? running(), { token, ...(home ? { home } : {}) });
         open.push(d);
         return d;
       },

@@ -3,6 +3,7 @@ import type { SyncEntry } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import { noteIdKey } from '../../../shared/note-id.js';
 import { scoped } from '../scope-labels.js';
+import type { Journal } from '../baseline-store.js';
 
 export interface HistoryReset {
   /** The baseline the cloud still confirms: notes whose cloud entry is the version last agreed on. */
@@ -28,6 +29,23 @@ export interface HistoryReset {
    */
   heldHere: Record<string, string>;
   notice: string;
+}
+
+/**
+ * The baseline a loss of history is judged against: the state's, and for a note that has none
+ * there, the version a journal's push sent (its answer lost, or the process killed before saving
+ * the state). That commit may have happened, so the history the cloud lost may have held the
+ * version and a device that pulled it may upload it again: for a note deleted here since, it is
+ * the version deleted (seed 49555: nothing here remembered it, and the note came back silently).
+ * A note with a baseline keeps it: a device that missed the push may hold that version as well.
+ */
+export function baseAtLoss(
+  base: Readonly<Record<string, string>>,
+  journal: Journal | null,
+): Record<string, string> {
+  const atLoss = { ...base };
+  for (const p of journal?.pushes ?? []) if (p.pushed !== null && !(p.id in base)) atLoss[p.id] = p.pushed;
+  return atLoss;
 }
 
 /**

@@ -6,7 +6,7 @@ import { effectiveLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { ConflictKind } from '../baseline-store.js';
 import { mergeNote } from '../merge/index.js';
-import { contentFields, contentOfStored, noteFromContent, utf8Bytes } from '../note-content.js';
+import { contentFields, contentOfStored, noteFromContent, noteOfId, utf8Bytes } from '../note-content.js';
 import { scoped } from '../scope-labels.js';
 import type { LocalOnlyNote } from '../../../shared/api/sync.js';
 import { objectKey } from './object-key.js';
@@ -309,6 +309,33 @@ export function planRound(input: PlanInput): RoundPlan {
       );
       continue;
     }
+    // Edited here, deleted in the cloud after another device changed the note from this computer's
+    // base: the delete's side holds changes this computer never saw (its `replaced` is not B), and
+    // "an edit beats a delete" would bring back whatever they removed (seed 49615: a key an agent
+    // removed came back with a merge made before it). Without that version's copy nothing can be
+    // merged: the person decides, and the conflict stays until they do.
+    if (
+      C === null &&
+      local &&
+      B !== null &&
+      !input.sealed &&
+      entry?.replaced !== undefined &&
+      sameAsBase(entry.replaced) !== B
+    ) {
+      conflict(
+        id,
+        'both_changed',
+        scoped(
+          scope,
+          `"${id}" was edited here and deleted in the cloud after another device had changed it; keep this computer's version or let it go`,
+        ),
+        B,
+        local,
+        null,
+        null,
+      );
+      continue;
+    }
     const result = mergeNote(
       baseNote && contentFields(baseNote),
       local ? contentFields(local) : null,
@@ -504,8 +531,9 @@ function failSafe(input: PlanInput, plan: RoundPlan): void {
     for (const p of pushed) {
       const C = p.cloudHash!;
       const text = input.texts.snapshot.get(objectKey(p.id, C)) ?? input.texts.baseline.get(C) ?? null;
-      const note = text === null ? null : noteFromContent(text, input.now);
-      if (!note || note.id !== p.id) {
+      // A baseline copy may name an identical twin's id (the hash leaves the id out): read as p.id.
+      const note = text === null ? null : noteOfId(text, p.id, input.now);
+      if (!note) {
         plan.missingBodies = true;
         continue;
       }

@@ -3,7 +3,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { BaselineStore, Journal } from '../baseline-store.js';
 import type { SyncEntry } from '../../../shared/sync-protocol.js';
-import { noteFromContent } from '../note-content.js';
+import { noteOfId } from '../note-content.js';
 import type { LocalWriter } from './apply.js';
 import { setBase } from './plan.js';
 
@@ -59,7 +59,7 @@ export async function recoverJournal(
       setBase(base, p.id, p.pushed);
     } else if (stillThere && localHash === p.localBefore && p.pushed !== null) {
       const text = await baselines.getObject(p.pushed);
-      const note = text === null ? null : noteFromContent(text, now);
+      const note = text === null ? null : noteOfId(text, p.id, now);
       if (!note) continue;
       const written = await writer.write(note, localHash, null);
       if (written) {

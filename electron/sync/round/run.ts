@@ -8,7 +8,7 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
-import { forgetLostHistory } from './history-reset.js';
+import { baseAtLoss, forgetLostHistory } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
 import type { BaselineState, Journal } from '../baseline-store.js';
@@ -79,7 +79,7 @@ export async function runRound(
         journal.pulls.some((p) => p.pulled !== null && entries[p.id] === undefined));
     const reset =
       snapshot.historyReset || journalLost
-        ? forgetLostHistory(deps.scope, state.base, entries, locals, held)
+        ? forgetLostHistory(deps.scope, baseAtLoss(state.base, journal), entries, locals, held)
         : null;
     if (reset) state.base = reset.base;
     // Files held at a loss of history and loaded again now: planned as that loss would have.
@@ -122,6 +122,7 @@ export async function runRound(
       },
       limits,
       typedBlocked: gate.protocol < 2,
+      sealed: account.baselineOrigin !== undefined,
       deleteDecision,
       deleteWindow:
         state.deleteWindow && t - state.deleteWindow.since < DELETE_WINDOW_MS ? state.deleteWindow : null,

@@ -185,6 +185,8 @@ export interface PlanInput {
   limits: SyncLimits | null;
   /** An old server (protocol 1) cannot hold typed notes: they stay here. */
   typedBlocked: boolean;
+  /** An end-to-end encrypted scope: the entries' `replaced` is a keyed hash, never one of this computer's. */
+  sealed: boolean;
   /** The person's answer to the fail-safe question, for this round only. */
   deleteDecision: 'delete' | 'keep' | null;
   /** Deletions since the last confirmed state (null: a window starts with this round). */
