@@ -8,7 +8,7 @@ import { cachedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
 import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
-import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
+import type { AdoptedFile, LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
 import { unlessMissing } from './unexpected-error.js';
 
 /**
@@ -188,7 +188,7 @@ export interface CacheKey {
  * note was never analysed.
  */
 export interface CacheContents {
-  files: LoadedFile[];
+  files: AdoptedFile[];
   segmentDocs: readonly number[];
   /** A row's body bytes, from one read of the whole bodies section (a save copies them); null when damaged. */
   bodyBytes(row: number): Buffer | null;
@@ -299,7 +299,8 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     }
     // Bodies are read one by one, when asked for (most never are in a one-shot command).
     const cachedBodies = new CachedBodies(file, bodyStarts, numbers);
-    const files = new Array<LoadedFile>(count);
+    // In the store's own entry shape: it keeps these objects (NoteStore.adopt).
+    const files = new Array<AdoptedFile>(count);
     for (let row = 0; row < count; row++) {
       const n = row * NUMBER_COLUMNS;
       const name = rows.names[row]!;
@@ -325,6 +326,8 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
           cachedBodies,
           row,
         ),
+        warning: null,
+        held: null,
       };
     }
     if (at !== header.bodies.length) return null;
