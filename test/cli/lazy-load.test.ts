@@ -140,6 +140,10 @@ describe('memdesk CLI loading', () => {
       expect((await fs.readFile(path.join(out, 'cli', apart), 'utf8')).includes('"ZodString"'), apart).toBe(
         false,
       );
+    // The bundle says it is ESM wherever it is copied (else Node compiles each file twice, as CommonJS first).
+    expect(JSON.parse(await fs.readFile(path.join(out, 'cli', 'package.json'), 'utf8'))).toEqual({
+      type: 'module',
+    });
     const fx = await fixture();
     const g = ['--home', fx.home, '--project', fx.root];
     const help = await run([bin], ['--help'], fx.root);
