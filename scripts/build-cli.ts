@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -80,6 +80,8 @@ const englishOnlyZod: Plugin = {
 export interface CliBundleOptions {
   /** The desktop app's copy: sql.js vendored beside the bundle instead of found in node_modules. */
   app?: boolean;
+  /** Readable output for CPU profiles (`node --cpu-prof`); minified otherwise. */
+  minify?: boolean;
 }
 
 export async function buildCliBundle(
@@ -110,7 +112,7 @@ export async function buildCliBundle(
     },
     logLevel: 'warning',
     legalComments: 'none',
-    minify: true,
+    minify: options.minify ?? true,
   });
   for (const file of APART)
     await build({
@@ -120,10 +122,14 @@ export async function buildCliBundle(
       format: 'esm',
       platform: 'node',
       target: 'node20',
+      plugins: [englishOnlyZod],
       logLevel: 'warning',
       legalComments: 'none',
-      minify: true,
+      minify: options.minify ?? true,
     });
+  // The bundle says it is ESM wherever it is copied: without a package.json saying so (a temp dir,
+  // a copy outside the package) Node parses every file twice, as CommonJS first and then as ESM.
+  await writeFile(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
   if (options.app) {
     // The package's root (its exports hide package.json): two levels above dist/sql-wasm.js.
     const sqlJs = path.resolve(path.dirname(createRequire(import.meta.url).resolve('sql.js')), '..');

@@ -8,7 +8,7 @@ import { cachedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
 import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
-import type { LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
+import type { AdoptedFile, LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
 import { unlessMissing } from './unexpected-error.js';
 
 /**
@@ -147,8 +147,24 @@ function encodeRows(rows: readonly NoteRow[]): Buffer {
   return Buffer.concat([Buffer.from(numbers.buffer), Buffer.from(JSON.stringify(text), 'utf8')]);
 }
 
-/** The rows of a notes section; null when its parts do not add up. */
-function decodeRows(section: Buffer, count: number): NoteRow[] | null {
+/**
+ * The notes section as read: its columns, kept as columns (no object per row; the note objects
+ * are made from them directly).
+ */
+interface RowColumns {
+  count: number;
+  numbers: Float64Array;
+  names: string[];
+  ids: string[];
+  hashes: string[];
+  summaries: string[];
+  types: Array<Note['type'] | null>;
+  tags: string[][];
+  extraOf: Map<number, NonNullable<Note['extra']>>;
+}
+
+/** The columns of a notes section; null when its parts do not add up. */
+function decodeRows(section: Buffer, count: number): RowColumns | null {
   const numberBytes = count * NUMBER_COLUMNS * 8;
   if (!Number.isSafeInteger(count) || count < 0 || section.length < numberBytes) return null;
   // A copy: a Float64Array view needs 8-byte alignment, which the section's place in the file lacks.
@@ -157,30 +173,7 @@ function decodeRows(section: Buffer, count: number): NoteRow[] | null {
     section.toString('utf8', numberBytes),
   ) as TextColumns;
   for (const column of [names, ids, hashes, summaries, types, tags]) if (column.length !== count) return null;
-  const extraOf = new Map(extras);
-  return names.map((name, i): NoteRow => {
-    const at = i * NUMBER_COLUMNS;
-    return {
-      name,
-      mtimeMs: numbers[at]!,
-      ctimeMs: numbers[at + 1]!,
-      size: numbers[at + 2]!,
-      hash: hashes[i]!,
-      // The same fields in the same order as noteMeta (JSON output keeps the key order).
-      meta: {
-        id: ids[i]!,
-        summary: summaries[i]!,
-        type: types[i] ?? undefined,
-        tags: tags[i]!,
-        createdAt: numbers[at + 3]!,
-        updatedAt: numbers[at + 4]!,
-        extra: extraOf.get(i),
-      },
-      bodyBytes: numbers[at + 5]!,
-      segmentDoc: numbers[at + 6]!,
-      bodyCrc: numbers[at + 7]!,
-    };
-  });
+  return { count, numbers, names, ids, hashes, summaries, types, tags, extraOf: new Map(extras) };
 }
 
 export interface CacheKey {
@@ -195,7 +188,7 @@ export interface CacheKey {
  * note was never analysed.
  */
 export interface CacheContents {
-  files: LoadedFile[];
+  files: AdoptedFile[];
   segmentDocs: readonly number[];
   /** A row's body bytes, from one read of the whole bodies section (a save copies them); null when damaged. */
   bodyBytes(row: number): Buffer | null;
@@ -227,25 +220,37 @@ function readAt(fd: number, position: number, length: number): Buffer {
 }
 
 /**
- * A body from the cache file by offset, checked against its CRC; else (the file was damaged or
- * replaced since it was opened) from the note's own file, which matched the row's mtime and size.
+ * The bodies section of a cache file as opened: a body by row, read by offset and checked against
+ * its CRC; else (the file was damaged or replaced since it was opened) from the note's own file,
+ * which matched the row's mtime and size. One per file, shared by its notes (no closure per note).
  */
-function cachedBody(cacheFile: string, at: number, bytes: number, crc: number, noteFile: string): string {
-  if (bytes === 0 && crc === 0) return '';
-  try {
-    const fd = openSync(cacheFile, 'r');
+class CachedBodies {
+  constructor(
+    private readonly cacheFile: string,
+    /** Where each row's body starts in the cache file, and its length and CRC. */
+    private readonly starts: Float64Array,
+    private readonly numbers: Float64Array,
+  ) {}
+
+  body(row: number, noteFile: string): string {
+    const bytes = this.numbers[row * NUMBER_COLUMNS + 5]!;
+    const crc = this.numbers[row * NUMBER_COLUMNS + 7]!;
+    if (bytes === 0 && crc === 0) return '';
     try {
-      const buf = readAt(fd, at, bytes);
-      if (buf.length === bytes && crc32(buf) === crc) return buf.toString('utf8');
-    } finally {
-      closeSync(fd);
+      const fd = openSync(this.cacheFile, 'r');
+      try {
+        const buf = readAt(fd, this.starts[row]!, bytes);
+        if (buf.length === bytes && crc32(buf) === crc) return buf.toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // The cache file is gone: read the note itself.
     }
-  } catch {
-    // The cache file is gone: read the note itself.
+    const parsed = fastParseNote(readFileSync(noteFile, 'utf8'));
+    if (!parsed.ok) throw new Error(`${noteFile} cannot be read again: ${parsed.reason}`);
+    return parsed.note.body;
   }
-  const parsed = fastParseNote(readFileSync(noteFile, 'utf8'));
-  if (!parsed.ok) throw new Error(`${noteFile} cannot be read again: ${parsed.reason}`);
-  return parsed.note.body;
 }
 
 /** The cached files of a directory, or null when there is no usable cache. Synchronous: one read at open. */
@@ -281,26 +286,50 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     const bodiesAt = nl + 1 + header.notes.length + header.index.length;
     const rows = decodeRows(notes, header.notes.rows);
     if (!rows) return null;
+    const { count, numbers } = rows;
     // path.join(key.dir, name) for a plain file name, without normalising 10,000 times.
     const dirPrefix = path.join(key.dir, '_').slice(0, -1);
     let at = 0;
-    const segmentDocs = rows.map((r) => r.segmentDoc);
-    const bodyStarts: number[] = [];
-    const files = rows.map(({ name, mtimeMs, size, hash, meta, bodyBytes, bodyCrc, ctimeMs }): LoadedFile => {
-      const start = bodiesAt + at;
-      bodyStarts.push(at);
-      at += bodyBytes;
-      const noteFile = dirPrefix + name;
-      // Bodies are read one by one, when asked for (most never are in a one-shot command).
-      const bodyOf = () => cachedBody(file, start, bodyBytes, bodyCrc, noteFile);
-      return {
+    const segmentDocs = new Array<number>(count);
+    const bodyStarts = new Float64Array(count);
+    for (let row = 0; row < count; row++) {
+      segmentDocs[row] = numbers[row * NUMBER_COLUMNS + 6]!;
+      bodyStarts[row] = bodiesAt + at;
+      at += numbers[row * NUMBER_COLUMNS + 5]!;
+    }
+    // Bodies are read one by one, when asked for (most never are in a one-shot command).
+    const cachedBodies = new CachedBodies(file, bodyStarts, numbers);
+    // In the store's own entry shape: it keeps these objects (NoteStore.adopt).
+    const files = new Array<AdoptedFile>(count);
+    for (let row = 0; row < count; row++) {
+      const n = row * NUMBER_COLUMNS;
+      const name = rows.names[row]!;
+      const mtimeMs = numbers[n]!;
+      files[row] = {
         name,
         mtimeMs,
-        ctimeMs,
-        size,
-        note: cachedNote(meta, key.scope, noteFile, mtimeMs, hash, bodyOf),
+        ctimeMs: numbers[n + 1]!,
+        size: numbers[n + 2]!,
+        // The same fields in the same order as noteMeta (JSON output keeps the key order).
+        note: cachedNote(
+          rows.ids[row]!,
+          rows.summaries[row]!,
+          rows.types[row] ?? undefined,
+          rows.tags[row]!,
+          numbers[n + 3]!,
+          numbers[n + 4]!,
+          rows.extraOf.get(row),
+          key.scope,
+          dirPrefix + name,
+          mtimeMs,
+          rows.hashes[row]!,
+          cachedBodies,
+          row,
+        ),
+        warning: null,
+        held: null,
       };
-    });
+    }
     if (at !== header.bodies.length) return null;
     let opened: IndexSegment | null | undefined;
     const open = (): IndexSegment | null => {
@@ -322,8 +351,10 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
           bodies = null;
         }
       }
-      const { bodyBytes: length, bodyCrc: crc } = rows[row]!;
-      const body = bodies?.subarray(bodyStarts[row]!, bodyStarts[row]! + length);
+      const length = numbers[row * NUMBER_COLUMNS + 5]!;
+      const crc = numbers[row * NUMBER_COLUMNS + 7]!;
+      const start = bodyStarts[row]! - bodiesAt;
+      const body = bodies?.subarray(start, start + length);
       return body && body.length === length && crc32(body) === crc ? body : null;
     };
     return {
@@ -404,8 +435,11 @@ export class StoreIndexCache implements NoteIndexCache {
   private readonly key: CacheKey;
   /** Analyses by note object: a note re-read from disk is a new object, so a stale analysis is never used. */
   private readonly analyses = new WeakMap<StoredNote, DocumentAnalysis>();
-  /** What the cache file holds (by file name): each note, its row, and whether its analysis is in the file. */
-  private read: Map<string, { note: StoredNote; row: number; inFile: boolean }> | null = null;
+  /**
+   * What the cache file holds: each file name's row, and by row its note and whether its analysis
+   * is in the file (columns: no object per note).
+   */
+  private read: { rowOf: Map<string, number>; notes: StoredNote[]; inFile: boolean[] } | null = null;
   /** The file as read at open (null after a save: the analyses are then in `analyses`). */
   private contents: CacheContents | null = null;
 
@@ -423,12 +457,23 @@ export class StoreIndexCache implements NoteIndexCache {
     const contents = readIndexCache(this.file, this.key);
     if (!contents) return;
     this.contents = contents;
-    this.read = new Map(
-      contents.files.map(
-        (f, row) => [f.name, { note: f.note, row, inFile: contents.segmentDocs[row]! >= 0 }] as const,
-      ),
-    );
-    this.store.adopt(contents.files);
+    const { files, segmentDocs } = contents;
+    const rowOf = new Map<string, number>();
+    const notes = new Array<StoredNote>(files.length);
+    const inFile = new Array<boolean>(files.length);
+    for (let row = 0; row < files.length; row++) {
+      rowOf.set(files[row]!.name, row);
+      notes[row] = files[row]!.note;
+      inFile[row] = segmentDocs[row]! >= 0;
+    }
+    this.read = { rowOf, notes, inFile };
+    this.store.adopt(files);
+  }
+
+  /** The row the cache file holds for `name` when `note` is still the object made from it, else -1. */
+  private rowOf(name: string, note: StoredNote): number {
+    const row = this.read?.rowOf.get(name);
+    return row !== undefined && this.read!.notes[row] === note ? row : -1;
   }
 
   /** A row's analysis as the file holds it (null: not analysed, or the index section is damaged). */
@@ -441,8 +486,8 @@ export class StoreIndexCache implements NoteIndexCache {
   analysisOf(note: StoredNote): DocumentAnalysis {
     let a = this.analyses.get(note);
     if (a) return a;
-    const cached = this.read?.get(path.basename(note.path));
-    if (cached?.note === note && cached.inFile) a = this.fileAnalysis(cached.row) ?? undefined;
+    const row = this.rowOf(path.basename(note.path), note);
+    if (row >= 0 && this.read!.inFile[row]) a = this.fileAnalysis(row) ?? undefined;
     a ??= analyseDocument(note);
     this.analyses.set(note, a);
     return a;
@@ -470,30 +515,33 @@ export class StoreIndexCache implements NoteIndexCache {
   /** Saves when the cache is missing or at least 1% of its entries are stale (a few re-reads cost less than a rewrite). */
   async save(): Promise<void> {
     const files = this.store.loadedFiles();
-    let stale = this.read ? this.read.size : files.length;
+    let stale = this.read ? this.read.notes.length : files.length;
     for (const f of files) {
-      const cached = this.read?.get(f.name);
-      if (cached?.note === f.note) {
+      const row = this.rowOf(f.name, f.note);
+      if (row >= 0) {
         stale--;
         // Analysed now but not in the file: saving spares the next process the analysis.
-        if (!cached.inFile && this.analyses.has(f.note)) stale++;
+        if (!this.read!.inFile[row] && this.analyses.has(f.note)) stale++;
       } else stale++;
     }
     const worth = this.read === null ? files.length > 0 : stale >= Math.max(1, files.length / 100);
     if (!worth) return;
     // Notes analysed neither now nor in the file are saved without analysis.
     const rows = files.map((f) => {
-      const cached = this.read?.get(f.name);
+      const row = this.rowOf(f.name, f.note);
       const analysis =
-        this.analyses.get(f.note) ??
-        (cached?.note === f.note && cached.inFile ? this.fileAnalysis(cached.row) : null);
+        this.analyses.get(f.note) ?? (row >= 0 && this.read!.inFile[row] ? this.fileAnalysis(row) : null);
       if (analysis) this.analyses.set(f.note, analysis);
       // Bodies never read are copied from the file as read (one read) rather than one by one.
-      const bodyBytes = cached?.note === f.note ? this.contents?.bodyBytes(cached.row) : null;
+      const bodyBytes = row >= 0 ? this.contents?.bodyBytes(row) : null;
       return { ...f, analysis, bodyBytes };
     });
     await writeIndexCache(this.file, this.key, rows);
     this.contents = null;
-    this.read = new Map(rows.map((r, row) => [r.name, { note: r.note, row, inFile: r.analysis !== null }]));
+    this.read = {
+      rowOf: new Map(rows.map((r, row) => [r.name, row])),
+      notes: rows.map((r) => r.note),
+      inFile: rows.map((r) => r.analysis !== null),
+    };
   }
 }

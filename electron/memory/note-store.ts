@@ -10,6 +10,7 @@ import { scanNoteDir } from './note-store/scan.js';
 import { DirWatcher } from './note-store/watcher.js';
 import { deleteNote, isLink, replaceNoteRaw, writeNote, type WriteTarget } from './note-store/writer.js';
 import type {
+  AdoptedFile,
   BackupStore,
   DeleteNoteOptions,
   LoadedFile,
@@ -187,10 +188,9 @@ class FileNoteStore implements NoteStore {
     this.sorted = null;
   }
 
-  adopt(files: readonly LoadedFile[]): void {
+  adopt(files: readonly AdoptedFile[]): void {
     if (this.files.size > 0) return;
-    for (const { name, mtimeMs, ctimeMs, size, note } of files)
-      this.files.set(name, { name, mtimeMs, ctimeMs, size, note, warning: null, held: null });
+    for (const file of files) this.files.set(file.name, file);
   }
 
   loadedFiles(): LoadedFile[] {

@@ -1,14 +1,5 @@
 import { AppError } from '../../shared/errors.js';
-
-/** Why a file could not be read: gone, not ours to read, or the disk failed. */
-export type ReadFailureCause = 'missing' | 'permission' | 'io';
-
-export function readFailureCause(err: unknown): ReadFailureCause {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission';
-  return 'io';
-}
+import { readFailureCause } from './read-failure-cause.js';
 
 /**
  * The error for a note file `file` that could not be read: `not_found` only when it is not there;

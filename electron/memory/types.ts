@@ -75,6 +75,12 @@ export interface LoadedFile {
   note: StoredNote;
 }
 
+/** A loaded file in the shape of the store's own entries for files without problems. */
+export interface AdoptedFile extends LoadedFile {
+  warning: null;
+  held: null;
+}
+
 /** A note directory's index cache (index-cache.ts): the search analyses of its notes, saved at close. */
 export interface NoteIndexCache {
   /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
@@ -97,9 +103,10 @@ export interface NoteStore {
   load(): Promise<void>;
   /**
    * Before the first load: files whose mtime and size on disk still match are taken from `files`
-   * instead of being read (the index cache, index-cache.ts).
+   * instead of being read (the index cache, index-cache.ts). The store keeps these objects as its
+   * file entries (no copy per file): they are never changed afterwards, only replaced.
    */
-  adopt(files: readonly LoadedFile[]): void;
+  adopt(files: readonly AdoptedFile[]): void;
   /** The loaded notes with their files' mtime and size. */
   loadedFiles(): LoadedFile[];
   /** Loaded notes, most recently updated first. */

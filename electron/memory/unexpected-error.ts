@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { secretFree } from '../../shared/secret-free.js';
-import { readFailureCause } from './read-failure.js';
+import { readFailureCause } from './read-failure-cause.js';
 
 /**
  * Where an error nobody expected goes when the code that caught it carries on (as VS Code's

@@ -133,6 +133,17 @@ describe('memdesk CLI loading', () => {
   it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
     const out = await tempDir('bundle');
     const bin = await buildCliBundle(path.join(out, 'cli'));
+    // The files built apart (the warm step, the MCP front) hold zod/mini at most, never zod's full
+    // API: their dynamic imports are bundled in, so a module the source run never loads (the hook
+    // log's error helpers) can still drag it in. "ZodString" names the full API's string schema.
+    for (const apart of ['warm-first.js', 'mcp-first.js'])
+      expect((await fs.readFile(path.join(out, 'cli', apart), 'utf8')).includes('"ZodString"'), apart).toBe(
+        false,
+      );
+    // The bundle says it is ESM wherever it is copied (else Node compiles each file twice, as CommonJS first).
+    expect(JSON.parse(await fs.readFile(path.join(out, 'cli', 'package.json'), 'utf8'))).toEqual({
+      type: 'module',
+    });
     const fx = await fixture();
     const g = ['--home', fx.home, '--project', fx.root];
     const help = await run([bin], ['--help'], fx.root);

@@ -6,7 +6,8 @@ import { serializeNote } from '../../shared/note-format.js';
 import { fastContentHash } from '../../electron/memory/hash.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
 import { createBackupStore } from '../../electron/memory/backups.js';
-import { noteReadError, readFailureCause } from '../../electron/memory/read-failure.js';
+import { readFailureCause } from '../../electron/memory/read-failure-cause.js';
+import { noteReadError } from '../../electron/memory/read-failure.js';
 import { manualClock, note, snapshot, tempDir, writeNoteFile } from './helpers.js';
 import { rejection } from './rejection.js';
 

@@ -57,13 +57,19 @@ export function storedNote(
   return stored;
 }
 
+/** Where cached notes' bodies are read from (the index cache file as opened): one per file, shared. */
+export interface CachedBodySource {
+  body(row: number, noteFile: string): string;
+}
+
 /**
  * A note from the index cache (../index-cache.ts): its hash came with it, its body is read when
  * first asked for, its links derived then. `body` and `links` are own enumerable accessors like
  * storedNote's (spread, rest and JSON see them as fields), but their functions are shared by every
  * cached note, so 10,000 of them share one object shape; a getter literal per note gives each its
  * own closures and shape, which made opening a 10,000-note cache several times slower
- * (docs/performance.md, "cold path").
+ * (docs/performance.md, "cold path"). The body is found by the note's row in the shared source
+ * (no closure per note).
  */
 class CachedNote {
   declare id: string;
@@ -79,7 +85,9 @@ class CachedNote {
   declare mtimeMs: number;
   declare hash: string;
   declare links: string[];
-  #bodyOf: (() => string) | null;
+  /** Null once the body was read or set. */
+  #source: CachedBodySource | null;
+  #row: number;
   #body = '';
   #links: string[] | undefined;
 
@@ -87,15 +95,15 @@ class CachedNote {
     enumerable: true,
     configurable: true,
     get(this: CachedNote): string {
-      if (this.#bodyOf) {
-        this.#body = this.#bodyOf();
-        this.#bodyOf = null;
+      if (this.#source) {
+        this.#body = this.#source.body(this.#row, this.path);
+        this.#source = null;
       }
       return this.#body;
     },
     set(this: CachedNote, value: string) {
       this.#body = value;
-      this.#bodyOf = null;
+      this.#source = null;
     },
   };
 
@@ -111,23 +119,31 @@ class CachedNote {
   };
 
   constructor(
-    meta: Omit<Note, 'body'>,
+    id: string,
+    summary: string,
+    type: Note['type'],
+    tags: string[],
+    createdAt: number,
+    updatedAt: number,
+    extra: Note['extra'],
     scope: Scope,
     file: string,
     mtimeMs: number,
     hash: string,
-    bodyOf: () => string,
+    source: CachedBodySource,
+    row: number,
   ) {
-    this.#bodyOf = bodyOf;
+    this.#source = source;
+    this.#row = row;
     // The same property order as storedNote's (JSON output keeps its key order).
-    this.id = meta.id;
-    this.summary = meta.summary;
-    this.type = meta.type;
-    this.tags = meta.tags;
-    this.createdAt = meta.createdAt;
-    this.updatedAt = meta.updatedAt;
+    this.id = id;
+    this.summary = summary;
+    this.type = type;
+    this.tags = tags;
+    this.createdAt = createdAt;
+    this.updatedAt = updatedAt;
     Object.defineProperty(this, 'body', CachedNote.#bodyAccessor);
-    this.extra = meta.extra;
+    this.extra = extra;
     this.scope = scope;
     this.path = file;
     this.mtimeMs = mtimeMs;
@@ -136,7 +152,7 @@ class CachedNote {
   }
 }
 
-/** A StoredNote for a note the index cache holds: metadata and hash given, the body read by `bodyOf` when first needed. */
+/** A StoredNote for a note the index cache holds: metadata and hash given, the body read from `source` by its row when first needed. */
 export function cachedNote(...args: ConstructorParameters<typeof CachedNote>): StoredNote {
   return new CachedNote(...args);
 }
