@@ -205,6 +205,7 @@ export const en = {
     other: '{{reason}}',
   },
   welcome: {
+    loading: 'Loading…',
     title: 'Your agents’ memory, on your computer',
     purpose:
       'Memory Desk keeps the notes AI agents remember about you and your projects — preferences, decisions, how things are built — so every session starts knowing them. Here you read, search, fix and tidy them.',

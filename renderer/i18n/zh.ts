@@ -202,6 +202,7 @@ export const zh: Messages = {
     other: '其他原因',
   },
   welcome: {
+    loading: '正在加载…',
     title: '你的智能体的记忆，保存在你的电脑上',
     purpose:
       'Memory Desk 保存 AI 智能体关于你和你的项目所记住的笔记——偏好、决定、项目的构建方式——让每次会话一开始就知道这些。你可以在这里阅读、搜索、修改和整理它们。',

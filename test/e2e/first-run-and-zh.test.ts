@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   englishWords,
@@ -43,8 +43,31 @@ describe('first run', { timeout: 120_000 }, () => {
   it('an empty home says what the app is for, where notes live, and what to do next', async () => {
     env = await startDemo({ seed: false });
     const page = await newPage(browser);
-    await page.goto(env.bridge.url);
-    await page.getByTestId('welcome').waitFor();
+    // Before app.status and notes.list answer, the page says it is loading, not that no project is
+    // open or that there are no notes (it said both, seen in a screenshot of a slow first paint).
+    const held: Route[] = [];
+    const hold = (route: Route) => {
+      if (/"method":"(app\.status|notes\.list)"/.test(route.request().postData() ?? '')) held.push(route);
+      else void route.continue();
+    };
+    await page.route('**/api/invoke', hold);
+    try {
+      await page.goto(env.bridge.url);
+      await page.getByTestId('welcome').waitFor();
+      await expect.poll(() => held.length, { timeout: WAIT }).toBeGreaterThan(0);
+      const early = await page.getByTestId('welcome').textContent();
+      expect(early).not.toContain('No project folder is open');
+      expect(early).not.toContain('There are no notes yet');
+      expect(early).not.toContain('Open a project folder');
+      expect(await page.getByTestId('welcome-notes').textContent()).toBe('Loading notes…');
+    } finally {
+      for (const route of held) await route.continue();
+      await page.unroute('**/api/invoke', hold);
+    }
+    await page.getByTestId('welcome-project-dir').waitFor({ timeout: WAIT });
+    await expect
+      .poll(() => page.getByTestId('welcome-notes').textContent(), { timeout: WAIT })
+      .toContain('There are no notes yet');
     const text = await page.getByTestId('welcome').textContent();
     expect(text).toContain('Memory Desk keeps the notes AI agents remember');
     expect(text).toContain('Agents write these notes themselves');

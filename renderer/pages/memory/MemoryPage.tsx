@@ -192,7 +192,7 @@ export function MemoryPage() {
         ) : selection?.kind === 'new' ? (
           <NewNoteForm />
         ) : (
-          <Welcome noteCount={list.total} onNew={newNote} />
+          <Welcome noteCount={list.isPending ? null : list.total} onNew={newNote} />
         )}
       </section>
     </div>

@@ -8,10 +8,17 @@ import { uiStore } from '../../state/ui-store.js';
  * for, where the notes live, that agents write them, and what to do next. Memoised: the Memory
  * page redraws at every key typed in its search, this pane need not.
  */
-export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: () => void }) {
+export const Welcome = memo(function Welcome(props: {
+  /** null while the list is still on its way: "no notes yet" would be a guess. */
+  noteCount: number | null;
+  onNew: () => void;
+}) {
   const { t } = useTranslation();
   const status = useDeferredApiQuery('app.status', {});
   const s = status.data;
+  // Until app.status answers, where the notes live is not known: saying "no project folder is
+  // open" then would tell a newcomer something false.
+  const loading = <span className="muted">{t('welcome.loading')}</span>;
   // Whether the section is registered (app/tabs.tsx imports this page, so it is not imported back):
   // its tab button is drawn before any panel.
   const hasTab = (id: string) => document.getElementById(`tab-${id}`) !== null;
@@ -24,7 +31,9 @@ export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: 
       <dl className="welcome-paths" translate="no">
         <dt>{t('welcome.projectNotes')}</dt>
         <dd>
-          {s?.project ? (
+          {!s ? (
+            loading
+          ) : s.project ? (
             <code data-testid="welcome-project-dir">{s.project.memoryDir}</code>
           ) : (
             <span className="muted">{t('welcome.noProject')}</span>
@@ -32,7 +41,9 @@ export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: 
         </dd>
         <dt>{t('welcome.userNotes')}</dt>
         <dd>
-          {s?.userDir ? (
+          {!s ? (
+            loading
+          ) : s.userDir ? (
             <code data-testid="welcome-user-dir">{s.userDir}</code>
           ) : (
             <span className="muted">{t('welcome.noUserDir')}</span>
@@ -42,7 +53,7 @@ export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: 
       <p className="muted">{t('welcome.files')}</p>
       <h3>{t('welcome.nextTitle')}</h3>
       <ol className="welcome-steps">
-        {!s?.project ? <li>{t('welcome.openProject')}</li> : null}
+        {s && !s.project ? <li>{t('welcome.openProject')}</li> : null}
         {hasTab('agents') ? (
           <li>
             <button type="button" className="link" onClick={() => uiStore.getState().setActiveTab('agents')}>
@@ -68,7 +79,13 @@ export const Welcome = memo(function Welcome(props: { noteCount: number; onNew: 
           </button>
         </li>
       </ol>
-      <p className="muted">{props.noteCount > 0 ? t('note.nothingSelected') : t('welcome.empty')}</p>
+      <p className="muted" data-testid="welcome-notes">
+        {props.noteCount === null
+          ? t('list.loading')
+          : props.noteCount > 0
+            ? t('note.nothingSelected')
+            : t('welcome.empty')}
+      </p>
       <p className="muted welcome-keys">{t('welcome.keys')}</p>
     </div>
   );
