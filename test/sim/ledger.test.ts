@@ -274,6 +274,34 @@ describe('the simulation ledger', () => {
     expect(check(other, { b: note([n1]) })).toHaveLength(2);
   });
 
+  // Soak seeds 42836, 43862: the person on device 1 removed a line, then deleted the note; device 0,
+  // which had created the id too, took the cloud's side — the version device 1 had before its edit.
+  it('a person who removed a marker before deleting the note knew it: a resolution keeping an older version does not beat the delete', () => {
+    const history = (unseen: boolean) => {
+      const ledger = new Ledger(1);
+      const [m1, m2, m3, x] = [0, 0, 0, 0].map(() => ledger.marker('line')) as [
+        string,
+        string,
+        string,
+        string,
+      ];
+      ledger.edited(1, 'a', null, note([m1, m2]), 'create on 1');
+      // Device 2 adds a line device 1 never sees; the cloud holds that version.
+      const cloud = unseen ? note([m1, m2, x]) : note([m1, m2]);
+      if (unseen) ledger.edited(2, 'a', note([m1, m2]), cloud, 'edit on 2');
+      ledger.edited(1, 'a', note([m1, m2]), note([m2, m3]), 'remove m1 on 1');
+      ledger.edited(1, 'a', note([m2, m3]), null, 'delete on 1');
+      const own = note([ledger.marker('line')]);
+      ledger.edited(0, 'a', null, own, 'create on 0');
+      ledger.resolved(0, 'a', { local: own, cloud }, cloud, 'resolution on 0 → cloud', true);
+      return ledger;
+    };
+    // Everything the kept version held, device 1's person had seen: the delete stands.
+    expect(check(history(false), {})).toEqual([]);
+    // The kept version holds an edit device 1's person never saw: it beat the delete, the note stays.
+    expect(check(history(true), {})).not.toEqual([]);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

@@ -91,6 +91,14 @@ export class Ledger {
    * whose person could not have seen it (broughtBack).
    */
   private readonly resolutionEdits = new Map<string, Array<{ device: number; at: number }>>();
+  /**
+   * Per note id and device, every marker that device's person has seen in that note: in a version
+   * they edited or left, or on either side of a conflict they resolved. A person who once saw a
+   * marker had seen the edit that wrote it, so a later delete of theirs was made knowing it — even
+   * when they had removed it themselves before deleting (seeds 42836, 43862: the delete of a note
+   * whose earlier version another device then kept is not beaten by what that version held).
+   */
+  private readonly seen = new Map<string, Set<string>>();
   /** The persons' steps heard of so far: a Decision's `at`. */
   private steps = 0;
   /** How many markers were written, per kind (the soak's "edits checked"). */
@@ -112,6 +120,7 @@ export class Ledger {
     this.steps++;
     const b = markersOf(before);
     const a = markersOf(after);
+    const knew = this.saw(device, id, b, a);
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
@@ -119,10 +128,19 @@ export class Ledger {
     }
     for (const m of b)
       if (!a.has(m)) {
-        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew: b }, by });
+        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew }, by });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
-    if (after === null) this.deletionCovers(id, b);
+    if (after === null) this.deletionCovers(id, knew);
+  }
+
+  /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
+  private saw(device: number, id: string, ...versions: ReadonlySet<string>[]): ReadonlySet<string> {
+    const key = `${id}\u0000${device}`;
+    const all = this.seen.get(key) ?? new Set<string>();
+    for (const v of versions) for (const m of v) all.add(m);
+    this.seen.set(key, all);
+    return new Set(all); // what they knew at this step, not what they will see later
   }
 
   /**
@@ -168,10 +186,10 @@ export class Ledger {
     const local = markersOf(sides.local);
     const cloud = markersOf(sides.cloud);
     const r = markersOf(result);
-    const knew = new Set([...local, ...cloud]);
-    const removal = { deletion: result === null, knew };
+    const shown = new Set([...local, ...cloud]);
+    const removal = { deletion: result === null, knew: this.saw(device, id, shown, r) };
     const at = ++this.steps;
-    for (const m of knew)
+    for (const m of shown)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
       if (!cloud.has(m)) {
@@ -283,7 +301,9 @@ export class Ledger {
     for (const [m, c] of this.created) {
       if (c.id !== id || d.removal.knew.has(m)) continue;
       const now = this.decisions.get(`${id}\u0000${m}`);
-      const byEdit = (this.removedByEdit.get(id) ?? []).some((r) => r.marker === m && r.device === now?.device);
+      const byEdit = (this.removedByEdit.get(id) ?? []).some(
+        (r) => r.marker === m && r.device === now?.device,
+      );
       if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit) return true;
     }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
