@@ -302,6 +302,45 @@ describe('the simulation ledger', () => {
     expect(check(history(true), {})).not.toEqual([]);
   });
 
+  // Soak seed 45318: devices 0 and 1 each kept their own copy over the cloud's, then each kept the
+  // cloud's line in a merge; device 0's withdrawal of its removal was under device 1's removal then.
+  it('a person keeping what they had set aside withdraws their removal even under another device’s', () => {
+    /** Device 2 writes `m`; devices 0 and 1 each created the id too and keep their own over it. */
+    const history = () => {
+      const ledger = new Ledger(1);
+      const [m, x0, x1] = [0, 0, 0].map(() => ledger.marker('line')) as [string, string, string];
+      ledger.edited(2, 'a', null, note([m]), 'create on 2');
+      for (const [device, own] of [
+        [0, x0],
+        [1, x1],
+      ] as const) {
+        ledger.edited(device, 'a', null, note([own]), `create on ${device}`);
+        const sides = { local: note([own]), cloud: note([m]) };
+        ledger.resolved(device, 'a', sides, note([own]), `resolution on ${device} → local`, true);
+      }
+      const merged = (device: 0 | 1) =>
+        ledger.resolved(
+          device,
+          'a',
+          { local: note([device === 0 ? x0 : x1]), cloud: note([m]) },
+          note([device === 0 ? x0 : x1, m]),
+          `resolution on ${device} → merged`,
+        );
+      return { ledger, merged, live: { a: note([x0, x1, m]) }, m };
+    };
+    // Both keep it in a merge, device 0 first (its removal under device 1's): nobody's removal stands.
+    const both = history();
+    both.merged(0);
+    both.merged(1);
+    expect(check(both.ledger, both.live)).toEqual([]);
+    // Only device 0 keeps it: device 1's removal still stands.
+    const one = history();
+    one.merged(0);
+    expect(check(one.ledger, one.live)).toEqual([
+      `"${one.m}" of "a" was removed by a person (resolution on 1 → local) and came back`,
+    ]);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

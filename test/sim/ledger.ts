@@ -63,6 +63,14 @@ interface Decision {
   setAside?: boolean;
 }
 
+/** The history `d` without the decisions `withdrawn` names; its first decision always stays. */
+function dropWithdrawn(d: Decision | undefined, withdrawn: (x: Decision) => boolean): Decision | undefined {
+  if (!d?.previous) return d;
+  const rest = dropWithdrawn(d.previous, withdrawn);
+  if (withdrawn(d)) return rest;
+  return rest === d.previous ? d : { ...d, previous: rest };
+}
+
 /** Two versions with the same content hash (tags in any order, foreign keys in any order). */
 function sameVersion(a: NonNullable<Version>, b: NonNullable<Version>): boolean {
   const canonical = (v: NonNullable<Version>): string =>
@@ -197,11 +205,13 @@ export class Ledger {
         continue;
       }
       const key = `${id}\u0000${m}`;
-      let d = this.decisions.get(key);
       const withdrawn = (x: Decision): boolean =>
         x.device === device && (!x.present || (m === EXISTS && twoCreations && x.creation === true));
-      // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
-      while (d?.previous && withdrawn(d)) d = d.previous;
+      // This person's own earlier decisions are withdrawn wherever they are in the history, not only
+      // on top: another device's person may have decided since (seed 45318: two devices each set the
+      // cloud's copy aside, then each kept it in a merge — the first one's withdrawal was under the
+      // second's removal). The only decision is never withdrawn.
+      const d = dropWithdrawn(this.decisions.get(key), withdrawn);
       // A deletion the cloud's side shows already beaten by an edit its person had not seen (the
       // note is back in the cloud by the merge rule): what the person keeps of that live note is
       // their decision, though this computer's side agreed — even if they set the edit that beat
