@@ -361,12 +361,37 @@ describe('the simulation ledger', () => {
     const m = ledger.marker('line');
     ledger.edited(0, 'a', null, note([m]), 'create');
     ledger.edited(0, 'a', note([m]), null, 'delete');
-    expect(ledger.deleted('a')).toBe(true);
     expect(check(ledger, { a: note([m]) })).toHaveLength(2);
     ledger.mayReturn(1, 'a', note([m]), 'server wiped');
     expect(check(ledger, { a: note([m]) })).toEqual([]);
     expect(check(ledger, {})).toEqual([]);
     ledger.edited(1, 'a', note([m]), null, 'deleted again');
     expect(check(ledger, { a: note([m]) })).toHaveLength(2);
+  });
+
+  // Soak seed 47992: the delete was pushed, another device created the id anew, then the server was
+  // restored from a backup that still held the deleted version.
+  it('a version deleted, the id created anew since: the lost cloud was the only record of that delete too', () => {
+    const ledger = new Ledger(4);
+    const [m, n] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m]), 'create on 0');
+    ledger.edited(0, 'a', note([m]), null, 'delete on 0');
+    ledger.edited(1, 'a', null, note([n]), 'create on 1');
+    ledger.mayReturn(-1, 'a', note([m]), 'server restored');
+    ledger.resolved(
+      1,
+      'a',
+      { local: note([n]), cloud: note([m]) },
+      note([m]),
+      'resolution on 1 → cloud',
+      true,
+    );
+    expect(check(ledger, { a: note([m]) })).toEqual([]);
+    // A version holding nothing a person deleted may not return "either way": what is present stays so.
+    const kept = new Ledger(4);
+    const k = kept.marker('line');
+    kept.edited(0, 'a', null, note([k]), 'create on 0');
+    kept.mayReturn(-1, 'a', note([k]), 'server restored');
+    expect(check(kept, {})).toHaveLength(2);
   });
 });

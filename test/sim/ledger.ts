@@ -230,20 +230,26 @@ export class Ledger {
   }
 
   /**
-   * The cloud lost its history (wiped, or restored from an older backup) while it was the only
-   * record of the deletion of note `id`, and version `v` of it is still somewhere (a device, the
-   * restored backup): the note may come back with it (it is uploaded again) or stay deleted (the
-   * deleting device re-learns its baseline once another uploads that same version). Either passes
-   * until a person decides again.
+   * The cloud lost its history (wiped, or restored from an older backup), and version `v` of note
+   * `id` is still somewhere (a device, the restored backup). Where the cloud was the only record of
+   * a deletion of what `v` holds, `v` may come back (it is uploaded again) or stay deleted (the
+   * deleting device re-learns its baseline once another uploads that same version): either passes
+   * until a person decides again. That is so when the note is deleted, and also when only the
+   * version deleted is (seed 47992: the note was deleted, the delete pushed, then another device
+   * created the id anew; the restored backup still held the deleted version) — then the markers
+   * that deletion removed, and the note's existence, may return; what is present stays so.
    */
   mayReturn(device: number, id: string, v: Version, by: string): void {
+    const decision = (m: string) => this.decisions.get(`${id}\u0000${m}`);
+    const deletedHere = (m: string) =>
+      decision(m)?.present === false && decision(m)?.removal?.deletion === true;
+    const whole = decision(EXISTS)?.present === false;
+    const markers = [...markersOf(v)];
+    if (!whole && !markers.some(deletedHere)) return;
     this.steps++;
-    for (const m of markersOf(v)) this.decide(id, m, { present: true, either: true, device, by });
-  }
-
-  /** Whether the last decision on note `id` was its deletion (a person deleted it, or set it aside). */
-  deleted(id: string): boolean {
-    return this.decisions.get(`${id}\u0000${EXISTS}`)?.present === false;
+    for (const m of markers)
+      if (whole || m === EXISTS || deletedHere(m))
+        this.decide(id, m, { present: true, either: true, device, by });
   }
 
   private decide(id: string, marker: string, decision: Omit<Decision, 'at'>): void {

@@ -735,25 +735,25 @@ export class Simulation {
   ): Promise<void> {
     this.stats.serverLosses++;
     this.log.push(`  ${by}`);
+    // Every version still somewhere; the ledger keeps those holding what a person deleted.
     const comeBack: Array<{ device: number; id: string; v: Version }> = [];
-    const deleted = (id: string): boolean => this.ledger.deleted(id);
     for (const [id, n] of restored?.notes ?? []) {
       const parsed = parseNote(n.content);
-      if (parsed.ok && deleted(id)) comeBack.push({ device: -1, id, v: version(parsed.note) });
+      if (parsed.ok) comeBack.push({ device: -1, id, v: version(parsed.note) });
     }
     for (const d of this.devices) {
       await d.user.store!.load();
       for (const note of d.user.store!.list())
-        if (deleted(note.id)) comeBack.push({ device: d.index, id: note.id, v: version(note) });
+        comeBack.push({ device: d.index, id: note.id, v: version(note) });
       for (const [id, b] of this.brokenOn(d.index)) {
         const parsed = parseNote(b.text);
-        if (parsed.ok && deleted(id)) comeBack.push({ device: d.index, id, v: version(parsed.note) });
+        if (parsed.ok) comeBack.push({ device: d.index, id, v: version(parsed.note) });
       }
       // Held for another reason than a file broken by hand (a case twin beside it, over a lowered
       // memory.maxNotes): its version is still on the device, and comes back once it loads (seed
       // 42155: a case twin's synced note, deleted elsewhere, uploaded again after the wipe).
       for (const h of d.user.store!.held()) {
-        if (this.brokenOn(d.index).has(h.id) || !deleted(h.id)) continue;
+        if (this.brokenOn(d.index).has(h.id)) continue;
         const text = await fs.readFile(h.path, 'utf8').catch(() => null);
         const parsed = text === null ? null : parseNote(text);
         if (parsed?.ok) comeBack.push({ device: d.index, id: h.id, v: version(parsed.note) });
