@@ -61,6 +61,42 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { a: note([m1]) })).toEqual([]);
   });
 
+  // Soak seed 43822: the cloud restored to an older version; three devices asked at once.
+  it('a copy kept on one device while two others set it aside, none seeing the others: either stands', () => {
+    const history = (resolutions: Array<[number, 'local' | 'cloud']>) => {
+      const ledger = new Ledger(1);
+      const [p, q] = [ledger.marker('line'), ledger.marker('line')];
+      ledger.edited(0, 'a', null, note([p]), 'create on 0');
+      ledger.edited(2, 'a', note([p]), note([q]), 'edit on 2');
+      // The cloud lost the edit: every device is shown its [q] against the cloud's [p].
+      const sides = { local: note([q]), cloud: note([p]) };
+      for (const [device, keep] of resolutions)
+        ledger.resolved(
+          device,
+          'a',
+          sides,
+          keep === 'local' ? note([q]) : note([p]),
+          `resolution on ${device} → ${keep}`,
+        );
+      return { ledger, q };
+    };
+    const three = history([
+      [0, 'local'],
+      [1, 'cloud'],
+      [2, 'cloud'],
+    ]);
+    expect(check(three.ledger, { a: note([three.q]) })).toEqual([]);
+    // The keeping device's own person set it aside after: that stands.
+    const changed = history([
+      [0, 'local'],
+      [0, 'cloud'],
+      [2, 'cloud'],
+    ]);
+    expect(check(changed.ledger, { a: note([changed.q]) })).toContain(
+      `"${changed.q}" of "a" was removed by a person (resolution on 2 → cloud) and came back`,
+    );
+  });
+
   it('tags are tracked: a tag removed by a person must stay removed', () => {
     const ledger = new Ledger(1);
     const m = ledger.marker('line');

@@ -63,6 +63,24 @@ interface Decision {
   setAside?: boolean;
 }
 
+/**
+ * A copy set aside (`d`) while another device's person, unseen, kept it: concurrent decisions,
+ * either stands. So too when several devices set it aside at once, one after the other in the
+ * ledger's order, all after that keep (seed 43822: the cloud restored to an older version, each of
+ * three devices asked; one kept its copy, two took the cloud's) — unless the keeping device's own
+ * person set it aside since (their later decision stands).
+ */
+function keptMeanwhile(d: Decision): boolean {
+  if (!d.setAside) return false;
+  const settingAside = new Set([d.device]);
+  for (let p = d.previous; p; p = p.previous) {
+    if (p.present) return !settingAside.has(p.device);
+    if (!p.setAside) return false;
+    settingAside.add(p.device);
+  }
+  return false;
+}
+
 /** The history `d` without the decisions `withdrawn` names; its first decision always stays. */
 function dropWithdrawn(d: Decision | undefined, withdrawn: (x: Decision) => boolean): Decision | undefined {
   if (!d?.previous) return d;
@@ -285,12 +303,7 @@ export class Ledger {
             ? `${what} (${d.by}) was silently reverted: it survives only in ${found}`
             : `${what} (${d.by}) is lost: in no note and no backup`,
         );
-      } else if (
-        !d.present &&
-        here &&
-        !this.broughtBack(id, d, liveMarkers.get(id)!) &&
-        !(d.setAside && d.previous?.present && d.previous.device !== d.device)
-      ) {
+      } else if (!d.present && here && !this.broughtBack(id, d, liveMarkers.get(id)!) && !keptMeanwhile(d)) {
         failures.push(`${what} was removed by a person (${d.by}) and came back`);
       }
     }
