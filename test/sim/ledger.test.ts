@@ -61,6 +61,42 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { a: note([m1]) })).toEqual([]);
   });
 
+  // Soak seed 43822: the cloud restored to an older version; three devices asked at once.
+  it('a copy kept on one device while two others set it aside, none seeing the others: either stands', () => {
+    const history = (resolutions: Array<[number, 'local' | 'cloud']>) => {
+      const ledger = new Ledger(1);
+      const [p, q] = [ledger.marker('line'), ledger.marker('line')];
+      ledger.edited(0, 'a', null, note([p]), 'create on 0');
+      ledger.edited(2, 'a', note([p]), note([q]), 'edit on 2');
+      // The cloud lost the edit: every device is shown its [q] against the cloud's [p].
+      const sides = { local: note([q]), cloud: note([p]) };
+      for (const [device, keep] of resolutions)
+        ledger.resolved(
+          device,
+          'a',
+          sides,
+          keep === 'local' ? note([q]) : note([p]),
+          `resolution on ${device} → ${keep}`,
+        );
+      return { ledger, q };
+    };
+    const three = history([
+      [0, 'local'],
+      [1, 'cloud'],
+      [2, 'cloud'],
+    ]);
+    expect(check(three.ledger, { a: note([three.q]) })).toEqual([]);
+    // The keeping device's own person set it aside after: that stands.
+    const changed = history([
+      [0, 'local'],
+      [0, 'cloud'],
+      [2, 'cloud'],
+    ]);
+    expect(check(changed.ledger, { a: note([changed.q]) })).toContain(
+      `"${changed.q}" of "a" was removed by a person (resolution on 2 → cloud) and came back`,
+    );
+  });
+
   it('tags are tracked: a tag removed by a person must stay removed', () => {
     const ledger = new Ledger(1);
     const m = ledger.marker('line');
@@ -274,6 +310,73 @@ describe('the simulation ledger', () => {
     expect(check(other, { b: note([n1]) })).toHaveLength(2);
   });
 
+  // Soak seeds 42836, 43862: the person on device 1 removed a line, then deleted the note; device 0,
+  // which had created the id too, took the cloud's side — the version device 1 had before its edit.
+  it('a person who removed a marker before deleting the note knew it: a resolution keeping an older version does not beat the delete', () => {
+    const history = (unseen: boolean) => {
+      const ledger = new Ledger(1);
+      const [m1, m2, m3, x] = [0, 0, 0, 0].map(() => ledger.marker('line')) as [
+        string,
+        string,
+        string,
+        string,
+      ];
+      ledger.edited(1, 'a', null, note([m1, m2]), 'create on 1');
+      // Device 2 adds a line device 1 never sees; the cloud holds that version.
+      const cloud = unseen ? note([m1, m2, x]) : note([m1, m2]);
+      if (unseen) ledger.edited(2, 'a', note([m1, m2]), cloud, 'edit on 2');
+      ledger.edited(1, 'a', note([m1, m2]), note([m2, m3]), 'remove m1 on 1');
+      ledger.edited(1, 'a', note([m2, m3]), null, 'delete on 1');
+      const own = note([ledger.marker('line')]);
+      ledger.edited(0, 'a', null, own, 'create on 0');
+      ledger.resolved(0, 'a', { local: own, cloud }, cloud, 'resolution on 0 → cloud', true);
+      return ledger;
+    };
+    // Everything the kept version held, device 1's person had seen: the delete stands.
+    expect(check(history(false), {})).toEqual([]);
+    // The kept version holds an edit device 1's person never saw: it beat the delete, the note stays.
+    expect(check(history(true), {})).not.toEqual([]);
+  });
+
+  // Soak seed 45318: devices 0 and 1 each kept their own copy over the cloud's, then each kept the
+  // cloud's line in a merge; device 0's withdrawal of its removal was under device 1's removal then.
+  it('a person keeping what they had set aside withdraws their removal even under another device’s', () => {
+    /** Device 2 writes `m`; devices 0 and 1 each created the id too and keep their own over it. */
+    const history = () => {
+      const ledger = new Ledger(1);
+      const [m, x0, x1] = [0, 0, 0].map(() => ledger.marker('line')) as [string, string, string];
+      ledger.edited(2, 'a', null, note([m]), 'create on 2');
+      for (const [device, own] of [
+        [0, x0],
+        [1, x1],
+      ] as const) {
+        ledger.edited(device, 'a', null, note([own]), `create on ${device}`);
+        const sides = { local: note([own]), cloud: note([m]) };
+        ledger.resolved(device, 'a', sides, note([own]), `resolution on ${device} → local`, true);
+      }
+      const merged = (device: 0 | 1) =>
+        ledger.resolved(
+          device,
+          'a',
+          { local: note([device === 0 ? x0 : x1]), cloud: note([m]) },
+          note([device === 0 ? x0 : x1, m]),
+          `resolution on ${device} → merged`,
+        );
+      return { ledger, merged, live: { a: note([x0, x1, m]) }, m };
+    };
+    // Both keep it in a merge, device 0 first (its removal under device 1's): nobody's removal stands.
+    const both = history();
+    both.merged(0);
+    both.merged(1);
+    expect(check(both.ledger, both.live)).toEqual([]);
+    // Only device 0 keeps it: device 1's removal still stands.
+    const one = history();
+    one.merged(0);
+    expect(check(one.ledger, one.live)).toEqual([
+      `"${one.m}" of "a" was removed by a person (resolution on 1 → local) and came back`,
+    ]);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');
@@ -294,12 +397,37 @@ describe('the simulation ledger', () => {
     const m = ledger.marker('line');
     ledger.edited(0, 'a', null, note([m]), 'create');
     ledger.edited(0, 'a', note([m]), null, 'delete');
-    expect(ledger.deleted('a')).toBe(true);
     expect(check(ledger, { a: note([m]) })).toHaveLength(2);
     ledger.mayReturn(1, 'a', note([m]), 'server wiped');
     expect(check(ledger, { a: note([m]) })).toEqual([]);
     expect(check(ledger, {})).toEqual([]);
     ledger.edited(1, 'a', note([m]), null, 'deleted again');
     expect(check(ledger, { a: note([m]) })).toHaveLength(2);
+  });
+
+  // Soak seed 47992: the delete was pushed, another device created the id anew, then the server was
+  // restored from a backup that still held the deleted version.
+  it('a version deleted, the id created anew since: the lost cloud was the only record of that delete too', () => {
+    const ledger = new Ledger(4);
+    const [m, n] = [ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(0, 'a', null, note([m]), 'create on 0');
+    ledger.edited(0, 'a', note([m]), null, 'delete on 0');
+    ledger.edited(1, 'a', null, note([n]), 'create on 1');
+    ledger.mayReturn(-1, 'a', note([m]), 'server restored');
+    ledger.resolved(
+      1,
+      'a',
+      { local: note([n]), cloud: note([m]) },
+      note([m]),
+      'resolution on 1 → cloud',
+      true,
+    );
+    expect(check(ledger, { a: note([m]) })).toEqual([]);
+    // A version holding nothing a person deleted may not return "either way": what is present stays so.
+    const kept = new Ledger(4);
+    const k = kept.marker('line');
+    kept.edited(0, 'a', null, note([k]), 'create on 0');
+    kept.mayReturn(-1, 'a', note([k]), 'server restored');
+    expect(check(kept, {})).toHaveLength(2);
   });
 });

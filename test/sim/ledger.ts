@@ -63,6 +63,32 @@ interface Decision {
   setAside?: boolean;
 }
 
+/**
+ * A copy set aside (`d`) while another device's person, unseen, kept it: concurrent decisions,
+ * either stands. So too when several devices set it aside at once, one after the other in the
+ * ledger's order, all after that keep (seed 43822: the cloud restored to an older version, each of
+ * three devices asked; one kept its copy, two took the cloud's) — unless the keeping device's own
+ * person set it aside since (their later decision stands).
+ */
+function keptMeanwhile(d: Decision): boolean {
+  if (!d.setAside) return false;
+  const settingAside = new Set([d.device]);
+  for (let p = d.previous; p; p = p.previous) {
+    if (p.present) return !settingAside.has(p.device);
+    if (!p.setAside) return false;
+    settingAside.add(p.device);
+  }
+  return false;
+}
+
+/** The history `d` without the decisions `withdrawn` names; its first decision always stays. */
+function dropWithdrawn(d: Decision | undefined, withdrawn: (x: Decision) => boolean): Decision | undefined {
+  if (!d?.previous) return d;
+  const rest = dropWithdrawn(d.previous, withdrawn);
+  if (withdrawn(d)) return rest;
+  return rest === d.previous ? d : { ...d, previous: rest };
+}
+
 /** Two versions with the same content hash (tags in any order, foreign keys in any order). */
 function sameVersion(a: NonNullable<Version>, b: NonNullable<Version>): boolean {
   const canonical = (v: NonNullable<Version>): string =>
@@ -91,6 +117,14 @@ export class Ledger {
    * whose person could not have seen it (broughtBack).
    */
   private readonly resolutionEdits = new Map<string, Array<{ device: number; at: number }>>();
+  /**
+   * Per note id and device, every marker that device's person has seen in that note: in a version
+   * they edited or left, or on either side of a conflict they resolved. A person who once saw a
+   * marker had seen the edit that wrote it, so a later delete of theirs was made knowing it — even
+   * when they had removed it themselves before deleting (seeds 42836, 43862: the delete of a note
+   * whose earlier version another device then kept is not beaten by what that version held).
+   */
+  private readonly seen = new Map<string, Set<string>>();
   /** The persons' steps heard of so far: a Decision's `at`. */
   private steps = 0;
   /** How many markers were written, per kind (the soak's "edits checked"). */
@@ -112,6 +146,7 @@ export class Ledger {
     this.steps++;
     const b = markersOf(before);
     const a = markersOf(after);
+    const knew = this.saw(device, id, b, a);
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
@@ -119,10 +154,19 @@ export class Ledger {
     }
     for (const m of b)
       if (!a.has(m)) {
-        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew: b }, by });
+        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew }, by });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
-    if (after === null) this.deletionCovers(id, b);
+    if (after === null) this.deletionCovers(id, knew);
+  }
+
+  /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
+  private saw(device: number, id: string, ...versions: ReadonlySet<string>[]): ReadonlySet<string> {
+    const key = `${id}\u0000${device}`;
+    const all = this.seen.get(key) ?? new Set<string>();
+    for (const v of versions) for (const m of v) all.add(m);
+    this.seen.set(key, all);
+    return new Set(all); // what they knew at this step, not what they will see later
   }
 
   /**
@@ -168,10 +212,10 @@ export class Ledger {
     const local = markersOf(sides.local);
     const cloud = markersOf(sides.cloud);
     const r = markersOf(result);
-    const knew = new Set([...local, ...cloud]);
-    const removal = { deletion: result === null, knew };
+    const shown = new Set([...local, ...cloud]);
+    const removal = { deletion: result === null, knew: this.saw(device, id, shown, r) };
     const at = ++this.steps;
-    for (const m of knew)
+    for (const m of shown)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
       if (!cloud.has(m)) {
@@ -179,11 +223,13 @@ export class Ledger {
         continue;
       }
       const key = `${id}\u0000${m}`;
-      let d = this.decisions.get(key);
       const withdrawn = (x: Decision): boolean =>
         x.device === device && (!x.present || (m === EXISTS && twoCreations && x.creation === true));
-      // Withdrawn down to an earlier decision of another history; the only one is never withdrawn.
-      while (d?.previous && withdrawn(d)) d = d.previous;
+      // This person's own earlier decisions are withdrawn wherever they are in the history, not only
+      // on top: another device's person may have decided since (seed 45318: two devices each set the
+      // cloud's copy aside, then each kept it in a merge — the first one's withdrawal was under the
+      // second's removal). The only decision is never withdrawn.
+      const d = dropWithdrawn(this.decisions.get(key), withdrawn);
       // A deletion the cloud's side shows already beaten by an edit its person had not seen (the
       // note is back in the cloud by the merge rule): what the person keeps of that live note is
       // their decision, though this computer's side agreed — even if they set the edit that beat
@@ -202,20 +248,26 @@ export class Ledger {
   }
 
   /**
-   * The cloud lost its history (wiped, or restored from an older backup) while it was the only
-   * record of the deletion of note `id`, and version `v` of it is still somewhere (a device, the
-   * restored backup): the note may come back with it (it is uploaded again) or stay deleted (the
-   * deleting device re-learns its baseline once another uploads that same version). Either passes
-   * until a person decides again.
+   * The cloud lost its history (wiped, or restored from an older backup), and version `v` of note
+   * `id` is still somewhere (a device, the restored backup). Where the cloud was the only record of
+   * a deletion of what `v` holds, `v` may come back (it is uploaded again) or stay deleted (the
+   * deleting device re-learns its baseline once another uploads that same version): either passes
+   * until a person decides again. That is so when the note is deleted, and also when only the
+   * version deleted is (seed 47992: the note was deleted, the delete pushed, then another device
+   * created the id anew; the restored backup still held the deleted version) — then the markers
+   * that deletion removed, and the note's existence, may return; what is present stays so.
    */
   mayReturn(device: number, id: string, v: Version, by: string): void {
+    const decision = (m: string) => this.decisions.get(`${id}\u0000${m}`);
+    const deletedHere = (m: string) =>
+      decision(m)?.present === false && decision(m)?.removal?.deletion === true;
+    const whole = decision(EXISTS)?.present === false;
+    const markers = [...markersOf(v)];
+    if (!whole && !markers.some(deletedHere)) return;
     this.steps++;
-    for (const m of markersOf(v)) this.decide(id, m, { present: true, either: true, device, by });
-  }
-
-  /** Whether the last decision on note `id` was its deletion (a person deleted it, or set it aside). */
-  deleted(id: string): boolean {
-    return this.decisions.get(`${id}\u0000${EXISTS}`)?.present === false;
+    for (const m of markers)
+      if (whole || m === EXISTS || deletedHere(m))
+        this.decide(id, m, { present: true, either: true, device, by });
   }
 
   private decide(id: string, marker: string, decision: Omit<Decision, 'at'>): void {
@@ -251,12 +303,7 @@ export class Ledger {
             ? `${what} (${d.by}) was silently reverted: it survives only in ${found}`
             : `${what} (${d.by}) is lost: in no note and no backup`,
         );
-      } else if (
-        !d.present &&
-        here &&
-        !this.broughtBack(id, d, liveMarkers.get(id)!) &&
-        !(d.setAside && d.previous?.present && d.previous.device !== d.device)
-      ) {
+      } else if (!d.present && here && !this.broughtBack(id, d, liveMarkers.get(id)!) && !keptMeanwhile(d)) {
         failures.push(`${what} was removed by a person (${d.by}) and came back`);
       }
     }
@@ -283,7 +330,9 @@ export class Ledger {
     for (const [m, c] of this.created) {
       if (c.id !== id || d.removal.knew.has(m)) continue;
       const now = this.decisions.get(`${id}\u0000${m}`);
-      const byEdit = (this.removedByEdit.get(id) ?? []).some((r) => r.marker === m && r.device === now?.device);
+      const byEdit = (this.removedByEdit.get(id) ?? []).some(
+        (r) => r.marker === m && r.device === now?.device,
+      );
       if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit) return true;
     }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker

@@ -16,9 +16,16 @@ const FOUND = [336, 1123, 5509, 5919, 5935, 8164, 8231, 8233, 8409];
  * version). 33700: the simulation's person resolving a conflict beside a note one case apart (the
  * store finds ids ignoring case; the oracle took that note for the resolution's result). 42155 checks
  * the oracle: a version held back on a device (a case twin beside it) when the cloud lost its
- * history may come back like one still loaded (43469, 44576 the same).
+ * history may come back like one still loaded (43469, 44576 the same). Oracle fixes of the 10,000-seed
+ * soak (ledger.test.ts has one test each): 42836, a person who removed a line and then deleted the
+ * note knew that line (43862, 43037, 47448 the same; 42836 and 43862 fail without the loss too);
+ * 45318, a person's own removal withdrawn under another device's (fails without the loss too);
+ * 43822, three devices resolving one conflict at once; 47992, a deleted version back with the
+ * restored cloud after the id was created anew.
  */
-const FOUND_WITH_SERVER_LOSS = [142, 282, 350, 351, 462, 685, 20195, 20250, 30691, 33700, 42155];
+const FOUND_WITH_SERVER_LOSS = [
+  142, 282, 350, 351, 462, 685, 20195, 20250, 30691, 33700, 42155, 42836, 43822, 45318, 47992,
+];
 
 it(`sync simulation: the seeds the soak found (${FOUND.join(', ')}) pass`, { timeout: 600_000 }, async () => {
   const results: SimResult[] = [];

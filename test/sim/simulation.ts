@@ -15,7 +15,7 @@ import { SIM_SECRET, SimCluster, type ClusterStorage } from './cluster.js';
 import type { SimAccountMode } from './encrypted-account.js';
 import { leaveKilledProcessFiles, startDevice, stopDevice, type SimDevice } from './device.js';
 import { FILE_FAULTS, restoreFile, type FileFault } from './file-faults.js';
-import { Ledger, markersOf, type Version } from './ledger.js';
+import { EXISTS, Ledger, markersOf, type Version } from './ledger.js';
 import { ramTempDir } from '../support/temp-dir.js';
 
 /**
@@ -101,6 +101,9 @@ export interface SimResult {
   markers: number;
 }
 
+/** SIM_TRACE=1: each round's changes and the store after it go into the log, printed whole (pass or fail). */
+const TRACE = process.env.SIM_TRACE === '1';
+
 export class SimulationFailure extends Error {
   constructor(
     readonly seed: number,
@@ -109,7 +112,7 @@ export class SimulationFailure extends Error {
     serverLoss = false,
   ) {
     super(
-      `seed ${seed}: ${message}\n  replay: ${serverLoss ? '' : 'SIM_SERVER_LOSS=0 '}SIM_SEED=${seed} npx vitest run test/sim/simulation.test.ts\n  last steps:\n    ${log.slice(-Number(process.env.SIM_LOG ?? 30)).join('\n    ')}`,
+      `seed ${seed}: ${message}\n  replay: ${serverLoss ? '' : 'SIM_SERVER_LOSS=0 '}SIM_SEED=${seed} npx vitest run test/sim/simulation.test.ts\n  last steps:\n    ${log.slice(TRACE ? 0 : -Number(process.env.SIM_LOG ?? 30)).join('\n    ')}`,
     );
   }
 }
@@ -150,6 +153,8 @@ export class Simulation {
   private readonly caseTwins = new Map<number, Set<string>>();
   private readonly lowered = new Set<number>();
   private renames = 0;
+  /** The store as the trace last printed it (printed again only when it changed). */
+  private tracedStore = '';
   private readonly faultRate: number;
   private readonly crashRate: number;
   private readonly account: SimAccountMode | null;
@@ -271,6 +276,9 @@ export class Simulation {
     const d = this.devices[di]!;
     await d.user.store!.load();
     const before = this.snapshotOf(d);
+    const beforeNotes = TRACE
+      ? new Map(d.user.store!.list().map((n) => [n.id, markersOf(version(n))]))
+      : null;
     const crashPoint =
       crashAt ?? (allowCrash && this.chance(this.crashRate) ? Math.floor(this.rand() * 24) : null);
     // Or: the person (an agent, an editor) writes a note while the round is between its commit
@@ -310,6 +318,7 @@ export class Simulation {
     }
     await current.user.store!.load();
     const after = this.snapshotOf(current);
+    if (TRACE) await this.traceRound(current, beforeNotes);
     const held = this.heldIds(current);
     const changed = [...before].filter(
       ([id, hash]) => after.get(id) !== hash && !editedMeanwhile.has(id) && !held.has(id),
@@ -328,6 +337,45 @@ export class Simulation {
       if (b.fault.reason !== 'symlink' && !held.has(id))
         this.fail(`device ${di}: "${id}.md" (${b.fault.name}) is no longer held after a round`);
     this.stats.conflicts = Math.max(this.stats.conflicts, (await current.svc.conflicts()).length);
+  }
+
+  /**
+   * SIM_TRACE=1: what a round changed here (markers each note gained or lost, by id), what it
+   * reported, and the server's store after it — enough to follow a seed without a debugger.
+   */
+  private async traceRound(d: SimDevice, before: Map<string, Set<string>> | null): Promise<void> {
+    const now = new Map(d.user.store!.list().map((n) => [n.id, markersOf(version(n))]));
+    const ids = new Set([...(before?.keys() ?? []), ...now.keys()]);
+    const changes: string[] = [];
+    for (const id of [...ids].sort()) {
+      const [b, a] = [before?.get(id), now.get(id)];
+      if (!a) changes.push(`-${id}`);
+      else if (!b) changes.push(`+${id}[${[...a].filter((m) => m !== EXISTS).join(' ')}]`);
+      else {
+        const diff = [
+          ...[...a].filter((m) => !b.has(m)).map((m) => `+${m}`),
+          ...[...b].filter((m) => !a.has(m)).map((m) => `-${m}`),
+        ];
+        if (diff.length > 0) changes.push(`~${id}(${diff.join(' ')})`);
+      }
+    }
+    const t = d.svc.lastRound;
+    this.log.push(
+      `    trace ${d.index}: here ${changes.join(', ') || 'unchanged'}; ${t ? `pushed ${t.pushed}, pulled ${JSON.stringify(t.pulled)}, conflicts [${t.conflicts.join(',')}]${t.historyReset ? ', history reset' : ''}` : 'no transfer'}`,
+    );
+    const server = await this.cluster.read(this.user, { kind: 'user' }).catch(() => null);
+    const seen = JSON.stringify(server && [...server.notes].map(([id, n]) => [id, n.hash]));
+    if (seen === this.tracedStore) return;
+    this.tracedStore = seen;
+    if (server)
+      this.log.push(
+        `    trace store v${server.version}: ${[...server.notes]
+          .map(([id, n]) => {
+            const p = parseNote(n.content);
+            return `${id}[${p.ok ? [...markersOf(version(p.note))].filter((m) => m !== EXISTS).join(' ') : '?'}]`;
+          })
+          .join(', ')}`,
+      );
   }
 
   private async editDuringRound(d: SimDevice, editedMeanwhile: Set<string>): Promise<void> {
@@ -542,6 +590,12 @@ export class Simulation {
         outcome = await resolveAs(choice);
       }
       const by = `resolution of ${c.id} (${c.kind}) on ${di} → ${choice}`;
+      if (TRACE) {
+        const show = (v: Version) => (v ? [...markersOf(v)].filter((m) => m !== EXISTS).join(' ') : 'none');
+        this.log.push(
+          `    trace sides: here [${show(sides.local)}], cloud [${show(sides.cloud)}]; left [${show(version(exactly(d, c.id)))}]${outcome?.newId ? `, new ${outcome.newId}` : ''}`,
+        );
+      }
       if (choice === 'cloud') this.chosenDeletes.add(c.id);
       await d.user.store!.load();
       const twoCreations = c.kind === 'no_base' && c.baseHash === null;
@@ -681,25 +735,25 @@ export class Simulation {
   ): Promise<void> {
     this.stats.serverLosses++;
     this.log.push(`  ${by}`);
+    // Every version still somewhere; the ledger keeps those holding what a person deleted.
     const comeBack: Array<{ device: number; id: string; v: Version }> = [];
-    const deleted = (id: string): boolean => this.ledger.deleted(id);
     for (const [id, n] of restored?.notes ?? []) {
       const parsed = parseNote(n.content);
-      if (parsed.ok && deleted(id)) comeBack.push({ device: -1, id, v: version(parsed.note) });
+      if (parsed.ok) comeBack.push({ device: -1, id, v: version(parsed.note) });
     }
     for (const d of this.devices) {
       await d.user.store!.load();
       for (const note of d.user.store!.list())
-        if (deleted(note.id)) comeBack.push({ device: d.index, id: note.id, v: version(note) });
+        comeBack.push({ device: d.index, id: note.id, v: version(note) });
       for (const [id, b] of this.brokenOn(d.index)) {
         const parsed = parseNote(b.text);
-        if (parsed.ok && deleted(id)) comeBack.push({ device: d.index, id, v: version(parsed.note) });
+        if (parsed.ok) comeBack.push({ device: d.index, id, v: version(parsed.note) });
       }
       // Held for another reason than a file broken by hand (a case twin beside it, over a lowered
       // memory.maxNotes): its version is still on the device, and comes back once it loads (seed
       // 42155: a case twin's synced note, deleted elsewhere, uploaded again after the wipe).
       for (const h of d.user.store!.held()) {
-        if (this.brokenOn(d.index).has(h.id) || !deleted(h.id)) continue;
+        if (this.brokenOn(d.index).has(h.id)) continue;
         const text = await fs.readFile(h.path, 'utf8').catch(() => null);
         const parsed = text === null ? null : parseNote(text);
         if (parsed?.ok) comeBack.push({ device: d.index, id: h.id, v: version(parsed.note) });
@@ -869,6 +923,7 @@ export async function runSimulation(
     }
     await sim.quiesce();
     const notes = await sim.check();
+    if (TRACE) console.log(`seed ${seed} passed:\n    ${sim.log.join('\n    ')}`);
     return { seed, ...sim.stats, notes, markers: sim.ledger.markers };
   } catch (err) {
     // Anything the engine throws at a person's step is a failure of this seed, replayable like
