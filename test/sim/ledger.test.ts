@@ -377,6 +377,28 @@ describe('the simulation ledger', () => {
     ]);
   });
 
+  // Soak seed 52075: what a person once saw is what they knew, not what their version held when they
+  // deleted: a removal they saw happen does not beat their delete.
+  it('a delete made seeing another device’s removal is not beaten by that removal', () => {
+    const ledger = new Ledger(1);
+    const [m, k, x, y] = [0, 0, 0, 0].map(() => ledger.marker('line')) as [string, string, string, string];
+    ledger.edited(0, 'a', null, note([m, k]), 'create on 0');
+    ledger.edited(1, 'a', note([m, k]), note([m, k, x]), 'edit on 1');
+    ledger.edited(1, 'a', note([m, k, x]), null, 'delete on 1');
+    ledger.edited(0, 'a', note([m, k]), note([k]), 'remove m on 0');
+    ledger.resolved(1, 'a', { local: null, cloud: note([k]) }, null, 'resolution on 1 → local');
+    ledger.edited(2, 'a', null, note([y]), 'create on 2');
+    ledger.resolved(
+      2,
+      'a',
+      { local: note([y]), cloud: note([k]) },
+      note([k]),
+      'resolution on 2 → cloud',
+      true,
+    );
+    expect(check(ledger, {})).toEqual([]);
+  });
+
   it('foreign keys are markers too: a key a person added must be there, one removed must stay away', () => {
     const ledger = new Ledger(3);
     const m = ledger.marker('line');

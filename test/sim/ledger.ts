@@ -48,7 +48,7 @@ interface Decision {
   /** The decision this one replaced (a resolution that takes the cloud's side may withdraw it). */
   previous?: Decision;
   /** For absent: whether the note was deleted, and the markers the person's version held. */
-  removal?: { deletion: boolean; knew: ReadonlySet<string> };
+  removal?: { deletion: boolean; knew: ReadonlySet<string>; held: ReadonlySet<string> };
   /** The step that decided (for the failure message). */
   by: string;
   /** When, in the order the ledger heard of the persons' steps. */
@@ -154,10 +154,15 @@ export class Ledger {
     }
     for (const m of b)
       if (!a.has(m)) {
-        this.decide(id, m, { present: false, device, removal: { deletion: after === null, knew }, by });
+        this.decide(id, m, {
+          present: false,
+          device,
+          removal: { deletion: after === null, knew, held: b },
+          by,
+        });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
-    if (after === null) this.deletionCovers(id, knew);
+    if (after === null) this.deletionCovers(id, knew, b);
   }
 
   /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
@@ -174,11 +179,15 @@ export class Ledger {
    * version deleted, so an edit that beats the delete brings its own version back, removed
    * markers included, as it brings back the note.
    */
-  private deletionCovers(id: string, knew: ReadonlySet<string>): void {
+  private deletionCovers(id: string, knew: ReadonlySet<string>, held: ReadonlySet<string>): void {
     const prefix = `${id}\u0000`;
     for (const [key, d] of this.decisions)
       if (key.startsWith(prefix) && d.removal && !d.removal.deletion) {
-        d.removal = { deletion: true, knew: new Set([...d.removal.knew, ...knew]) };
+        d.removal = {
+          deletion: true,
+          knew: new Set([...d.removal.knew, ...knew]),
+          held: new Set([...d.removal.held, ...held]),
+        };
         d.at = this.steps;
       }
   }
@@ -213,7 +222,7 @@ export class Ledger {
     const cloud = markersOf(sides.cloud);
     const r = markersOf(result);
     const shown = new Set([...local, ...cloud]);
-    const removal = { deletion: result === null, knew: this.saw(device, id, shown, r) };
+    const removal = { deletion: result === null, knew: this.saw(device, id, shown, r), held: shown };
     const at = ++this.steps;
     for (const m of shown)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
@@ -338,7 +347,7 @@ export class Ledger {
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
     // the deleting person's version still held, and the note came back without it.
     for (const r of this.removedByEdit.get(id) ?? [])
-      if (r.device !== d.device && d.removal.knew.has(r.marker) && !live.has(r.marker)) return true;
+      if (r.device !== d.device && d.removal.held.has(r.marker) && !live.has(r.marker)) return true;
     // A resolution on another device after the delete, shown a live cloud version: its result is
     // an edit that person made without seeing the delete.
     return (this.resolutionEdits.get(id) ?? []).some((e) => e.device !== d.device && e.at > d.at);
