@@ -452,4 +452,61 @@ describe('the simulation ledger', () => {
     kept.mayReturn(-1, 'a', note([k]), 'server restored');
     expect(check(kept, {})).toHaveLength(2);
   });
+
+  // Soak seed 61860: device 0 made its own "a" and edited it; device 2 deleted the cloud's "a"; device
+  // 0's person then took the cloud's side of the no-base conflict. Their edits to the copy they set
+  // aside never reached the cloud: they beat no delete, and the delete of what they took stands.
+  it('edits to a copy its person then set aside whole beat no delete', () => {
+    const ledger = new Ledger(5);
+    const [c1, own1, own2] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+    ledger.edited(1, 'a', null, note([c1]), 'create on 1');
+    ledger.edited(2, 'a', null, note([c1]), 'pulled on 2');
+    ledger.edited(0, 'a', null, note([own1, own2]), 'own copy on 0');
+    ledger.edited(2, 'a', note([c1]), null, 'delete on 2');
+    ledger.edited(0, 'a', note([own1, own2]), note([own1]), 'edit of its own copy on 0');
+    ledger.resolved(
+      0,
+      'a',
+      { local: note([own1]), cloud: note([c1]) },
+      note([c1]),
+      'resolution on 0 → cloud',
+    );
+    expect(check(ledger, {}, (m) => (m === 'a' || m === c1 ? 'a backup on device 0' : null))).toEqual([]);
+    // The same person keeping a copy of their own (their edits reach the cloud) still beats the delete.
+    const kept = new Ledger(5);
+    const [d1, k1, k2] = [kept.marker('line'), kept.marker('line'), kept.marker('line')];
+    kept.edited(1, 'a', null, note([d1]), 'create on 1');
+    kept.edited(2, 'a', null, note([d1]), 'pulled on 2');
+    kept.edited(0, 'a', null, note([k1, k2]), 'own copy on 0');
+    kept.edited(2, 'a', note([d1]), null, 'delete on 2');
+    kept.edited(0, 'a', note([k1, k2]), note([k1]), 'edit of its own copy on 0');
+    kept.resolved(0, 'a', { local: note([k1]), cloud: note([d1]) }, note([k1]), 'resolution on 0 → local');
+    expect(check(kept, {})).not.toEqual([]);
+  });
+
+  // Soak seed 63710: device 0 replaced the summary; device 1's person, shown that version in a
+  // conflict, deleted the note. They saw the replacement: it is not an edit that beats their delete.
+  it('a removal the deleting person was shown is not an unseen edit that beats the delete', () => {
+    const ledger = new Ledger(6);
+    const [line, sum, sum2] = [ledger.marker('line'), ledger.marker('sum'), ledger.marker('sum')];
+    ledger.edited(1, 'a', null, note([line], `s ${sum}`), 'create on 1');
+    ledger.edited(0, 'a', null, note([line], `s ${sum}`), 'pulled on 0');
+    ledger.edited(0, 'a', note([line], `s ${sum}`), note([line], `s ${sum2}`), 'summary on 0');
+    ledger.resolved(
+      1,
+      'a',
+      { local: null, cloud: note([line], `s ${sum2}`) },
+      null,
+      'resolution on 1 → delete',
+    );
+    expect(check(ledger, {})).toEqual([]);
+    // Not shown it (deleted from the version that still held the old summary): the edit beats the delete.
+    const unseen = new Ledger(6);
+    const [l2, s1, s2] = [unseen.marker('line'), unseen.marker('sum'), unseen.marker('sum')];
+    unseen.edited(1, 'a', null, note([l2], `s ${s1}`), 'create on 1');
+    unseen.edited(0, 'a', null, note([l2], `s ${s1}`), 'pulled on 0');
+    unseen.edited(1, 'a', note([l2], `s ${s1}`), null, 'delete on 1');
+    unseen.edited(0, 'a', note([l2], `s ${s1}`), note([l2], `s ${s2}`), 'summary on 0');
+    expect(check(unseen, { a: note([l2], `s ${s2}`) })).toEqual([]);
+  });
 });

@@ -118,6 +118,13 @@ export class Ledger {
    */
   private readonly resolutionEdits = new Map<string, Array<{ device: number; at: number }>>();
   /**
+   * Per note id, the resolutions that set this computer's whole copy aside (the result is the
+   * cloud's version), and when: the edits that device's person had made to that copy never reached
+   * the cloud, so they beat no delete (seed 61860: a note created on two devices and edited on one,
+   * whose person then took the cloud's copy — which a third person had meanwhile deleted).
+   */
+  private readonly copiesSetAside = new Map<string, Array<{ device: number; at: number }>>();
+  /**
    * Per note id and device, every marker that device's person has seen in that note: in a version
    * they edited or left, or on either side of a conflict they resolved. A person who once saw a
    * marker had seen the edit that wrote it, so a later delete of theirs was made knowing it — even
@@ -224,6 +231,11 @@ export class Ledger {
     const shown = new Set([...local, ...cloud]);
     const removal = { deletion: result === null, knew: this.saw(device, id, shown, r), held: shown };
     const at = ++this.steps;
+    if (sides.local !== null && sides.cloud !== null && result !== null && sameVersion(result, sides.cloud)) {
+      const list = this.copiesSetAside.get(id) ?? [];
+      list.push({ device, at });
+      this.copiesSetAside.set(id, list);
+    }
     for (const m of shown)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
@@ -342,7 +354,12 @@ export class Ledger {
       const byEdit = (this.removedByEdit.get(id) ?? []).some(
         (r) => r.marker === m && r.device === now?.device,
       );
-      if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit) return true;
+      // ... unless that person then set their whole copy aside: the edit never reached the cloud.
+      const setAsideSince = (this.copiesSetAside.get(id) ?? []).some(
+        (e) => now !== undefined && e.device === now.device && e.at > now.at,
+      );
+      if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit && !setAsideSince)
+        return true;
     }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
     // the deleting person's version still held, and the note came back without it.
