@@ -509,4 +509,28 @@ describe('the simulation ledger', () => {
     unseen.edited(0, 'a', note([l2], `s ${s1}`), note([l2], `s ${s2}`), 'summary on 0');
     expect(check(unseen, { a: note([l2], `s ${s2}`) })).toEqual([]);
   });
+
+  // Soak seeds 45650, 60645: device 1's person merged by hand (adding only lines that are not markers,
+  // such as conflict markers) on top of the cloud's version v; device 2's person, shown v, kept their
+  // delete; the merge reached the cloud afterwards and beat the delete, as an edit unseen does.
+  it('a resolution whose lines the deleting person never read beats the delete, though made before it', () => {
+    const [line, sum] = ['line-8-1', 'sum-8-2'];
+    const v = note([line], `s ${sum}`);
+    const merged = note(['<<<<<<< this computer', line, '>>>>>>> cloud'], `s ${sum}`);
+    const history = (deleterSawMerge: boolean) => {
+      const ledger = new Ledger(8);
+      ledger.marker('line');
+      ledger.marker('sum');
+      ledger.edited(0, 'a', null, v, 'create on 0');
+      ledger.resolved(1, 'a', { local: note(['own']), cloud: v }, merged, 'resolution on 1 → merged');
+      if (deleterSawMerge) ledger.edited(2, 'a', merged, null, 'delete on 2, from the merge it pulled');
+      else ledger.resolved(2, 'a', { local: null, cloud: v }, null, 'resolution on 2 → keep the delete');
+      return ledger;
+    };
+    expect(check(history(false), { a: merged })).toEqual([]);
+    // Read before deleting: the merge beat nothing, the note must stay deleted.
+    expect(check(history(true), { a: merged })).not.toEqual([]);
+    // Back without the merge's lines: not that edit's doing.
+    expect(check(history(false), { a: v })).not.toEqual([]);
+  });
 });

@@ -48,7 +48,13 @@ interface Decision {
   /** The decision this one replaced (a resolution that takes the cloud's side may withdraw it). */
   previous?: Decision;
   /** For absent: whether the note was deleted, and the markers the person's version held. */
-  removal?: { deletion: boolean; knew: ReadonlySet<string>; held: ReadonlySet<string> };
+  removal?: {
+    deletion: boolean;
+    knew: ReadonlySet<string>;
+    held: ReadonlySet<string>;
+    /** Every line (linesOf) the person had read in the note by then, markers or not. */
+    seenLines: ReadonlySet<string>;
+  };
   /** The step that decided (for the failure message). */
   by: string;
   /** When, in the order the ledger heard of the persons' steps. */
@@ -89,6 +95,17 @@ function dropWithdrawn(d: Decision | undefined, withdrawn: (x: Decision) => bool
   return rest === d.previous ? d : { ...d, previous: rest };
 }
 
+/** The lines a person reads in a version: its summary, each tag, each body line, each foreign key. */
+function linesOf(v: Version): Set<string> {
+  const out = new Set<string>();
+  if (v === null) return out;
+  out.add(`summary ${v.summary}`);
+  for (const t of v.tags) out.add(`tag ${t}`);
+  for (const l of v.body.replace(/\r\n/g, '\n').split('\n')) if (l.trim()) out.add(`line ${l}`);
+  for (const [k, x] of Object.entries(v.extra ?? {})) out.add(`key ${k}=${JSON.stringify(x)}`);
+  return out;
+}
+
 /** Two versions with the same content hash (tags in any order, foreign keys in any order). */
 function sameVersion(a: NonNullable<Version>, b: NonNullable<Version>): boolean {
   const canonical = (v: NonNullable<Version>): string =>
@@ -116,7 +133,10 @@ export class Ledger {
    * when: the engine uploads such a result as an edit on top of that version, so it beats a delete
    * whose person could not have seen it (broughtBack).
    */
-  private readonly resolutionEdits = new Map<string, Array<{ device: number; at: number }>>();
+  private readonly resolutionEdits = new Map<
+    string,
+    Array<{ device: number; at: number; added: ReadonlySet<string> }>
+  >();
   /**
    * Per note id, the resolutions that set this computer's whole copy aside (the result is the
    * cloud's version), and when: the edits that device's person had made to that copy never reached
@@ -132,6 +152,8 @@ export class Ledger {
    * whose earlier version another device then kept is not beaten by what that version held).
    */
   private readonly seen = new Map<string, Set<string>>();
+  /** The same per note id and device for every line read (linesOf), not only the markers. */
+  private readonly seenLines = new Map<string, Set<string>>();
   /** The persons' steps heard of so far: a Decision's `at`. */
   private steps = 0;
   /** How many markers were written, per kind (the soak's "edits checked"). */
@@ -154,6 +176,7 @@ export class Ledger {
     const b = markersOf(before);
     const a = markersOf(after);
     const knew = this.saw(device, id, b, a);
+    const seenLines = this.sawLines(device, id, before, after);
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
@@ -164,12 +187,12 @@ export class Ledger {
         this.decide(id, m, {
           present: false,
           device,
-          removal: { deletion: after === null, knew, held: b },
+          removal: { deletion: after === null, knew, held: b, seenLines },
           by,
         });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
-    if (after === null) this.deletionCovers(id, knew, b);
+    if (after === null) this.deletionCovers(id, knew, b, seenLines);
   }
 
   /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
@@ -181,12 +204,26 @@ export class Ledger {
     return new Set(all); // what they knew at this step, not what they will see later
   }
 
+  /** As `saw`, for every line of the versions the person reads. */
+  private sawLines(device: number, id: string, ...versions: Version[]): ReadonlySet<string> {
+    const key = `${id}\u0000${device}`;
+    const all = this.seenLines.get(key) ?? new Set<string>();
+    for (const v of versions) for (const l of linesOf(v)) all.add(l);
+    this.seenLines.set(key, all);
+    return new Set(all);
+  }
+
   /**
    * A note deleted after some of its markers were removed: those removals were part of the
    * version deleted, so an edit that beats the delete brings its own version back, removed
    * markers included, as it brings back the note.
    */
-  private deletionCovers(id: string, knew: ReadonlySet<string>, held: ReadonlySet<string>): void {
+  private deletionCovers(
+    id: string,
+    knew: ReadonlySet<string>,
+    held: ReadonlySet<string>,
+    seenLines: ReadonlySet<string>,
+  ): void {
     const prefix = `${id}\u0000`;
     for (const [key, d] of this.decisions)
       if (key.startsWith(prefix) && d.removal && !d.removal.deletion) {
@@ -194,6 +231,7 @@ export class Ledger {
           deletion: true,
           knew: new Set([...d.removal.knew, ...knew]),
           held: new Set([...d.removal.held, ...held]),
+          seenLines,
         };
         d.at = this.steps;
       }
@@ -229,7 +267,12 @@ export class Ledger {
     const cloud = markersOf(sides.cloud);
     const r = markersOf(result);
     const shown = new Set([...local, ...cloud]);
-    const removal = { deletion: result === null, knew: this.saw(device, id, shown, r), held: shown };
+    const removal = {
+      deletion: result === null,
+      knew: this.saw(device, id, shown, r),
+      held: shown,
+      seenLines: this.sawLines(device, id, sides.local, sides.cloud, result),
+    };
     const at = ++this.steps;
     if (sides.local !== null && sides.cloud !== null && result !== null && sameVersion(result, sides.cloud)) {
       const list = this.copiesSetAside.get(id) ?? [];
@@ -255,7 +298,7 @@ export class Ledger {
       // note is back in the cloud by the merge rule): what the person keeps of that live note is
       // their decision, though this computer's side agreed — even if they set the edit that beat
       // the delete aside (seed 31902: "keep both" kept this computer's copy under the id).
-      if (d && !d.present && this.broughtBack(id, d, cloud)) {
+      if (d && !d.present && this.broughtBack(id, d, cloud, linesOf(sides.cloud))) {
         this.decide(id, m, { present: true, device, by });
         continue;
       }
@@ -264,7 +307,8 @@ export class Ledger {
     if (result === null || sides.cloud === null || sameVersion(result, sides.cloud)) return;
     for (const m of cloud) if (!r.has(m)) this.removedByAnEdit(id, m, device);
     const list = this.resolutionEdits.get(id) ?? [];
-    list.push({ device, at });
+    const shownCloud = linesOf(sides.cloud);
+    list.push({ device, at, added: new Set([...linesOf(result)].filter((l) => !shownCloud.has(l))) });
     this.resolutionEdits.set(id, list);
   }
 
@@ -324,7 +368,12 @@ export class Ledger {
             ? `${what} (${d.by}) was silently reverted: it survives only in ${found}`
             : `${what} (${d.by}) is lost: in no note and no backup`,
         );
-      } else if (!d.present && here && !this.broughtBack(id, d, liveMarkers.get(id)!) && !keptMeanwhile(d)) {
+      } else if (
+        !d.present &&
+        here &&
+        !this.broughtBack(id, d, liveMarkers.get(id)!, linesOf(live.get(id) ?? null)) &&
+        !keptMeanwhile(d)
+      ) {
         failures.push(`${what} was removed by a person (${d.by}) and came back`);
       }
     }
@@ -340,7 +389,12 @@ export class Ledger {
   }
 
   /** A deleted note is back because an edit the deleting person had not seen beat the delete. */
-  private broughtBack(id: string, d: Decision, live: ReadonlySet<string>): boolean {
+  private broughtBack(
+    id: string,
+    d: Decision,
+    live: ReadonlySet<string>,
+    liveLines: ReadonlySet<string>,
+  ): boolean {
     if (!d.removal?.deletion) return false;
     for (const m of live) {
       const c = this.created.get(m);
@@ -367,6 +421,18 @@ export class Ledger {
       if (r.device !== d.device && d.removal.held.has(r.marker) && !live.has(r.marker)) return true;
     // A resolution on another device after the delete, shown a live cloud version: its result is
     // an edit that person made without seeing the delete.
-    return (this.resolutionEdits.get(id) ?? []).some((e) => e.device !== d.device && e.at > d.at);
+    // So is one made before the delete whose lines the deleting person never read, when the note
+    // came back carrying them (seeds 45650, 60645: a "merged" resolution adding only lines that are
+    // not markers reached the cloud after the other device's person, shown the version before it,
+    // kept their delete).
+    const seen = d.removal.seenLines;
+    return (this.resolutionEdits.get(id) ?? []).some(
+      (e) =>
+        e.device !== d.device &&
+        (e.at > d.at ||
+          (e.added.size > 0 &&
+            [...e.added].some((l) => liveLines.has(l)) &&
+            ![...e.added].some((l) => seen.has(l)))),
+    );
   }
 }

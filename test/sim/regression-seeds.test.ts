@@ -23,10 +23,12 @@ const FOUND = [336, 1123, 5509, 5919, 5935, 8164, 8231, 8233, 8409];
  * 43822, three devices resolving one conflict at once; 47992, a deleted version back with the
  * restored cloud after the id was created anew; 52075 (fresh soak), a removal the deleting person saw
  * does not beat their delete (63710 the same); 61860, edits to a copy its person then set aside whole
- * beat no delete.
+ * beat no delete; 45650, a hand merge the deleting person never read beats the delete though made
+ * before it (60645 the same).
  */
 const FOUND_WITH_SERVER_LOSS = [
   142, 282, 350, 351, 462, 685, 20195, 20250, 30691, 33700, 42155, 42836, 43822, 45318, 47992, 52075, 61860,
+  45650,
 ];
 
 it(`sync simulation: the seeds the soak found (${FOUND.join(', ')}) pass`, { timeout: 600_000 }, async () => {
