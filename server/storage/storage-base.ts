@@ -66,10 +66,14 @@ export abstract class StorageBase implements StorageAdapter {
     return keys.length;
   }
 
-  /** Runs one storage call on a checked key (none for prefixes), failing as the contract says. */
+  /**
+   * Runs one storage call on a checked key (none for prefixes), failing as the contract says. A
+   * malformed key is the server's own bug, not the storage being away: it fails as a plain error
+   * (an internal error to the client), never as "storage unavailable, try again".
+   */
   private async guard<T>(key: string | null, call: () => Promise<T>): Promise<T> {
+    if (key !== null) checkedKey(key);
     try {
-      if (key !== null) checkedKey(key);
       return await call();
     } catch (err) {
       if (err instanceof PreconditionFailedError || err instanceof StorageUnavailableError) throw err;

@@ -6,6 +6,7 @@ import {
   readEmbeddingsKey,
 } from '../../electron/memory/semantic/settings.js';
 import { fixture, note, writeNoteFile, type Fixture } from '../memory/helpers.js';
+import { SEMANTIC_WEIGHT } from '../../electron/memory/search/fusion.js';
 import { startStandInEmbeddings, type StandInServer } from '../semantic/stand-in-embeddings.js';
 import { memdeskChild as memdesk } from '../support/memdesk-cli.js';
 
@@ -44,6 +45,8 @@ const savedSettings = (on: boolean) => ({
   model: 'stand-in',
   hasApiKey: true,
   active: on,
+  weight: null,
+  defaultWeight: SEMANTIC_WEIGHT,
 });
 
 /** Nothing the CLI prints, and no settings file, ever holds the key. */
@@ -57,7 +60,15 @@ describe('memdesk semantic (stand-in embeddings server)', { timeout: 180_000 }, 
     const status = await run(['--json', 'semantic', 'status']);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual({
-      settings: { enabled: false, baseUrl: null, model: null, hasApiKey: false, active: false },
+      settings: {
+        enabled: false,
+        baseUrl: null,
+        model: null,
+        hasApiKey: false,
+        active: false,
+        weight: null,
+        defaultWeight: SEMANTIC_WEIGHT,
+      },
       status: { active: false, embedded: 0, notes: 1, updatedAt: null, downSince: null },
     });
     const on = await run(['semantic', 'on']);
