@@ -533,4 +533,29 @@ describe('the simulation ledger', () => {
     // Back without the merge's lines: not that edit's doing.
     expect(check(history(false), { a: v })).not.toEqual([]);
   });
+
+  // Soak seed 70560: device 0 deleted v (unpushed), the cloud was wiped; device 1, holding v, kept it
+  // over device 2's own copy in a no-base conflict. Neither saw the other, and v adds nothing device 0's person had not
+  // held: the delete may stand.
+  it('keeping, against the cloud, exactly what another device deleted unseen: either outcome stands', () => {
+    const history = (extra: boolean) => {
+      const ledger = new Ledger(9);
+      const [a, b, own] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+      const v = note([a, b]);
+      ledger.edited(0, 'n', null, v, 'create on 0');
+      ledger.edited(1, 'n', null, v, 'pulled on 1');
+      ledger.edited(2, 'n', null, note([a, own]), 'own copy on 2');
+      ledger.edited(0, 'n', v, null, 'delete on 0');
+      // The cloud, wiped, never held that delete: v may come back or stay deleted (mayReturn).
+      ledger.mayReturn(1, 'n', v, 'server wiped');
+      const kept = extra ? note([a, b, ledger.marker('line')]) : v;
+      ledger.resolved(1, 'n', { local: kept, cloud: note([a, own]) }, kept, 'resolution on 1 → local');
+      return { ledger, own };
+    };
+    const same = history(false);
+    expect(check(same.ledger, {}, (m) => (m === same.own ? 'a backup' : null))).toEqual([]);
+    // With a line the deleting person never held, the result is an edit: it must survive.
+    const more = history(true);
+    expect(check(more.ledger, {}, (m) => (m === more.own ? 'a backup' : null))).not.toEqual([]);
+  });
 });

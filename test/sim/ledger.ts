@@ -283,7 +283,21 @@ export class Ledger {
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
     for (const m of r) {
       if (!cloud.has(m)) {
-        this.decide(id, m, { present: true, device, by });
+        // Kept against the cloud's side, but deleted on another device by a person whose version
+        // held all that the result holds, neither seeing the other: the result is no edit that
+        // person had not seen, so the delete may stand — either stands (seed 70560: a copy pulled
+        // before the cloud was wiped, kept over another device's upload, was the version a third
+        // device's person had deleted; that device deleted it again).
+        // (Under a loss's "either way", the decision it covers.)
+        const last = this.decisions.get(`${id}\u0000${m}`);
+        const prior = last?.either ? last.previous : last;
+        const deletedAsIs =
+          prior !== undefined &&
+          !prior.present &&
+          prior.device !== device &&
+          prior.removal?.deletion === true &&
+          [...r].every((x) => prior.removal!.held.has(x));
+        this.decide(id, m, { present: true, device, by, ...(deletedAsIs ? { either: true } : {}) });
         continue;
       }
       const key = `${id}\u0000${m}`;
