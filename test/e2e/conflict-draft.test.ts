@@ -2,11 +2,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../electron/api/handlers.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { ensureRendererBuilt, launchChromium, openNoteIn, row, screenshot, WAIT } from './harness.js';
 import {
+  closeDevices,
+  coreReads,
   openTab,
   readBody,
   signIn,
@@ -112,11 +113,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const d of [A, B]) {
-    if (!d) continue;
-    await d.bridge.close();
-    await fs.rm(d.root, { recursive: true, force: true });
-  }
+  await closeDevices([A, B]);
   await server?.close();
 });
 
@@ -129,15 +126,7 @@ describe('a sync conflict’s hand-merge draft', { timeout: 240_000 }, () => {
     await syncNow(B);
     await expect.poll(() => readBody(B.userDir, ID), { timeout: WAIT }).toBe(BODY('Middle line as synced.'));
     for (const d of [A, B]) await writeNote(d, `Middle line edited on ${d.name.toUpperCase()}.`);
-    for (const d of [A, B])
-      await expect
-        .poll(
-          async () => (await createHandlers(d.bridge.context)['notes.get']({ id: ID, scope: 'user' })).body,
-          {
-            timeout: WAIT,
-          },
-        )
-        .toContain(`edited on ${d.name.toUpperCase()}`);
+    for (const d of [A, B]) await coreReads(d, ID, `edited on ${d.name.toUpperCase()}`);
     await syncNow(A);
     await syncNow(B);
     await expect

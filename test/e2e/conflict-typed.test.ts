@@ -13,6 +13,7 @@ import {
   WAIT,
 } from './harness.js';
 import {
+  closeDevices,
   openTab,
   readBody,
   signIn,
@@ -139,11 +140,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const d of [A, B]) {
-    if (!d) continue;
-    await d.bridge.close();
-    await fs.rm(d.root, { recursive: true, force: true });
-  }
+  await closeDevices([A, B]);
   await server?.close();
 });
 

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { createHandlers } from '../../electron/api/handlers.js';
 import { defaultSeedDirs, seedSampleNotes } from '../../electron/demo/seed.js';
 import { startWebBridge, type WebBridge } from '../../electron/transports/http/web-bridge.js';
 import { parseNote } from '../../shared/note-format.js';
@@ -73,6 +74,28 @@ export async function restartDevice(d: Device): Promise<void> {
     sync: { autoStart: d.autoStart },
   });
   await d.page.goto(d.bridge.url);
+}
+
+/** Closes each started device's bridge and removes its temp folder (a failed start leaves a hole). */
+export async function closeDevices(devices: readonly (Device | undefined)[]): Promise<void> {
+  for (const d of devices) {
+    if (!d) continue;
+    await d.bridge.close();
+    await fs.rm(d.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Waits until the device's core reads `text` in the user note `id`: a file written beside the app
+ * is seen through the watcher, which may lag on a loaded machine, and a round before that would
+ * sync the old text.
+ */
+export async function coreReads(d: Device, id: string, text: string): Promise<void> {
+  await expect
+    .poll(async () => (await createHandlers(d.bridge.context)['notes.get']({ id, scope: 'user' })).body, {
+      timeout: WAIT,
+    })
+    .toContain(text);
 }
 
 export async function readBody(dir: string, id: string): Promise<string | null> {

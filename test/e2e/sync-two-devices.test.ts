@@ -8,6 +8,8 @@ import type { Note } from '../../shared/note.js';
 import { startTestServer, type TestServer } from '../sync/harness.js';
 import { ensureRendererBuilt, launchChromium, screenshot, WAIT } from './harness.js';
 import {
+  closeDevices,
+  coreReads,
   openTab,
   readBody,
   restartDevice,
@@ -73,11 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const d of [A, B, C]) {
-    if (!d) continue;
-    await d.bridge.close();
-    await fs.rm(d.root, { recursive: true, force: true });
-  }
+  await closeDevices([A, B, C]);
   await server?.close();
   await limitedServer?.close();
 });
@@ -120,16 +118,7 @@ describe('Sync in Chromium: two devices, one real sync server', { timeout: 180_0
       await writeNote(B.userDir, note(id, BODY(`Middle line edited on B (${id}).`)));
     }
     // Both cores see their edits before anything syncs (on a loaded machine the watcher may lag).
-    for (const d of [A, B])
-      for (const id of ids)
-        await expect
-          .poll(
-            async () => (await createHandlers(d.bridge.context)['notes.get']({ id, scope: 'user' })).body,
-            {
-              timeout: WAIT,
-            },
-          )
-          .toContain(`edited on ${d.name.toUpperCase()}`);
+    for (const d of [A, B]) for (const id of ids) await coreReads(d, id, `edited on ${d.name.toUpperCase()}`);
     await syncNow(A);
     await syncNow(B);
 
