@@ -20,7 +20,11 @@ import { StorageBase, checkedKey } from './storage-base.js';
  */
 export interface FsStorageOptions {
   staleLockMs?: number;
-  /** Test hook: awaited after the new content is on disk, before the compare-and-swap publishes it. */
+  /**
+   * Test hook, awaited once per compare-and-swap: after the new content is on disk, before the
+   * lock is taken and the expected version checked (where a rival writer can still win the race,
+   * or a kill leaves the previous version in place).
+   */
   beforePublish?: (key: string) => Promise<void>;
 }
 
@@ -162,7 +166,6 @@ export class FsStorage extends StorageBase {
         const seconds = Number(mtimeNs) / 1e9;
         await fs.utimes(temp, seconds, seconds);
         const sig = signature(await fs.stat(temp, { bigint: true }));
-        await this.options.beforePublish?.(key);
         await fs.rename(temp, file);
         this.remember(key, sig, etag);
         await syncDir(path.dirname(file));

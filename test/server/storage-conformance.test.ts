@@ -226,3 +226,31 @@ describe('storage that cannot be used says so', () => {
     await expect(gone.get('a')).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 });
+
+describe('fs: the beforePublish test hook (what the crash and busy tests stop at)', () => {
+  it('runs once per compare-and-swap, before the expected version is checked; never for creates or plain writes', async () => {
+    const dir = await tempDir();
+    const rival = new FsStorage(dir);
+    let calls = 0;
+    let interfere = false;
+    const s = new FsStorage(dir, {
+      beforePublish: async (key) => {
+        calls++;
+        if (interfere) await rival.put(key, 'rival');
+      },
+    });
+    const created = await s.put('m.json', 'one', { ifNoneMatch: '*' });
+    await s.put('other.json', 'plain');
+    expect(calls).toBe(0);
+    const second = await s.put('m.json', 'two', { ifMatch: created.etag });
+    expect(calls).toBe(1);
+    // A rival that writes at the hook wins: the version this write expected is gone.
+    interfere = true;
+    await expect(s.put('m.json', 'three', { ifMatch: second.etag })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    expect(calls).toBe(2);
+    expect((await s.get('m.json'))?.body.toString()).toBe('rival');
+    await fs.rm(dir, { recursive: true });
+  });
+});
