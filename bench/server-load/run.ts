@@ -10,6 +10,8 @@
  * process's RSS.  Run: npx tsx bench/server-load/run.ts [USERS NOTES SECONDS COMMITTERS]
  * The scopes' manifests are generated straight into the data directory in the server's own
  * format (a poll and a commit never read older revisions), so setup takes seconds, not minutes.
+ * BENCH_SERVER_NODE_ARGS (space-separated) go to the sync server's node, e.g. to profile it:
+ * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,7 +82,8 @@ function spawnServer(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...(args[0] === '-e' ? [] : nodeArgs), '--import', 'tsx', ...args], {
     cwd: REPO,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
