@@ -6,6 +6,14 @@ import { CONTENT_SECURITY_POLICY } from './electron/transports/http/guard.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The CSP as a <meta>: `frame-ancestors` works only as a header (browsers ignore it in a meta and
+ * log a warning), so the meta leaves it out; the web bridge sends the whole policy as a header.
+ */
+const META_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors'))
+  .join('; ');
+
 /** The built page carries the strict CSP itself (Electron loads it from file://; the web bridge also sends it as a header). */
 function cspMeta(): Plugin {
   return {
@@ -14,7 +22,7 @@ function cspMeta(): Plugin {
     transformIndexHtml(html) {
       return html.replace(
         '<meta charset="UTF-8" />',
-        `<meta charset="UTF-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`,
+        `<meta charset="UTF-8" />\n    <meta http-equiv="Content-Security-Policy" content="${META_POLICY}" />`,
       );
     },
   };
