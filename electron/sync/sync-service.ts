@@ -13,7 +13,7 @@ import {
   type ScopeReport,
 } from './baseline-store.js';
 import type { RoundContext, RoundResult, ScheduledDirectory } from './coordinator.js';
-import { SyncRequestError } from './http-client.js';
+import { SyncRequestError, type SyncFailure } from './http-client.js';
 import { plainNote } from '../../shared/note-format.js';
 import { contentFields, contentOfStored, noteOfId } from './note-content.js';
 import { locateBaseline, type BaselineLocation } from './baseline-location.js';
@@ -67,6 +67,39 @@ interface RoundStatus {
   /** Every round's transfer added up since this process started (the page's round toast). */
   totals: RoundTotals;
 }
+
+/**
+ * Failures the page explains in a sentence of ours around the server's reason, with what the
+ * scheduler does next: blocked until the person acts, or transient (retried on its own).
+ */
+const EXPLAINED_FAILURES: Partial<
+  Record<
+    SyncFailure,
+    { outcome: 'blocked' | 'transient'; code: SyncStatusCode; say: (reason: string) => string }
+  >
+> = {
+  account_erased: {
+    outcome: 'blocked',
+    code: 'account_erased',
+    say: () => 'this account was deleted on the sync server; notes on this computer are untouched',
+  },
+  upgrade_required: {
+    outcome: 'blocked',
+    code: 'client_too_old',
+    say: (reason) => `the sync server needs a newer Memory Desk (${reason}); upgrade this app`,
+  },
+  protocol_unsupported: {
+    outcome: 'blocked',
+    code: 'server_too_old',
+    say: (reason) => `the sync server is older than this app (${reason}); upgrade the server`,
+  },
+  storage_unavailable: {
+    outcome: 'transient',
+    code: 'storage_unavailable',
+    say: (reason) =>
+      `the sync server's storage is unavailable or not configured (${reason}); notes keep working on this computer`,
+  },
+};
 
 const NO_ROUNDS: RoundTotals = { rounds: 0, added: 0, changed: 0, deleted: 0, pushed: 0, conflicts: 0 };
 
@@ -254,6 +287,12 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
       scope,
     });
     if (err instanceof SyncRequestError) {
+      const explained = EXPLAINED_FAILURES[err.failure];
+      if (explained)
+        return {
+          result: { outcome: explained.outcome },
+          error: shown(explained.code, explained.say(err.message)),
+        };
       switch (err.failure) {
         case 'aborted':
           return { result: { outcome: 'blocked' }, error: null };
@@ -270,38 +309,6 @@ export class SyncService implements ScheduledDirectory, RoundDeps {
             error: shown(
               syncStatusCode(err.failure),
               `the sync server did not accept the sign-in (${err.message}); sign in again`,
-            ),
-          };
-        case 'account_erased':
-          return {
-            result: { outcome: 'blocked' },
-            error: shown(
-              'account_erased',
-              'this account was deleted on the sync server; notes on this computer are untouched',
-            ),
-          };
-        case 'upgrade_required':
-          return {
-            result: { outcome: 'blocked' },
-            error: shown(
-              'client_too_old',
-              `the sync server needs a newer Memory Desk (${err.message}); upgrade this app`,
-            ),
-          };
-        case 'protocol_unsupported':
-          return {
-            result: { outcome: 'blocked' },
-            error: shown(
-              'server_too_old',
-              `the sync server is older than this app (${err.message}); upgrade the server`,
-            ),
-          };
-        case 'storage_unavailable':
-          return {
-            result: { outcome: 'transient' },
-            error: shown(
-              'storage_unavailable',
-              `the sync server's storage is unavailable or not configured (${err.message}); notes keep working on this computer`,
             ),
           };
         case 'offline':
