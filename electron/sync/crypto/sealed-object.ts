@@ -59,27 +59,20 @@ export function sealObject(
 ): SealedObject {
   const id = keyedNoteId(keys, scope, plain.id);
   const hash = keyedHash(keys, scope, plain.id, plain.hash);
-  const sealed = seal(
+  const content = sealText(
     keys.object,
-    pad(utf8(plain.content), SEALED_OBJECT_MIN_BYTES),
+    plain.content,
+    SEALED_OBJECT_MIN_BYTES,
     objectAad(scope, id, hash),
     random,
   );
-  return { id, hash, content: toBase64Url(sealed) };
+  return { id, hash, content };
 }
 
 /** The note file, after checking it is the one the server filed under this keyed id and hash. */
 export function openObject(keys: AccountKeys, scope: ScopeLabel, sealed: SealedObject): PlainObject {
-  const bytes = fromBase64Url(sealed.content);
-  const padded = bytes && open(keys.object, bytes, objectAad(scope, sealed.id, sealed.hash));
-  const data = padded && unpad(padded);
-  if (!data) throw tampered(`a note`);
-  let content: string;
-  try {
-    content = fromUtf8(data);
-  } catch {
-    throw tampered('a note');
-  }
+  const content = openText(keys.object, sealed.content, objectAad(scope, sealed.id, sealed.hash));
+  if (content === null) throw tampered('a note');
   const parsed = parseNote(content);
   if (!parsed.ok) throw tampered('a note');
   const hash = contentHash(parsed.note);
@@ -121,23 +114,22 @@ export function sealRecord(
 ): SealedName {
   const id = keyedNoteId(keys, scope, record.id);
   const hash = record.hash === null ? null : keyedHash(keys, scope, record.id, record.hash);
-  const sealed = seal(
+  const meta = sealText(
     keys.meta,
-    pad(utf8(JSON.stringify(record)), RECORD_MIN_BYTES),
+    JSON.stringify(record),
+    RECORD_MIN_BYTES,
     recordAad(scope, id, hash),
     random,
   );
-  return { id, hash, meta: toBase64Url(sealed) };
+  return { id, hash, meta };
 }
 
 export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedName): EntryRecord {
-  const bytes = fromBase64Url(sealed.meta);
-  const padded = bytes && open(keys.meta, bytes, recordAad(scope, sealed.id, sealed.hash));
-  const data = padded && unpad(padded);
-  if (!data) throw tampered('a manifest entry');
+  const text = openText(keys.meta, sealed.meta, recordAad(scope, sealed.id, sealed.hash));
+  if (text === null) throw tampered('a manifest entry');
   let record: EntryRecord;
   try {
-    record = RecordSchema.parse(JSON.parse(fromUtf8(data)));
+    record = RecordSchema.parse(JSON.parse(text));
   } catch {
     throw tampered('a manifest entry');
   }
@@ -148,4 +140,28 @@ export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedN
   if (keyedNoteId(keys, scope, record.id) !== sealed.id || !hashMatches)
     throw tampered(`the manifest entry of note ${record.id}`);
   return record;
+}
+
+/** `text` padded to at least `minBytes`, sealed under `key` bound to `aad`, as base64url. */
+function sealText(
+  key: Uint8Array,
+  text: string,
+  minBytes: number,
+  aad: Uint8Array,
+  random: RandomSource,
+): string {
+  return toBase64Url(seal(key, pad(utf8(text), minBytes), aad, random));
+}
+
+/** The text `sealText` sealed, or null when it does not open (damaged, another key or another aad). */
+function openText(key: Uint8Array, sealed: string, aad: Uint8Array): string | null {
+  const bytes = fromBase64Url(sealed);
+  const padded = bytes && open(key, bytes, aad);
+  const data = padded && unpad(padded);
+  if (!data) return null;
+  try {
+    return fromUtf8(data);
+  } catch {
+    return null;
+  }
 }
