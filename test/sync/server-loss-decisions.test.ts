@@ -358,6 +358,40 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     for (const d of [a, b, c]) expect(await d.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seed 86142 (of the 10,000-seed soak of f021a65).
+  it('killed after pulling a note and before saving, then the server wiped and the note deleted on another device in the new history: the copy goes, it is not uploaded again', async () => {
+    const {
+      devices: [a, b],
+      device,
+    } = await synced({ y: 'untouched\n' }, 'a', 'b');
+    await a.write('x', 'created on a\n');
+    expectOk(await a.sync());
+    await a.write('z', 'one more version, so that c saw a later one than the new history reaches\n');
+    expectOk(await a.sync());
+    expectOk(await b.sync());
+    const c = await device('c');
+    c.svc.hooks.point = async (name) => {
+      if (name === 'save:state') throw new SimulatedCrash('killed before the baseline was saved');
+    };
+    expect((await c.sync()).outcome).toBe('transient'); // x written here, the baseline not saved
+    expect(c.get('x')?.body).toBe('created on a\n');
+    await c.close();
+
+    await replaceServerData(null);
+    expectOk(await b.sync()); // uploads what the cloud lost, x with it
+    await a.remove('x');
+    // a's base for x is the version b uploaded again: the delete replaces exactly the one c holds.
+    expectOk(await a.sync()); // the person on a deletes x in the cloud's new history
+    const c2 = await device('c2', c.home);
+    expectOk(await c2.sync());
+    expect(c2.svc.lastRound?.historyReset).toBe(true);
+    // c's copy is exactly the version deleted: it goes too (it was uploaded as new, and x was back).
+    expect(c2.ids()).toEqual(['y', 'z']);
+    for (const d of [a, b]) expectOk(await d.sync());
+    for (const d of [a, b, c2]) expect(d.ids()).toEqual(['y', 'z']);
+    for (const d of [a, b, c2]) expect(await d.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seeds 351, 835.
   it('killed after pulling a note and before saving, then the server restored from an older backup and counted up to that version again: the pulled note is uploaded again, not deleted', async () => {
     const {

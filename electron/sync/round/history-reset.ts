@@ -49,6 +49,16 @@ export function baseAtLoss(
 }
 
 /**
+ * Whether the cloud, after losing history, still agrees with a version agreed on before: it holds
+ * that version, or its new history deleted exactly that version (as trustworthy as an agreed
+ * version: whoever deleted it had it).
+ */
+export function stillAgreed(entry: SyncEntry | undefined, agreed: string | null): boolean {
+  const cloud = entry?.hash ?? null;
+  return cloud === agreed || (cloud === null && agreed !== null && entry?.replaced === agreed);
+}
+
+/**
  * The cloud lost history (its data wiped, or restored from an older backup — the snapshot's
  * `historyReset`): the baseline describes a history the cloud no longer has, so it is trusted only
  * where the cloud still shows the same version. Every other note is planned as if never synced:
@@ -75,9 +85,7 @@ export function forgetLostHistory(
   const heldHere: Record<string, string> = {};
   for (const [id, hash] of Object.entries(base)) {
     const cloud = entries[id]?.hash ?? null;
-    // The cloud's new history deleted exactly this version: as trustworthy as an agreed version.
-    const deletedThere = cloud === null && entries[id]?.replaced === hash;
-    if (cloud === hash || deletedThere) {
+    if (stillAgreed(entries[id], hash)) {
       kept[id] = hash;
       continue;
     }
@@ -106,8 +114,7 @@ export function forgetLostHistory(
   const stillDeleted = Object.keys(deletedHere).length;
   if (stillDeleted > 0) parts.push(`${stillDeleted} note(s) deleted here stay deleted`);
   const waiting = differing.length + deletedThereUnplaced.length;
-  if (waiting > 0)
-    parts.push(`${waiting} note(s) whose cloud version differs wait for you as conflicts`);
+  if (waiting > 0) parts.push(`${waiting} note(s) whose cloud version differs wait for you as conflicts`);
   const notice = scoped(
     scope,
     `the sync server lost part of its history (its data was wiped or restored from an older backup): ${parts.join('; ')}`,

@@ -8,7 +8,7 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
-import { baseAtLoss, forgetLostHistory } from './history-reset.js';
+import { baseAtLoss, forgetLostHistory, stillAgreed } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
 import type { BaselineState, Journal } from '../baseline-store.js';
@@ -98,9 +98,12 @@ export async function runRound(
     const decidedWhileLost = reset ? {} : (state.decidedWhileLost ?? {});
     const writer = new LocalWriter(deps);
     if (journal) {
-      // After a loss of history the journal's pulls count only where the cloud still holds them.
+      // After a loss of history the journal's pulls count only where the cloud still holds them,
+      // or where its new history deleted exactly the version pulled — as trustworthy as an agreed
+      // version (forgetLostHistory): without it, that copy has no base here, and a round uploads
+      // it as new over the person's delete (seed 86142: a pull killed before the state was saved).
       const recoverable = reset
-        ? { ...journal, pulls: journal.pulls.filter((p) => (entries[p.id]?.hash ?? null) === p.pulled) }
+        ? { ...journal, pulls: journal.pulls.filter((p) => stillAgreed(entries[p.id], p.pulled)) }
         : journal;
       await recoverJournal(recoverable, entries, locals, held, state.base, deps.baselines, writer, t);
     }
