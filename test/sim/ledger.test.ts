@@ -558,4 +558,52 @@ describe('the simulation ledger', () => {
     const more = history(true);
     expect(check(more.ledger, {}, (m) => (m === more.own ? 'a backup' : null))).not.toEqual([]);
   });
+
+  // Soak seed 95254 (the second 10,000-seed soak, of 58104ee).
+  it('keeping the cloud’s copy over a delete that an unseen edit beat does not bring back what that edit removed', () => {
+    const ledger = new Ledger(10);
+    const [line, later, latest, own] = [1, 2, 3, 4].map(() => ledger.marker('line')) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    ledger.edited(1, 'n', null, note([line]), 'create on 1'); // synced: the cloud holds it
+    ledger.edited(0, 'n', null, note([own]), 'own copy on 0'); // a no-base conflict on 0
+    ledger.edited(2, 'n', null, note([line]), 'pulled on 2');
+    ledger.edited(1, 'n', note([line]), note([later]), 'edit on 1, offline'); // removes the line
+    ledger.edited(2, 'n', note([line]), null, 'delete on 2');
+    ledger.edited(1, 'n', note([later]), note([latest]), 'edit on 1 again'); // beats 2's delete, unseen there
+    // 0's person takes the cloud's copy, still the first version: they decide nothing about the line.
+    ledger.resolved(
+      0,
+      'n',
+      { local: note([own]), cloud: note([line]) },
+      note([line]),
+      'resolution on 0 → cloud',
+      true,
+    );
+    expect(
+      check(ledger, { n: note([latest]) }, (m) => (m === line || m === own ? 'a backup' : null)),
+    ).toEqual([]);
+    // Had 1's person not removed the line, keeping the cloud's copy keeps it.
+    const kept = new Ledger(11);
+    const [l2, o2] = [kept.marker('line'), kept.marker('line')];
+    kept.edited(1, 'm', null, note([l2]), 'create on 1');
+    kept.edited(0, 'm', null, note([o2]), 'own copy on 0');
+    kept.edited(2, 'm', null, note([l2]), 'pulled on 2');
+    const [k1, k2] = [kept.marker('line'), kept.marker('line')];
+    kept.edited(1, 'm', note([l2]), note([l2, k1]), 'edit on 1, offline');
+    kept.edited(2, 'm', note([l2]), null, 'delete on 2');
+    kept.edited(1, 'm', note([l2, k1]), note([l2, k2]), 'edit on 1 again');
+    kept.resolved(
+      0,
+      'm',
+      { local: note([o2]), cloud: note([l2]) },
+      note([l2]),
+      'resolution on 0 → cloud',
+      true,
+    );
+    expect(check(kept, { m: note([k2]) }, (m) => (m === l2 || m === o2 ? 'a backup' : null))).not.toEqual([]);
+  });
 });

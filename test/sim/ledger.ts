@@ -312,7 +312,17 @@ export class Ledger {
       // note is back in the cloud by the merge rule): what the person keeps of that live note is
       // their decision, though this computer's side agreed — even if they set the edit that beat
       // the delete aside (seed 31902: "keep both" kept this computer's copy under the id).
-      if (d && !d.present && this.broughtBack(id, d, cloud, linesOf(sides.cloud))) {
+      // ... unless another device's edit removed the marker before that delete, unseen here: the
+      // person kept the cloud's version, not that marker against a removal they never saw (seed
+      // 95254: a no-base conflict resolved to the cloud's copy, whose line the note's creator had
+      // removed offline; the delete beaten by that creator's later edit).
+      const beneath = d?.previous;
+      const removedUnseen =
+        beneath !== undefined &&
+        !beneath.present &&
+        beneath.removal?.deletion === false &&
+        beneath.device !== device;
+      if (d && !d.present && !removedUnseen && this.broughtBack(id, d, cloud, linesOf(sides.cloud))) {
         this.decide(id, m, { present: true, device, by });
         continue;
       }
