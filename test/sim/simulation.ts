@@ -254,6 +254,16 @@ export class Simulation {
     return new Set(d.user.store!.held().map((h) => h.id));
   }
 
+  /** Note `id` as its file holds it, loaded or held back by the store (null when there is none). */
+  private async onDisk(d: SimDevice, id: string): Promise<Version> {
+    const loaded = exactly(d, id);
+    if (loaded) return version(loaded);
+    const held = d.user.store!.held().find((h) => h.id === id);
+    if (!held) return null;
+    const parsed = parseNote(await fs.readFile(held.path, 'utf8'));
+    return parsed.ok ? version(parsed.note) : null;
+  }
+
   private async backupHashes(d: SimDevice): Promise<Set<string>> {
     const out = new Set<string>();
     for (const entry of await d.user.backups.list(1_000_000)) {
@@ -599,8 +609,11 @@ export class Simulation {
       if (choice === 'cloud') this.chosenDeletes.add(c.id);
       await d.user.store!.load();
       const twoCreations = c.kind === 'no_base' && c.baseHash === null;
-      this.ledger.resolved(di, c.id, sides, version(exactly(d, c.id)), by, twoCreations);
-      if (outcome?.newId) this.ledger.edited(di, outcome.newId, null, version(exactly(d, outcome.newId)), by);
+      // What the resolution left on disk: the store may hold that file back (a lowered maxNotes
+      // skips the oldest notes once keeping both adds one), which is not a deletion.
+      this.ledger.resolved(di, c.id, sides, await this.onDisk(d, c.id), by, twoCreations);
+      if (outcome?.newId)
+        this.ledger.edited(di, outcome.newId, null, await this.onDisk(d, outcome.newId), by);
     }
   }
 
