@@ -3,6 +3,7 @@ import type { ApiOutput } from '../../shared/api.js';
 import type { Harness } from '../../shared/api/agents-connect.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
+import { PageHeader } from '../components/PageHeader.js';
 import { SemanticRecallPanel } from '../settings/SemanticRecallPanel.js';
 import { CursorRuleSection } from './CursorRuleSection.js';
 import { NoteArchivesSection } from './NoteArchivesSection.js';
@@ -45,13 +46,7 @@ export function ConnectAgentsPage() {
   const hidden = data?.taggedForProjects.filter((t) => t.hiddenHere) ?? [];
   return (
     <div className="page agents-page" data-testid="agents-page">
-      <h2>{s.title}</h2>
-      <p className="muted">{s.intro}</p>
-      {connections.error || error ? (
-        <p className="error" role="alert">
-          {error ?? connections.error?.message}
-        </p>
-      ) : null}
+      <PageHeader title={s.title} intro={s.intro} error={error ?? connections.error?.message} />
       {data ? (
         <section aria-label={s.filterTitle} data-testid="project-filter">
           <h3>{s.filterTitle}</h3>

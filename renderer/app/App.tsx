@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useApiClient } from '../api/context.js';
 import { useDeferredApiQuery } from '../api/queries.js';
+import { LabelledSelect } from '../components/LabelledSelect.js';
 import { mergeWarnings, WarningsBar } from '../components/WarningsBar.js';
 import { Toasts } from '../components/Toasts.js';
 import { switchLocale, type Locale } from '../i18n/index.js';
@@ -125,31 +126,27 @@ export function App() {
           {HEADER_SLOTS.map((Slot, i) => (
             <Slot key={i} />
           ))}
-          <label>
-            <span className="sr-only">{t('app.language')}</span>
-            <select
-              aria-label={t('app.language')}
-              value={i18n.language}
-              onChange={(e) => void switchLocale(e.target.value as Locale)}
-              data-testid="locale"
-            >
-              <option value="en">English</option>
-              <option value="zh">中文</option>
-            </select>
-          </label>
-          <label>
-            <span className="sr-only">{t('app.theme')}</span>
-            <select
-              aria-label={t('app.theme')}
-              value={theme}
-              onChange={(e) => uiStore.getState().setTheme(e.target.value as ThemeChoice)}
-              data-testid="theme"
-            >
-              <option value="system">{t('app.themeSystem')}</option>
-              <option value="light">{t('app.themeLight')}</option>
-              <option value="dark">{t('app.themeDark')}</option>
-            </select>
-          </label>
+          <LabelledSelect<Locale>
+            label={t('app.language')}
+            labelHidden
+            value={i18n.language}
+            onChange={(locale) => void switchLocale(locale)}
+            testId="locale"
+          >
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </LabelledSelect>
+          <LabelledSelect<ThemeChoice>
+            label={t('app.theme')}
+            labelHidden
+            value={theme}
+            onChange={(choice) => uiStore.getState().setTheme(choice)}
+            testId="theme"
+          >
+            <option value="system">{t('app.themeSystem')}</option>
+            <option value="light">{t('app.themeLight')}</option>
+            <option value="dark">{t('app.themeDark')}</option>
+          </LabelledSelect>
         </div>
       </header>
       {!connected ? (

@@ -70,36 +70,26 @@ export function StatusBar() {
       <span className="status-item" data-testid="status-last-synced">
         {t('status.lastSynced', { when: last ?? t('status.never') })}
       </span>
-      {toUpload > 0 ? (
-        <button
-          type="button"
-          className="status-item"
-          onClick={() => openTab('sync')}
-          data-testid="status-to-upload"
-        >
-          {t('status.toUpload', { count: toUpload })}
-        </button>
-      ) : null}
-      {conflicts > 0 ? (
-        <button
-          type="button"
-          className="status-item status-alert"
-          onClick={() => openTab('conflicts')}
-          data-testid="status-conflicts"
-        >
-          {t('status.conflicts', { count: conflicts })}
-        </button>
-      ) : null}
-      {warnings > 0 ? (
-        <button
-          type="button"
-          className="status-item status-warn"
-          onClick={() => uiStore.getState().hideWarnings([])}
-          data-testid="status-warnings"
-        >
-          {t('status.warnings', { count: warnings })}
-        </button>
-      ) : null}
+      <CountItem
+        count={toUpload}
+        text={t('status.toUpload', { count: toUpload })}
+        onClick={() => openTab('sync')}
+        testId="status-to-upload"
+      />
+      <CountItem
+        count={conflicts}
+        tone="status-alert"
+        text={t('status.conflicts', { count: conflicts })}
+        onClick={() => openTab('conflicts')}
+        testId="status-conflicts"
+      />
+      <CountItem
+        count={warnings}
+        tone="status-warn"
+        text={t('status.warnings', { count: warnings })}
+        onClick={() => uiStore.getState().hideWarnings([])}
+        testId="status-warnings"
+      />
       <UnexpectedErrorsItem app={status.data?.unexpectedErrors} />
       <span className="status-spacer" />
       <button
@@ -114,5 +104,26 @@ export function StatusBar() {
         {tabMovesFocus ? t('status.tabMovesFocus') : t('status.tabIndents')}
       </button>
     </footer>
+  );
+}
+
+/** An item that counts something to look at (clicking it goes there); absent while there is none. */
+function CountItem(props: {
+  count: number;
+  tone?: 'status-alert' | 'status-warn';
+  text: string;
+  onClick: () => void;
+  testId: string;
+}) {
+  if (props.count <= 0) return null;
+  return (
+    <button
+      type="button"
+      className={props.tone ? `status-item ${props.tone}` : 'status-item'}
+      onClick={props.onClick}
+      data-testid={props.testId}
+    >
+      {props.text}
+    </button>
   );
 }

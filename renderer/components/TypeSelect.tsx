@@ -1,15 +1,18 @@
 import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES, type NoteType } from '../../shared/note.js';
 
-/** The note type picker of the editor and the new-note form: the four types, or none. */
+/** The note type picker of the editor, the new-note form and the hand merge: the four types, or none. */
 export function TypeSelect(props: {
   value: NoteType | '';
   onChange: (type: NoteType | '') => void;
-  testId: string;
+  testId?: string;
+  /** For a <label htmlFor> beside it (the hand merge's grid). */
+  id?: string;
 }) {
   const { t } = useTranslation();
   return (
     <select
+      id={props.id}
       value={props.value}
       onChange={(e) => props.onChange(e.target.value as NoteType | '')}
       data-testid={props.testId}

@@ -198,15 +198,12 @@ export function SemanticRecallPanel() {
       <h3>{s.title}</h3>
       <p className="muted">{s.intro}</p>
       <form onSubmit={(e) => void save(e)} noValidate>
-        <label className="semantic-toggle">
-          <input
-            type="checkbox"
-            checked={form.enabled}
-            onChange={(e) => edit({ enabled: e.target.checked })}
-            data-testid="semantic-enabled"
-          />{' '}
-          {s.enabled}
-        </label>
+        <Toggle
+          label={s.enabled}
+          checked={form.enabled}
+          onChange={(enabled) => edit({ enabled })}
+          testId="semantic-enabled"
+        />
         <label className="field" htmlFor={`${id}-url`}>
           {s.baseUrl}
           <input
@@ -270,15 +267,12 @@ export function SemanticRecallPanel() {
           <FieldError id="semantic-weight-error" message={fieldErrors.weight} />
         </div>
         {hasKey ? (
-          <label className="semantic-toggle">
-            <input
-              type="checkbox"
-              checked={form.removeKey}
-              onChange={(e) => edit({ removeKey: e.target.checked })}
-              data-testid="semantic-remove-key"
-            />{' '}
-            {s.removeKey}
-          </label>
+          <Toggle
+            label={s.removeKey}
+            checked={form.removeKey}
+            onChange={(removeKey) => edit({ removeKey })}
+            testId="semantic-remove-key"
+          />
         ) : null}
         <div className="actions">
           <button
@@ -340,5 +334,20 @@ export function SemanticRecallPanel() {
         </button>
       </div>
     </section>
+  );
+}
+
+/** A checkbox with its words after it. */
+function Toggle(props: { label: string; checked: boolean; onChange: (on: boolean) => void; testId: string }) {
+  return (
+    <label className="semantic-toggle">
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+        data-testid={props.testId}
+      />{' '}
+      {props.label}
+    </label>
   );
 }

@@ -14,6 +14,20 @@ export type Selection = NoteRef | { kind: 'new' } | null;
 
 const HISTORY_MAX = 50;
 
+/**
+ * One step along the history (back, or forward): the last note of `from` is opened, and the note
+ * left goes on `to`, the other way's stack; null when `from` is empty.
+ */
+function historyStep(selection: Selection, from: NoteRef[], to: NoteRef[]) {
+  const next = from[from.length - 1];
+  if (!next) return null;
+  return {
+    selection: next,
+    from: from.slice(0, -1),
+    to: selection?.kind === 'note' ? [...to, selection] : to,
+  };
+}
+
 function sameRef(a: Selection, b: NoteRef): boolean {
   return a?.kind === 'note' && a.id === b.id && a.scope === b.scope;
 }
@@ -110,23 +124,13 @@ export function createUiStore(initial: Partial<Pick<UiState, 'theme' | 'activeTa
     focusTaken: () => set({ focusOnOpen: null }),
     goBack: () => {
       const { selection, back, forward } = get();
-      const to = back[back.length - 1];
-      if (!to) return;
-      set({
-        selection: to,
-        back: back.slice(0, -1),
-        forward: selection?.kind === 'note' ? [...forward, selection] : forward,
-      });
+      const step = historyStep(selection, back, forward);
+      if (step) set({ selection: step.selection, back: step.from, forward: step.to });
     },
     goForward: () => {
       const { selection, back, forward } = get();
-      const to = forward[forward.length - 1];
-      if (!to) return;
-      set({
-        selection: to,
-        forward: forward.slice(0, -1),
-        back: selection?.kind === 'note' ? [...back, selection] : back,
-      });
+      const step = historyStep(selection, forward, back);
+      if (step) set({ selection: step.selection, forward: step.from, back: step.to });
     },
     setTheme: (theme) => set({ theme }),
     resetFilters: () => set({ query: '', typeFilter: 'all', tagFilter: '', sort: 'updated' }),

@@ -1,16 +1,15 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { EncryptionStatus } from '../../shared/api/encryption.js';
 import type { EncryptionProgress } from '../../shared/events.js';
 import { useApiClient } from '../api/context.js';
 import { useApiQuery } from '../api/queries.js';
-import type { ApiError } from '../api/errors.js';
 import { showToast } from '../state/toast-store.js';
+import { RequiredField } from '../components/RequiredField.js';
+import { EncryptionForm } from './EncryptionForm.js';
 import { useSyncMutation } from './hooks.js';
-
-/** The engine refuses shorter passphrases (electron/sync/crypto/keyring.ts); said here before asking. */
-const MIN_PASSPHRASE_CHARS = 8;
+import { MIN_PASSPHRASE_CHARS, NewPassphraseFields, useNewPassphrase } from './NewPassphrase.js';
 
 export function useEncryptionStatus(enabled = true) {
   return useApiQuery('encryption.status', {}, { staleTime: 10_000, retry: false, enabled });
@@ -45,14 +44,6 @@ export function EncryptionNotice({ paused }: { paused: boolean }) {
       {t(`syncUi.enc.${key}`)}
     </p>
   );
-}
-
-/** The wrong-passphrase refusal in the page's language; anything else as the core said it. */
-function errorText(err: ApiError, t: TFunction, usedCode = false): string {
-  const failure = (err.details as { failure?: unknown } | undefined)?.failure;
-  if (failure === 'wrong_passphrase')
-    return t(usedCode ? 'syncUi.enc.wrongCode' : 'syncUi.enc.wrongPassphrase');
-  return err.message;
 }
 
 /** Signed in with sync on: turn encryption on, unlock this device, or change the passphrase (issue 19). */
@@ -106,41 +97,6 @@ function EncryptionBody({
   return <TurnOnForm resume={false} onRecoveryCode={onRecoveryCode} />;
 }
 
-function PassphraseInput({
-  label,
-  value,
-  onChange,
-  testId,
-  autoComplete,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  testId: string;
-  autoComplete: 'new-password' | 'current-password';
-}) {
-  return (
-    <label>
-      <span>{label}</span>
-      <input
-        type="password"
-        required
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        data-testid={testId}
-      />
-    </label>
-  );
-}
-
-/** A new passphrase typed twice: the reason it cannot be used yet, or null. */
-function newPassphraseProblem(p: string, again: string, t: TFunction): string | null {
-  if (p.length < MIN_PASSPHRASE_CHARS) return t('syncUi.enc.tooShort', { count: MIN_PASSPHRASE_CHARS });
-  if (p !== again) return t('syncUi.enc.mismatch');
-  return null;
-}
-
 /** The last `encryption.progress` event of the core (reset when a new run starts). */
 function useEncryptionProgress(): [EncryptionProgress | null, () => void] {
   const client = useApiClient();
@@ -171,22 +127,16 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
   const { t } = useTranslation();
   const on = useSyncMutation('encryption.on');
   const [progress, resetProgress] = useEncryptionProgress();
-  const [passphrase, setPassphrase] = useState('');
-  const [again, setAgain] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const entry = useNewPassphrase();
+  const submit = () => {
     // Resuming re-uses the published keyring: the passphrase is checked by the engine, not retyped.
-    const why = resume ? null : newPassphraseProblem(passphrase, again, t);
-    setProblem(why);
-    if (why) return;
+    if (!entry.accept(!resume)) return;
     resetProgress();
     on.mutate(
-      { passphrase },
+      { passphrase: entry.value },
       {
         onSuccess: (r) => {
-          setPassphrase('');
-          setAgain('');
+          entry.clear();
           if (r.recoveryCode) onRecoveryCode(r.recoveryCode);
           const unfinished = r.scopes.some((scope) => scope.error);
           showToast(
@@ -199,40 +149,38 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
     );
   };
   return (
-    <form
-      className="sync-enc-form"
+    <EncryptionForm
+      name="on"
+      label={t('syncUi.enc.turnOn')}
+      {...(resume ? { submitLabel: t('syncUi.enc.resume') } : {})}
       onSubmit={submit}
-      aria-label={t('syncUi.enc.turnOn')}
-      data-testid="sync-enc-on-form"
+      mutation={on}
+      workingLabel={progressText(progress, t)}
+      progress={progress?.phase === 'uploading' ? progress : undefined}
+      problem={entry.problem}
     >
       <p className="muted">{resume ? t('syncUi.enc.resumeHint') : t('syncUi.enc.offHint')}</p>
-      <PassphraseInput
-        label={t('syncUi.enc.passphrase')}
-        value={passphrase}
-        onChange={setPassphrase}
-        testId="sync-enc-passphrase"
-        autoComplete={resume ? 'current-password' : 'new-password'}
-      />
-      {resume ? null : (
-        <PassphraseInput
-          label={t('syncUi.enc.confirm')}
-          value={again}
-          onChange={setAgain}
-          testId="sync-enc-confirm"
-          autoComplete="new-password"
+      {resume ? (
+        <RequiredField
+          label={t('syncUi.enc.passphrase')}
+          type="password"
+          autoComplete="current-password"
+          value={entry.value}
+          onChange={entry.setValue}
+          testId="sync-enc-passphrase"
         />
+      ) : (
+        <>
+          <NewPassphraseFields
+            entry={entry}
+            label={t('syncUi.enc.passphrase')}
+            testId="sync-enc-passphrase"
+            confirmTestId="sync-enc-confirm"
+          />
+          <p className="muted">{t('syncUi.enc.minLength', { count: MIN_PASSPHRASE_CHARS })}</p>
+        </>
       )}
-      {resume ? null : <p className="muted">{t('syncUi.enc.minLength', { count: MIN_PASSPHRASE_CHARS })}</p>}
-      <button type="submit" className="primary" disabled={on.isPending} data-testid="sync-enc-on">
-        {resume ? t('syncUi.enc.resume') : t('syncUi.enc.turnOn')}
-      </button>
-      <Working
-        pending={on.isPending}
-        label={progressText(progress, t)}
-        {...(progress?.phase === 'uploading' ? { value: progress } : {})}
-      />
-      <FormError text={problem ?? (on.error ? errorText(on.error, t) : null)} />
-    </form>
+    </EncryptionForm>
   );
 }
 
@@ -242,8 +190,7 @@ function UnlockForm() {
   const name = useId();
   const [withCode, setWithCode] = useState(false);
   const [secret, setSecret] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     unlock.mutate(withCode ? { recoveryCode: secret.trim() } : { passphrase: secret }, {
       onSuccess: () => {
         setSecret('');
@@ -252,11 +199,13 @@ function UnlockForm() {
     });
   };
   return (
-    <form
-      className="sync-enc-form"
+    <EncryptionForm
+      name="unlock"
+      label={t('syncUi.enc.unlock')}
       onSubmit={submit}
-      aria-label={t('syncUi.enc.unlock')}
-      data-testid="sync-enc-unlock-form"
+      mutation={unlock}
+      workingLabel={t('syncUi.enc.unlocking')}
+      usedCode={withCode}
     >
       <p className="muted">{t('syncUi.enc.lockedHint')}</p>
       <fieldset className="sync-enc-choice">
@@ -276,24 +225,16 @@ function UnlockForm() {
           {t('syncUi.enc.withCode')}
         </label>
       </fieldset>
-      <label>
-        <span>{withCode ? t('syncUi.enc.recoveryCode') : t('syncUi.enc.passphrase')}</span>
-        <input
-          type={withCode ? 'text' : 'password'}
-          required
-          autoComplete={withCode ? 'off' : 'current-password'}
-          spellCheck={false}
-          value={secret}
-          onChange={(e) => setSecret(e.target.value)}
-          data-testid="sync-enc-secret"
-        />
-      </label>
-      <button type="submit" className="primary" disabled={unlock.isPending} data-testid="sync-enc-unlock">
-        {t('syncUi.enc.unlock')}
-      </button>
-      <Working pending={unlock.isPending} label={t('syncUi.enc.unlocking')} />
-      <FormError text={unlock.error ? errorText(unlock.error, t, withCode) : null} />
-    </form>
+      <RequiredField
+        label={withCode ? t('syncUi.enc.recoveryCode') : t('syncUi.enc.passphrase')}
+        type={withCode ? 'text' : 'password'}
+        autoComplete={withCode ? 'off' : 'current-password'}
+        spellCheck={false}
+        value={secret}
+        onChange={setSecret}
+        testId="sync-enc-secret"
+      />
+    </EncryptionForm>
   );
 }
 
@@ -301,60 +242,44 @@ function ChangePassphraseForm() {
   const { t } = useTranslation();
   const change = useSyncMutation('encryption.changePassphrase');
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [again, setAgain] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const why = newPassphraseProblem(next, again, t);
-    setProblem(why);
-    if (why) return;
+  const entry = useNewPassphrase();
+  const submit = () => {
+    if (!entry.accept()) return;
     change.mutate(
-      { passphrase: current, newPassphrase: next },
+      { passphrase: current, newPassphrase: entry.value },
       {
         onSuccess: () => {
           setCurrent('');
-          setNext('');
-          setAgain('');
+          entry.clear();
           showToast({ tone: 'info', message: { key: 'syncUi.enc.changedToast' } });
         },
       },
     );
   };
   return (
-    <form
-      className="sync-enc-form"
+    <EncryptionForm
+      name="change"
+      label={t('syncUi.enc.change')}
       onSubmit={submit}
-      aria-label={t('syncUi.enc.change')}
-      data-testid="sync-enc-change-form"
+      mutation={change}
+      workingLabel={t('syncUi.enc.changing')}
+      problem={entry.problem}
     >
-      <PassphraseInput
+      <RequiredField
         label={t('syncUi.enc.current')}
+        type="password"
+        autoComplete="current-password"
         value={current}
         onChange={setCurrent}
         testId="sync-enc-current"
-        autoComplete="current-password"
       />
-      <PassphraseInput
+      <NewPassphraseFields
+        entry={entry}
         label={t('syncUi.enc.newPassphrase')}
-        value={next}
-        onChange={setNext}
         testId="sync-enc-new"
-        autoComplete="new-password"
+        confirmTestId="sync-enc-new-confirm"
       />
-      <PassphraseInput
-        label={t('syncUi.enc.confirm')}
-        value={again}
-        onChange={setAgain}
-        testId="sync-enc-new-confirm"
-        autoComplete="new-password"
-      />
-      <button type="submit" className="primary" disabled={change.isPending} data-testid="sync-enc-change">
-        {t('syncUi.enc.change')}
-      </button>
-      <Working pending={change.isPending} label={t('syncUi.enc.changing')} />
-      <FormError text={problem ?? (change.error ? errorText(change.error, t) : null)} />
-    </form>
+    </EncryptionForm>
   );
 }
 
@@ -389,35 +314,4 @@ function RecoveryCode({ code, onDone }: { code: string; onDone: () => void }) {
       {copied === 'failed' ? <p className="error">{t('syncUi.enc.copyFailed')}</p> : null}
     </div>
   );
-}
-
-function Working({
-  pending,
-  label,
-  value,
-}: {
-  pending: boolean;
-  label: string;
-  /** Known amounts (the re-upload): the bar says how far it is. */
-  value?: { done: number; total: number };
-}) {
-  return pending ? (
-    <div className="sync-progress" role="status" data-testid="sync-enc-working">
-      <div
-        className="sync-progress-bar"
-        role="progressbar"
-        aria-label={label}
-        {...(value ? { 'aria-valuemin': 0, 'aria-valuemax': value.total, 'aria-valuenow': value.done } : {})}
-      />
-      <span data-testid="sync-enc-progress">{label}</span>
-    </div>
-  ) : null;
-}
-
-function FormError({ text }: { text: string | null }) {
-  return text ? (
-    <p className="error" role="alert" data-testid="sync-enc-error">
-      {text}
-    </p>
-  ) : null;
 }

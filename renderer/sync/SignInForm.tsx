@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RequiredField } from '../components/RequiredField.js';
 import { showToast } from '../state/toast-store.js';
 import { useSyncMutation } from './hooks.js';
 import { OriginField } from './OriginField.js';
@@ -33,17 +34,14 @@ export function SignInForm() {
       }}
     >
       <OriginField value={origin} onChange={setOrigin} testId="sync-origin" />
-      <label>
-        <span>{t('syncUi.token')}</span>
-        <input
-          type="password"
-          required
-          autoComplete="off"
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-          data-testid="sync-token"
-        />
-      </label>
+      <RequiredField
+        label={t('syncUi.token')}
+        type="password"
+        autoComplete="off"
+        value={token}
+        onChange={setToken}
+        testId="sync-token"
+      />
       <button type="submit" className="primary" disabled={login.isPending} data-testid="sync-signin">
         {login.isPending ? t('syncUi.signingIn') : t('syncUi.signIn')}
       </button>

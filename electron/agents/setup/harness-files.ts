@@ -49,6 +49,18 @@ export function harnessSetup(
   const [mcpCommand = 'memdesk', ...mcpPrefix] = opts.memdesk;
   const mcpArgs = [...mcpPrefix, ...opts.homeArgs, 'mcp'];
   const events = Object.keys(CONTRACTS[harness].events);
+  /** The hooks file of Claude Code and Codex: each event runs the hook command, timeout in seconds. */
+  const commandHooksFile = (file: string, shown: string): HarnessSetup['files'][number] => ({
+    path: file,
+    role: 'hooks',
+    edit: groupedHooks(
+      shown,
+      Object.fromEntries(
+        events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
+      ),
+      marker,
+    ),
+  });
 
   switch (harness) {
     case 'claude-code':
@@ -69,17 +81,7 @@ export function harnessSetup(
               env: {},
             }),
           },
-          {
-            path: path.join(homeDir, '.claude', 'settings.json'),
-            role: 'hooks',
-            edit: groupedHooks(
-              '~/.claude/settings.json',
-              Object.fromEntries(
-                events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
-              ),
-              marker,
-            ),
-          },
+          commandHooksFile(path.join(homeDir, '.claude', 'settings.json'), '~/.claude/settings.json'),
         ],
       };
     case 'codex':
@@ -98,17 +100,7 @@ export function harnessSetup(
             role: 'mcp',
             edit: tomlMcpServer(MCP_NAME, mcpCommand, mcpArgs),
           },
-          {
-            path: path.join(homeDir, '.codex', 'hooks.json'),
-            role: 'hooks',
-            edit: groupedHooks(
-              '~/.codex/hooks.json',
-              Object.fromEntries(
-                events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
-              ),
-              marker,
-            ),
-          },
+          commandHooksFile(path.join(homeDir, '.codex', 'hooks.json'), '~/.codex/hooks.json'),
         ],
       };
     case 'gemini':

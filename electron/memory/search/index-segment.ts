@@ -85,21 +85,11 @@ export function encodeIndexSegment(analyses: readonly DocumentAnalysis[]): Buffe
   byRank.forEach((id, rank) => (rankOf[id] = rank));
   const text = Buffer.from(byRank.map((id) => `${firstSeen[id]!}\0`).join(''), 'utf8');
   const textWords = Math.ceil(text.length / 4);
-  const words =
-    FIELDS + textWords + 2 * (T + 1) + 2 * postingCount + headCount + (N + 1) + 2 * postingCount + 3 * N;
-  const out = new Uint32Array(words);
+  const out = new Uint32Array(segmentWords(textWords, T, N, postingCount, headCount));
   out.set([T, N, postingCount, headCount, text.length]);
   Buffer.from(out.buffer).set(text, FIELDS * 4);
-  let at = FIELDS + textWords;
-  const termPost = out.subarray(at, (at += T + 1));
-  const termHead = out.subarray(at, (at += T + 1));
-  const postDocs = out.subarray(at, (at += postingCount));
-  const postTfs = out.subarray(at, (at += postingCount));
-  const headDocs = out.subarray(at, (at += headCount));
-  const docStart = out.subarray(at, (at += N + 1));
-  const docTerms = out.subarray(at, (at += postingCount));
-  const docTfs = out.subarray(at, (at += postingCount));
-  const lens = out.subarray(at, at + 3 * N);
+  const { termPost, termHead, postDocs, postTfs, headDocs, docStart, docTerms, docTfs, lens } =
+    segmentSections(out, textWords, T, N, postingCount, headCount);
   let p = 0;
   let h = 0;
   for (let rank = 0; rank < T; rank++) {
@@ -133,6 +123,31 @@ export function encodeIndexSegment(analyses: readonly DocumentAnalysis[]): Buffe
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
 
+/**
+ * The size in 32-bit words of a segment of T terms, N notes, P postings and H head postings, its
+ * term text taking `textWords`: the header, the text, then the sections of segmentSections.
+ */
+function segmentWords(textWords: number, T: number, N: number, P: number, H: number): number {
+  return FIELDS + textWords + 2 * (T + 1) + 4 * P + H + (N + 1) + 3 * N;
+}
+
+/** The sections of a segment after its header and term text, in the order they are written. */
+function segmentSections(words: Uint32Array, textWords: number, T: number, N: number, P: number, H: number) {
+  let at = FIELDS + textWords;
+  const next = (length: number) => words.subarray(at, (at += length));
+  return {
+    termPost: next(T + 1),
+    termHead: next(T + 1),
+    postDocs: next(P),
+    postTfs: next(P),
+    headDocs: next(H),
+    docStart: next(N + 1),
+    docTerms: next(P),
+    docTfs: next(P),
+    lens: next(3 * N),
+  };
+}
+
 function grown(counts: Uint32Array): Uint32Array {
   const next = new Uint32Array(counts.length * 2);
   next.set(counts);
@@ -149,20 +164,12 @@ export function openIndexSegment(buf: Buffer): IndexSegment | null {
       : new Uint32Array(Uint8Array.prototype.slice.call(buf).buffer);
   const [T, N, P, H, B] = words as unknown as [number, number, number, number, number];
   const textWords = Math.ceil(B / 4);
-  if (words.length !== FIELDS + textWords + 2 * (T + 1) + 4 * P + H + (N + 1) + 3 * N) return null;
+  if (words.length !== segmentWords(textWords, T, N, P, H)) return null;
   const terms = buf.toString('utf8', FIELDS * 4, FIELDS * 4 + B).split('\0');
   terms.pop(); // after the last \0
   if (terms.length !== T) return null;
-  let at = FIELDS + textWords;
-  const termPost = words.subarray(at, (at += T + 1));
-  const termHead = words.subarray(at, (at += T + 1));
-  const postDocs = words.subarray(at, (at += P));
-  const postTfs = words.subarray(at, (at += P));
-  const headDocs = words.subarray(at, (at += H));
-  const docStart = words.subarray(at, (at += N + 1));
-  const docTerms = words.subarray(at, (at += P));
-  const docTfs = words.subarray(at, (at += P));
-  const lens = words.subarray(at, at + 3 * N);
+  const { termPost, termHead, postDocs, postTfs, headDocs, docStart, docTerms, docTfs, lens } =
+    segmentSections(words, textWords, T, N, P, H);
   return {
     docCount: N,
     terms,

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { ApiOutput } from '../../../shared/api.js';
-import { AppError, toErrorBody } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/errors.js';
 import type { InvokeReply } from '../../../shared/ipc-contract.js';
 import { ArchiveRequestSchema, exportFileName, type ArchiveOutcome } from '../../../shared/note-archives.js';
 import { invokeApi, type ApiHandlers } from '../../api/dispatch.js';
 import type { IpcInvokeEventLike } from './bind.js';
+import { trustedReply } from './trusted-reply.js';
 
 /**
  * The desktop's export / import of a scope as a zip (shared/note-archives.ts): the page says what,
@@ -29,7 +30,8 @@ export interface ArchiveDialogDeps {
 
 /** A dialog's answer as the path to use: absolute (anything else is refused), `.zip` added to a save. */
 export function chosenPath(chosen: string, save: boolean): string {
-  if (!path.isAbsolute(chosen)) throw new AppError('refused', `the file dialog answered "${chosen}", which is not an absolute path`);
+  if (!path.isAbsolute(chosen))
+    throw new AppError('refused', `the file dialog answered "${chosen}", which is not an absolute path`);
   return save && !/\.zip$/i.test(chosen) ? `${chosen}.zip` : chosen;
 }
 
@@ -38,37 +40,33 @@ export async function handleArchiveRequest(
   event: IpcInvokeEventLike,
   raw: unknown,
 ): Promise<InvokeReply> {
-  if (!deps.isTrustedSender(event)) {
-    return { ok: false, error: { code: 'refused', message: 'IPC call from an untrusted frame refused.' } };
-  }
-  try {
+  return trustedReply(deps.isTrustedSender(event), async (): Promise<ArchiveOutcome> => {
     const parsed = ArchiveRequestSchema.safeParse(raw);
     if (!parsed.success)
-      throw new AppError('invalid_input', `export/import request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      throw new AppError(
+        'invalid_input',
+        `export/import request: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
     const request = parsed.data;
-    let outcome: ArchiveOutcome;
     if (request.op === 'export') {
       const chosen = await deps.dialogs.chooseSaveFile(exportFileName(request.scope, deps.now()));
-      if (chosen === null) return { ok: true, result: { op: 'cancelled' } satisfies ArchiveOutcome };
+      if (chosen === null) return { op: 'cancelled' };
       const out = chosenPath(chosen, true);
       const done = (await invokeApi(deps.handlers(), 'agents.export', {
         scope: request.scope,
         out,
       })) as ApiOutput<'agents.export'>;
-      outcome = { op: 'export', file: done.path, notes: done.notes };
+      return { op: 'export', file: done.path, notes: done.notes };
     } else {
       const chosen = await deps.dialogs.chooseZipFile();
-      if (chosen === null) return { ok: true, result: { op: 'cancelled' } satisfies ArchiveOutcome };
+      if (chosen === null) return { op: 'cancelled' };
       const file = chosenPath(chosen, false);
       const result = (await invokeApi(deps.handlers(), 'agents.import', {
         file,
         scope: request.scope,
         onCollision: request.onCollision,
       })) as ApiOutput<'agents.import'>;
-      outcome = { op: 'import', file, result };
+      return { op: 'import', file, result };
     }
-    return { ok: true, result: outcome };
-  } catch (err) {
-    return { ok: false, ...toErrorBody(err) };
-  }
+  });
 }

@@ -1,6 +1,6 @@
-import { toErrorBody } from '../../../shared/errors.js';
 import type { AppEvent } from '../../../shared/events.js';
 import { invokeApi, type ApiHandlers } from '../../api/dispatch.js';
+import { trustedReply } from './trusted-reply.js';
 import {
   EVENT_CHANNEL,
   INVOKE_CHANNEL,
@@ -50,16 +50,10 @@ export async function handleInvoke(
   method: unknown,
   input: unknown,
 ): Promise<InvokeReply> {
-  if (!opts.isTrustedSender(event)) {
-    return { ok: false, error: { code: 'refused', message: 'IPC call from an untrusted frame refused.' } };
-  }
-  try {
+  return trustedReply(opts.isTrustedSender(event), async () => {
     if (typeof method !== 'string') throw new TypeError('the method must be a string');
-    const result = await invokeApi(opts.handlers(), method, input);
-    return { ok: true, result };
-  } catch (err) {
-    return { ok: false, ...toErrorBody(err) };
-  }
+    return invokeApi(opts.handlers(), method, input);
+  });
 }
 
 export function bindIpc(ipcMain: IpcMainLike, opts: IpcBindingOptions): () => void {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
+import { PageHeader } from '../../components/PageHeader.js';
 import { uiStore } from '../../state/ui-store.js';
 import { formatTime } from '../memory/format.js';
 import { useNoteActions } from '../memory/useNoteActions.js';
@@ -26,13 +27,11 @@ export function BackupsPage() {
   const rows = backups.data?.backups ?? [];
   return (
     <div className="page backups-page">
-      <h2>{t('backups.title')}</h2>
-      <p className="muted">{t('backups.intro')}</p>
-      {backups.error ? (
-        <p className="error" role="alert">
-          {describeError(backups.error, t)}
-        </p>
-      ) : null}
+      <PageHeader
+        title={t('backups.title')}
+        intro={t('backups.intro')}
+        error={backups.error ? describeError(backups.error, t) : null}
+      />
       {!backups.isPending && rows.length === 0 ? <p className="empty">{t('backups.empty')}</p> : null}
       {rows.length > 0 ? (
         <table className="backups" data-testid="backups-table">

@@ -5,6 +5,8 @@ import { FINDING_KINDS } from '../../../shared/api/cleanup.js';
 import type { Scope } from '../../../shared/note.js';
 import { useApiClient } from '../../api/context.js';
 import { useApiQuery, useDeferredApiQuery } from '../../api/queries.js';
+import { LabelledSelect } from '../../components/LabelledSelect.js';
+import { PageHeader } from '../../components/PageHeader.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { FindingsList } from './FindingsList.js';
@@ -72,13 +74,7 @@ export function CleanupPage() {
 
   return (
     <div className="page cleanup-page" data-testid="cleanup-page">
-      <h2>{s.title}</h2>
-      <p className="muted">{s.intro}</p>
-      {findings.error || error ? (
-        <p className="error" role="alert">
-          {error ?? findings.error?.message}
-        </p>
-      ) : null}
+      <PageHeader title={s.title} intro={s.intro} error={error ?? findings.error?.message} />
       {!findings.isPending && total === 0 ? (
         <p className="empty" data-testid="cleanup-empty">
           {s.empty}
@@ -86,33 +82,29 @@ export function CleanupPage() {
       ) : null}
       {total > 0 ? (
         <div className="cleanup-filters">
-          <label>
-            <span>{s.filterKind}</span>
-            <select
-              value={kindFilter}
-              onChange={(e) => setKindFilter(e.target.value as FindingKind | 'all')}
-              data-testid="cleanup-kind-filter"
-            >
-              <option value="all">{s.allKinds}</option>
-              {FINDING_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {s.kinds[k]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            <span>{s.filterScope}</span>
-            <select
-              value={scopeFilter}
-              onChange={(e) => setScopeFilter(e.target.value as Scope | 'both')}
-              data-testid="cleanup-scope-filter"
-            >
-              <option value="both">{s.allScopes}</option>
-              <option value="project">{s.scope.project}</option>
-              <option value="user">{s.scope.user}</option>
-            </select>
-          </label>
+          <LabelledSelect<FindingKind | 'all'>
+            label={s.filterKind}
+            value={kindFilter}
+            onChange={setKindFilter}
+            testId="cleanup-kind-filter"
+          >
+            <option value="all">{s.allKinds}</option>
+            {FINDING_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {s.kinds[k]}
+              </option>
+            ))}
+          </LabelledSelect>
+          <LabelledSelect<Scope | 'both'>
+            label={s.filterScope}
+            value={scopeFilter}
+            onChange={setScopeFilter}
+            testId="cleanup-scope-filter"
+          >
+            <option value="both">{s.allScopes}</option>
+            <option value="project">{s.scope.project}</option>
+            <option value="user">{s.scope.user}</option>
+          </LabelledSelect>
         </div>
       ) : null}
       {byKind.size > 0 ? (

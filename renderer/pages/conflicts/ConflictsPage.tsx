@@ -19,6 +19,14 @@ import '../../sync/sync.css';
 // CodeMirror loads on first use, like the Memory page's editor.
 const HandMerge = lazy(() => import('./HandMerge.js').then((m) => ({ default: m.HandMerge })));
 
+/** The three whole-note resolutions, in the order of their buttons. */
+const KEEPS = ['local', 'cloud', 'both'] as const;
+const KEEP_LABELS = {
+  local: 'syncUi.keepLocal',
+  cloud: 'syncUi.keepCloud',
+  both: 'syncUi.keepBoth',
+} as const;
+
 /**
  * Sync conflicts: the list (both scopes, kept across restarts by the engine), the three-pane view
  * of the selected one — last synced / this computer / cloud — and the four resolutions. Resolving
@@ -163,30 +171,17 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
             </p>
           ) : null}
           <div className="conflict-actions" role="toolbar" aria-label={t('syncUi.conflictsTitle')}>
-            <button
-              type="button"
-              disabled={resolve.isPending}
-              onClick={() => choose({ ...current, keep: 'local' })}
-              data-testid="resolve-local"
-            >
-              {t('syncUi.keepLocal')}
-            </button>
-            <button
-              type="button"
-              disabled={resolve.isPending}
-              onClick={() => choose({ ...current, keep: 'cloud' })}
-              data-testid="resolve-cloud"
-            >
-              {t('syncUi.keepCloud')}
-            </button>
-            <button
-              type="button"
-              disabled={resolve.isPending}
-              onClick={() => choose({ ...current, keep: 'both' })}
-              data-testid="resolve-both"
-            >
-              {t('syncUi.keepBoth')}
-            </button>
+            {KEEPS.map((keep) => (
+              <button
+                key={keep}
+                type="button"
+                disabled={resolve.isPending}
+                onClick={() => choose({ ...current, keep })}
+                data-testid={`resolve-${keep}`}
+              >
+                {t(KEEP_LABELS[keep])}
+              </button>
+            ))}
             <button
               type="button"
               disabled={resolve.isPending}

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
+import type { NoteType } from '../../../shared/note.js';
 import { MergeTextEditor } from '../../sync/MergeTextEditor.js';
 import { CONFLICT_MARKER } from '../../sync/diff.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
+import { TypeSelect } from '../../components/TypeSelect.js';
 import { WithNoteId } from '../../components/WithNoteId.js';
 import { draftStore, sameFields, type DraftFields } from '../../state/draft-store.js';
 
@@ -104,18 +105,7 @@ export function HandMerge(props: {
           data-testid="merge-summary"
         />
         <label htmlFor="merge-type">{t('syncUi.type')}</label>
-        <select
-          id="merge-type"
-          value={type}
-          onChange={(e) => edit({ ...fields, type: e.target.value as NoteType | '' })}
-        >
-          <option value="">{t('syncUi.noType')}</option>
-          {NOTE_TYPES.map((nt) => (
-            <option key={nt} value={nt}>
-              {t(`types.${nt}`)}
-            </option>
-          ))}
-        </select>
+        <TypeSelect id="merge-type" value={type} onChange={(v) => edit({ ...fields, type: v })} />
         <label htmlFor="merge-tags">{t('syncUi.tags')}</label>
         <input
           id="merge-tags"

@@ -13,7 +13,6 @@ export function ThreePane({
   cloud: Note | null;
 }) {
   const { t } = useTranslation();
-  const baseBody = base?.body ?? null;
   return (
     <div className="three-pane" data-testid="three-pane">
       <Pane
@@ -24,24 +23,18 @@ export function ThreePane({
         lines={base ? baseLines(base.body, [local?.body ?? null, cloud?.body ?? null]) : []}
         missing={t('syncUi.absent')}
       />
-      <Pane
-        title={t('syncUi.local')}
-        testId="pane-local"
-        note={local}
-        base={base}
-        lines={local ? linesAgainstBase(baseBody, local.body) : []}
-        missing={t('syncUi.deleted')}
-      />
-      <Pane
-        title={t('syncUi.cloud')}
-        testId="pane-cloud"
-        note={cloud}
-        base={base}
-        lines={cloud ? linesAgainstBase(baseBody, cloud.body) : []}
-        missing={t('syncUi.deleted')}
-      />
+      <SidePane title={t('syncUi.local')} testId="pane-local" note={local} base={base} />
+      <SidePane title={t('syncUi.cloud')} testId="pane-cloud" note={cloud} base={base} />
     </div>
   );
+}
+
+/** One side of the conflict (this computer or the cloud), marked where it differs from the last synced. */
+function SidePane(props: { title: string; testId: string; note: Note | null; base: Note | null }) {
+  const { t } = useTranslation();
+  const { note, base } = props;
+  const lines = note ? linesAgainstBase(base?.body ?? null, note.body) : [];
+  return <Pane {...props} lines={lines} missing={t('syncUi.deleted')} />;
 }
 
 function Pane(props: {

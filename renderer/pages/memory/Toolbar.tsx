@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTE_TYPES } from '../../../shared/note.js';
+import { LabelledSelect } from '../../components/LabelledSelect.js';
 import { isEmptyNewNote, useDrafts } from '../../state/draft-store.js';
 import { useUi, uiStore, type ScopeSelection, type SortKey, type TypeFilter } from '../../state/ui-store.js';
 
@@ -30,30 +31,8 @@ export const Toolbar = memo(function Toolbar(props: {
     <div className="toolbar">
       <div className="toolbar-row">
         <div className="history-buttons">
-          <button
-            type="button"
-            className="icon"
-            onClick={() => ui.goBack()}
-            disabled={!canBack}
-            aria-label={t('list.back')}
-            title={`${t('list.back')} (Alt+←)`}
-            aria-keyshortcuts="Alt+ArrowLeft"
-            data-testid="nav-back"
-          >
-            ←
-          </button>
-          <button
-            type="button"
-            className="icon"
-            onClick={() => ui.goForward()}
-            disabled={!canForward}
-            aria-label={t('list.forward')}
-            title={`${t('list.forward')} (Alt+→)`}
-            aria-keyshortcuts="Alt+ArrowRight"
-            data-testid="nav-forward"
-          >
-            →
-          </button>
+          <HistoryButton way="back" enabled={canBack} onClick={() => ui.goBack()} />
+          <HistoryButton way="forward" enabled={canForward} onClick={() => ui.goForward()} />
         </div>
         <div role="radiogroup" aria-label={t('scope.label')} className="segmented">
           {SCOPES.map((s) => (
@@ -89,23 +68,21 @@ export const Toolbar = memo(function Toolbar(props: {
       </div>
       <SearchField inputRef={props.searchRef} />
       <div className="toolbar-row filters">
-        <label>
-          <span className="sr-only">{t('list.type')}</span>
-          <select
-            aria-label={t('list.type')}
-            value={typeFilter}
-            onChange={(e) => ui.setTypeFilter(e.target.value as TypeFilter)}
-            data-testid="type-filter"
-          >
-            <option value="all">{t('list.typeAll')}</option>
-            {NOTE_TYPES.map((ty) => (
-              <option key={ty} value={ty}>
-                {t(`types.${ty}`)}
-              </option>
-            ))}
-            <option value="none">{t('list.typeNone')}</option>
-          </select>
-        </label>
+        <LabelledSelect<TypeFilter>
+          label={t('list.type')}
+          labelHidden
+          value={typeFilter}
+          onChange={ui.setTypeFilter}
+          testId="type-filter"
+        >
+          <option value="all">{t('list.typeAll')}</option>
+          {NOTE_TYPES.map((ty) => (
+            <option key={ty} value={ty}>
+              {t(`types.${ty}`)}
+            </option>
+          ))}
+          <option value="none">{t('list.typeNone')}</option>
+        </LabelledSelect>
         <label>
           <span className="sr-only">{t('list.tag')}</span>
           <input
@@ -118,24 +95,47 @@ export const Toolbar = memo(function Toolbar(props: {
           />
           <TagOptions tags={props.tags} />
         </label>
-        <label>
-          <span className="sr-only">{t('list.sort')}</span>
-          <select
-            aria-label={t('list.sort')}
-            value={sort}
-            onChange={(e) => ui.setSort(e.target.value as SortKey)}
-            data-testid="sort"
-          >
-            {searching ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
-            <option value="updated">{t('list.sortUpdated')}</option>
-            <option value="created">{t('list.sortCreated')}</option>
-            <option value="summary">{t('list.sortSummary')}</option>
-          </select>
-        </label>
+        <LabelledSelect<SortKey>
+          label={t('list.sort')}
+          labelHidden
+          value={sort}
+          onChange={ui.setSort}
+          testId="sort"
+        >
+          {searching ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
+          <option value="updated">{t('list.sortUpdated')}</option>
+          <option value="created">{t('list.sortCreated')}</option>
+          <option value="summary">{t('list.sortSummary')}</option>
+        </LabelledSelect>
       </div>
     </div>
   );
 });
+
+/** The back and forward buttons of the note history: their words, arrow and shortcut. */
+const HISTORY_WAYS = {
+  back: { label: 'list.back', arrow: '←', shortcut: 'ArrowLeft' },
+  forward: { label: 'list.forward', arrow: '→', shortcut: 'ArrowRight' },
+} as const;
+
+function HistoryButton(props: { way: keyof typeof HISTORY_WAYS; enabled: boolean; onClick: () => void }) {
+  const { t } = useTranslation();
+  const { label, arrow, shortcut } = HISTORY_WAYS[props.way];
+  return (
+    <button
+      type="button"
+      className="icon"
+      onClick={props.onClick}
+      disabled={!props.enabled}
+      aria-label={t(label)}
+      title={`${t(label)} (Alt+${arrow})`}
+      aria-keyshortcuts={`Alt+${shortcut}`}
+      data-testid={`nav-${props.way}`}
+    >
+      {arrow}
+    </button>
+  );
+}
 
 function SearchField(props: { inputRef: React.RefObject<HTMLInputElement | null> }) {
   const { t } = useTranslation();

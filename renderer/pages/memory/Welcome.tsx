@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeferredApiQuery } from '../../api/queries.js';
-import { uiStore } from '../../state/ui-store.js';
+import { TabLink } from '../../components/TabLink.js';
 
 /**
  * What the editor pane shows with no note open — the first thing a newcomer sees: what the app is
@@ -56,22 +56,15 @@ export const Welcome = memo(function Welcome(props: {
         {s && !s.project ? <li>{t('welcome.openProject')}</li> : null}
         {hasTab('agents') ? (
           <li>
-            <button type="button" className="link" onClick={() => uiStore.getState().setActiveTab('agents')}>
-              {t('welcome.connectAgent')}
-            </button>
+            <TabLink tab="agents">{t('welcome.connectAgent')}</TabLink>
           </li>
         ) : (
           <li>{t('welcome.connectAgentHint')}</li>
         )}
         <li>
-          <button
-            type="button"
-            className="link"
-            onClick={() => uiStore.getState().setActiveTab('sync')}
-            data-testid="welcome-sync"
-          >
+          <TabLink tab="sync" testId="welcome-sync">
             {t('welcome.turnOnSync')}
-          </button>
+          </TabLink>
         </li>
         <li>
           <button type="button" className="link" onClick={props.onNew} data-testid="welcome-new">

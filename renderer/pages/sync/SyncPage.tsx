@@ -3,12 +3,14 @@ import { useTranslation } from 'react-i18next';
 import type { ScopeSyncStatus, SyncNowOutput, SyncStatus } from '../../../shared/api/sync.js';
 import { SyncStatusCodeSchema } from '../../../shared/sync-status.js';
 import { registerCommand } from '../../app/commands.js';
+import { TabLink } from '../../components/TabLink.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { formatBytes, formatClock, formatTime } from '../../sync/format.js';
 import { useProjectActivity, useSyncMutation, useSyncRunning, useSyncStatus } from '../../sync/hooks.js';
 import { BrowserSignIn } from '../../sync/BrowserSignIn.js';
 import { DevicesList } from '../../sync/DevicesList.js';
+import { SyncCard } from '../../sync/SyncCard.js';
 import { EncryptionNotice, EncryptionSection } from '../../sync/EncryptionSection.js';
 import '../../sync/sync.css';
 
@@ -50,8 +52,7 @@ function AccountSection({ status }: { status: SyncStatus }) {
   const { t } = useTranslation();
   const logout = useSyncMutation('sync.logout');
   return (
-    <section className="sync-card" aria-labelledby="sync-account-h">
-      <h3 id="sync-account-h">{t('syncUi.account')}</h3>
+    <SyncCard headingId="sync-account-h" heading={t('syncUi.account')}>
       {status.signedIn ? (
         <div className="sync-row">
           <span data-testid="sync-signed-in">{t('syncUi.signedInAs', { origin: status.origin ?? '' })}</span>
@@ -83,7 +84,7 @@ function AccountSection({ status }: { status: SyncStatus }) {
           <BrowserSignIn />
         </>
       )}
-    </section>
+    </SyncCard>
   );
 }
 
@@ -94,10 +95,7 @@ function ToggleSection({ status }: { status: SyncStatus }) {
   const syncNow = useSyncNowAction();
   const on = status.enabled;
   return (
-    <section className="sync-card" aria-labelledby="sync-toggle-h">
-      <h3 id="sync-toggle-h" className="sr-only">
-        {t('syncUi.title')}
-      </h3>
+    <SyncCard headingId="sync-toggle-h" heading={t('syncUi.title')} headingHidden>
       <div className="sync-row">
         <button
           type="button"
@@ -132,7 +130,7 @@ function ToggleSection({ status }: { status: SyncStatus }) {
           <span>{t('syncUi.syncing')}</span>
         </div>
       ) : null}
-    </section>
+    </SyncCard>
   );
 }
 
@@ -152,10 +150,7 @@ function SummarySection({ status }: { status: SyncStatus }) {
       !(sc.error.code === Code.signed_out && !status.signedIn),
   );
   return (
-    <section className="sync-card" aria-labelledby="sync-summary-h">
-      <h3 id="sync-summary-h" className="sr-only">
-        {t('syncUi.lastSynced')}
-      </h3>
+    <SyncCard headingId="sync-summary-h" heading={t('syncUi.lastSynced')} headingHidden>
       <dl className="sync-facts">
         <dt>{t('syncUi.lastSynced')}</dt>
         <dd data-testid="sync-last-synced">
@@ -194,31 +189,42 @@ function SummarySection({ status }: { status: SyncStatus }) {
       ) : null}
       {conflicts > 0 ? (
         <p>
-          <button
-            type="button"
-            className="link"
-            onClick={() => uiStore.getState().setActiveTab('conflicts')}
-            data-testid="sync-conflicts-link"
-          >
+          <TabLink tab="conflicts" testId="sync-conflicts-link">
             {t('syncUi.conflictsLink', { count: conflicts })}
-          </button>
+          </TabLink>
         </p>
       ) : null}
-    </section>
+    </SyncCard>
   );
 }
 
 function ScopesSection({ status }: { status: SyncStatus }) {
   const { t } = useTranslation();
   return (
-    <section className="sync-card" aria-labelledby="sync-scopes-h">
-      <h3 id="sync-scopes-h">{t('syncUi.scopes')}</h3>
+    <SyncCard headingId="sync-scopes-h" heading={t('syncUi.scopes')}>
       <ul className="sync-scopes">
         {status.scopes.map((sc) => (
           <ScopeRow key={sc.scope} scope={sc} />
         ))}
       </ul>
-    </section>
+    </SyncCard>
+  );
+}
+
+/** A list folded under its title and count; absent while empty. */
+function FoldedList(props: { title: string; items: Array<{ key: string; text: string }>; testId?: string }) {
+  if (props.items.length === 0) return null;
+  return (
+    <details data-testid={props.testId}>
+      <summary>
+        {props.title} ({props.items.length})
+      </summary>
+      <ul>
+        {props.items.map((item) => (
+          <li key={item.key}>{item.text}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -256,42 +262,20 @@ function ScopeRow({ scope: sc }: { scope: ScopeSyncStatus }) {
             })
           : t('syncUi.nothingPulled')}
       </div>
-      {sc.localOnly.length > 0 ? (
-        <details data-testid={`sync-local-only-${sc.scope}`}>
-          <summary>
-            {t('syncUi.localOnly')} ({sc.localOnly.length})
-          </summary>
-          <ul>
-            {sc.localOnly.map((l) => (
-              <li key={l.id}>{l.message}</li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-      {otherNotices.length > 0 ? (
-        <details>
-          <summary>
-            {t('syncUi.notices')} ({otherNotices.length})
-          </summary>
-          <ul>
-            {otherNotices.map((n, i) => (
-              <li key={i}>{n}</li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-      {sc.held.length > 0 ? (
-        <details data-testid={`sync-held-${sc.scope}`}>
-          <summary>
-            {t('syncUi.held')} ({sc.held.length})
-          </summary>
-          <ul>
-            {sc.held.map((h) => (
-              <li key={h.path}>{h.message}</li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      <FoldedList
+        title={t('syncUi.localOnly')}
+        items={sc.localOnly.map((l) => ({ key: l.id, text: l.message }))}
+        testId={`sync-local-only-${sc.scope}`}
+      />
+      <FoldedList
+        title={t('syncUi.notices')}
+        items={otherNotices.map((n, i) => ({ key: String(i), text: n }))}
+      />
+      <FoldedList
+        title={t('syncUi.held')}
+        items={sc.held.map((h) => ({ key: h.path, text: h.message }))}
+        testId={`sync-held-${sc.scope}`}
+      />
       {sc.pendingDeletes ? (
         <div className="sync-banner sync-banner-warn" role="alert">
           {t('syncUi.pendingDeletes', {
