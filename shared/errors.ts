@@ -1,4 +1,10 @@
-import { z } from 'zod';
+/**
+ * Errors for people, with no zod: every command loads this module (through the core and the
+ * transports), and zod's full API is ~55 ms of a cold `memdesk` start (docs/performance.md). The
+ * schemas of the error body are in shared/error-schemas.ts, built from ERROR_CODES; only their
+ * types are imported here (erased at run time).
+ */
+import type { ErrorBody } from './error-schemas.js';
 
 /**
  * Error codes every transport reports the same way: `{error: {code, message}}`.
@@ -15,12 +21,10 @@ export const ERROR_CODES = [
   'sync_error',
   'internal',
 ] as const;
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
-export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const ErrorBodySchema = z.object({
-  error: z.object({ code: ErrorCodeSchema, message: z.string(), details: z.unknown().optional() }),
-});
+/** What every transport sends for a failure: a type only, inferred from ErrorBodySchema. */
+export type { ErrorBody };
 
 /** An error meant for a person: its message is shown as is. */
 export class AppError extends Error {
@@ -34,9 +38,15 @@ export class AppError extends Error {
   }
 }
 
-export function toErrorBody(err: unknown): z.infer<typeof ErrorBodySchema> {
+export function toErrorBody(err: unknown): ErrorBody {
   if (err instanceof AppError) {
-    return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+    return {
+      error: {
+        code: err.code,
+        message: err.message,
+        ...(err.details !== undefined ? { details: err.details } : {}),
+      },
+    };
   }
   return { error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }

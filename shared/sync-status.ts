@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCodeSchema } from './errors.js';
+import { ErrorCodeSchema } from './error-schemas.js';
 import { SyncErrorCodeSchema } from './sync-protocol.js';
 
 /**
@@ -8,7 +8,7 @@ import { SyncErrorCodeSchema } from './sync-protocol.js';
  *   - the client's own: what the person can act on (sign in, turn sync on, answer the fail-safe,
  *     upgrade) and what the network did;
  *   - the server's (shared/sync-protocol.ts SYNC_ERROR_STATUS), passed through;
- *   - the core's (shared/errors.ts), for a failure on this computer (a disk error).
+ *   - the core's (shared/errors.ts ERROR_CODES), for a failure on this computer (a disk error).
  */
 export const CLIENT_SYNC_STATUS_CODES = [
   'signed_out', // no account on this computer

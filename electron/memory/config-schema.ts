@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BankScopeSchema, DEFAULT_BANK_SCOPE } from '../../shared/api/agents.js';
+import { BankScopeSchema, DEFAULT_BANK_SCOPE } from '../../shared/bank-scope.js';
 
 /**
  * Every `memory.*` setting, with its default. Each leaf is validated on its own so one

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BankScopeSchema } from '../bank-scope.js';
 import { ScopeSchema } from '../note.js';
 import { defineMethod } from './define.js';
 import { WarningSchema } from './notes.js';
@@ -8,11 +9,8 @@ import { WarningSchema } from './notes.js';
  * as a zip of note files, and the import of an oh-my-pi Mnemopi SQLite bank.
  */
 
-/** Where retained facts go: global → user scope; per-project → project scope; per-project-tagged → user scope + `project:<label>` tag. */
-export const BANK_SCOPES = ['global', 'per-project', 'per-project-tagged'] as const;
-export const BankScopeSchema = z.enum(BANK_SCOPES);
-export type BankScope = z.infer<typeof BankScopeSchema>;
-export const DEFAULT_BANK_SCOPE: BankScope = 'per-project-tagged';
+export { BANK_SCOPES, DEFAULT_BANK_SCOPE, type BankScope } from '../bank-scope.js';
+export { BankScopeSchema };
 
 export const RetainItemSchema = z.object({
   /**

@@ -8,6 +8,31 @@ export interface ApiMethodDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   summary: string;
 }
 
-export function defineMethod<I extends z.ZodType, O extends z.ZodType>(def: ApiMethodDef<I, O>): ApiMethodDef<I, O> {
+export function defineMethod<I extends z.ZodType, O extends z.ZodType>(
+  def: ApiMethodDef<I, O>,
+): ApiMethodDef<I, O> {
   return def;
+}
+
+/**
+ * A table whose methods' schemas are each built on first access (then kept): a command that runs
+ * one method (a cold `memdesk recall`) builds that method's schemas only, not the table's dozens
+ * (zod builds each schema object with its methods bound, which is most of a table's loading cost).
+ * Spreading the table or reading every entry builds them all, as before.
+ */
+export function lazyMethods<T extends Record<string, ApiMethodDef>>(build: {
+  [K in keyof T]: () => T[K];
+}): T {
+  const table = {} as T;
+  for (const name of Object.keys(build) as Array<keyof T & string>)
+    Object.defineProperty(table, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const def = build[name]();
+        Object.defineProperty(table, name, { value: def, enumerable: true });
+        return def;
+      },
+    });
+  return table;
 }

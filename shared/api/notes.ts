@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
 import { ListSortSchema, TypeFilterSchema } from '../note-list-order.js';
-import { defineMethod } from './define.js';
+import { defineMethod, lazyMethods } from './define.js';
 
 /** `both` lists or searches project and user notes together. */
 export const ScopeSelectionSchema = z.enum(['project', 'user', 'both']);
@@ -115,162 +115,177 @@ export const SearchHitSchema = z.object({
   why: ScoreExplanationSchema,
 });
 
-export const notesApi = {
-  'project.init': defineMethod({
-    summary:
-      'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
-    input: z.object({}),
-    output: z.object({
-      projectId: z.string(),
-      root: z.string(),
-      memoryDir: z.string(),
-      artifactsDir: z.string(),
-    }),
-  }),
-  'app.status': defineMethod({
-    summary: 'Where the data lives and what is wrong with it: directories, counts, warnings from the core.',
-    input: z.object({}),
-    output: z.object({
-      home: z.string(),
-      project: z.object({ root: z.string(), id: z.string().nullable(), memoryDir: z.string() }).nullable(),
-      userDir: z.string().nullable(),
-      counts: z.object({ project: z.number(), user: z.number() }),
-      warnings: z.array(WarningSchema),
-      /** Errors nobody expected that the process carried on after (electron/memory/unexpected-error.ts). */
-      unexpectedErrors: z.object({
-        count: z.number().int().nonnegative(),
-        /** The log file each distinct one was written to once, or null. */
-        log: z.string().nullable(),
-        recent: z.array(z.object({ where: z.string(), message: z.string() })),
+/** Each method's schemas are built when it is first called (shared/api/define.ts lazyMethods). */
+export const notesApi = lazyMethods({
+  'project.init': () =>
+    defineMethod({
+      summary:
+        'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
+      input: z.object({}),
+      output: z.object({
+        projectId: z.string(),
+        root: z.string(),
+        memoryDir: z.string(),
+        artifactsDir: z.string(),
       }),
     }),
-  }),
-  'notes.list': defineMethod({
-    summary:
-      'Loaded notes of a scope (or both), most recently updated first; with `limit`, one page at a time (filtered and sorted by the core).',
-    input: z.object({
-      scope: ScopeSelectionSchema.default('both'),
-      /** Notes per page; absent: every note (the CLI, the quick switcher). */
-      limit: z.number().int().positive().max(1000).optional(),
-      /** The previous page's `nextCursor`: this page starts right after that note. */
-      cursor: z.string().optional(),
-      sort: ListSortSchema.default('updated'),
-      type: TypeFilterSchema.default('all'),
-      /** A tag or the start of one. */
-      tag: z.string().default(''),
-    }),
-    output: z.object({
-      notes: z.array(NoteSummarySchema),
-      warnings: z.array(WarningSchema),
-      /** How many notes pass the filters (all pages). */
-      total: z.number().int().nonnegative(),
-      /** Where the next page starts; null on the last page. */
-      nextCursor: z.string().nullable(),
-    }),
-  }),
-  'notes.tags': defineMethod({
-    summary:
-      'Every tag in use in a scope (or both), most used first, with its count (the tag filter’s suggestions).',
-    input: z.object({ scope: ScopeSelectionSchema.default('both') }),
-    output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.number().int().positive() })) }),
-  }),
-  'notes.get': defineMethod({
-    summary: 'One note in full with its links, backlinks and recall count.',
-    input: NoteRefSchema,
-    output: NoteDetailSchema,
-  }),
-  'notes.remember': defineMethod({
-    summary:
-      'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
-    input: RememberInputSchema,
-    output: RememberOutputSchema,
-  }),
-  'notes.related': defineMethod({
-    summary: 'Before writing a note: the existing notes it resembles and the one it probably duplicates.',
-    input: z.object({
-      summary: z.string(),
-      body: z.string(),
-      tags: TagsInputSchema.optional(),
-      type: NoteTypeSchema.optional(),
-    }),
-    output: z.object({
-      related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
-      duplicateOf: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).nullable(),
-    }),
-  }),
-  'notes.edit': defineMethod({
-    summary: 'Change a note by hand.',
-    input: EditInputSchema,
-    output: NoteDetailSchema,
-  }),
-  'notes.forget': defineMethod({
-    summary: 'Delete a note; it is backed up first.',
-    input: NoteRefSchema,
-    output: z.object({ id: z.string(), scope: ScopeSchema, backupId: z.string() }),
-  }),
-  'notes.search': defineMethod({
-    summary: 'Ranked search over every field of every note, best first, each hit saying why it matched.',
-    input: z.object({
-      query: z.string(),
-      limit: z.number().int().positive().max(1000).default(20),
-      scope: ScopeSelectionSchema.default('both'),
-      /**
-       * The Memory page's search: each hit also carries the list's fields (type, tags, dates) so
-       * the page filters and sorts hits without the whole list, and a note whose id is the query
-       * comes first.
-       */
-      listing: z.boolean().default(false),
-    }),
-    output: z.object({
-      notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)),
-      /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
-      notice: z.string().optional(),
-    }),
-  }),
-  'notes.recall': defineMethod({
-    summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
-    input: z.object({ message: z.string(), alreadyAttached: z.array(z.string()).default([]) }),
-    output: z.object({
-      notes: z.array(SearchHitSchema),
-      linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
-      text: z.string(),
-      /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
-      notice: z.string().optional(),
-    }),
-  }),
-  'notes.index': defineMethod({
-    summary:
-      'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
-    input: z.object({}),
-    output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
-  }),
-  'backups.list': defineMethod({
-    summary: 'The latest 50 backups with when and why.',
-    input: z.object({ limit: z.number().int().positive().max(500).default(50) }),
-    output: z.object({
-      backups: z.array(
-        z.object({
-          id: z.string(),
-          noteId: z.string(),
-          scope: ScopeSchema.nullable(),
-          summary: z.string().nullable(),
-          /** null for backups written before reasons were recorded. */
-          reason: z.string().nullable(),
-          at: z.number(),
-          originDir: z.string().nullable(),
+  'app.status': () =>
+    defineMethod({
+      summary: 'Where the data lives and what is wrong with it: directories, counts, warnings from the core.',
+      input: z.object({}),
+      output: z.object({
+        home: z.string(),
+        project: z.object({ root: z.string(), id: z.string().nullable(), memoryDir: z.string() }).nullable(),
+        userDir: z.string().nullable(),
+        counts: z.object({ project: z.number(), user: z.number() }),
+        warnings: z.array(WarningSchema),
+        /** Errors nobody expected that the process carried on after (electron/memory/unexpected-error.ts). */
+        unexpectedErrors: z.object({
+          count: z.number().int().nonnegative(),
+          /** The log file each distinct one was written to once, or null. */
+          log: z.string().nullable(),
+          recent: z.array(z.object({ where: z.string(), message: z.string() })),
         }),
-      ),
+      }),
     }),
-  }),
-  'backups.restore': defineMethod({
-    summary:
-      'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
-    input: z.object({ backupId: z.string().min(1) }),
-    output: z.object({
-      id: z.string(),
-      scope: ScopeSchema.nullable(),
-      dir: z.string(),
-      replacedBackupId: z.string().nullable(),
+  'notes.list': () =>
+    defineMethod({
+      summary:
+        'Loaded notes of a scope (or both), most recently updated first; with `limit`, one page at a time (filtered and sorted by the core).',
+      input: z.object({
+        scope: ScopeSelectionSchema.default('both'),
+        /** Notes per page; absent: every note (the CLI, the quick switcher). */
+        limit: z.number().int().positive().max(1000).optional(),
+        /** The previous page's `nextCursor`: this page starts right after that note. */
+        cursor: z.string().optional(),
+        sort: ListSortSchema.default('updated'),
+        type: TypeFilterSchema.default('all'),
+        /** A tag or the start of one. */
+        tag: z.string().default(''),
+      }),
+      output: z.object({
+        notes: z.array(NoteSummarySchema),
+        warnings: z.array(WarningSchema),
+        /** How many notes pass the filters (all pages). */
+        total: z.number().int().nonnegative(),
+        /** Where the next page starts; null on the last page. */
+        nextCursor: z.string().nullable(),
+      }),
     }),
-  }),
-};
+  'notes.tags': () =>
+    defineMethod({
+      summary:
+        'Every tag in use in a scope (or both), most used first, with its count (the tag filter’s suggestions).',
+      input: z.object({ scope: ScopeSelectionSchema.default('both') }),
+      output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.number().int().positive() })) }),
+    }),
+  'notes.get': () =>
+    defineMethod({
+      summary: 'One note in full with its links, backlinks and recall count.',
+      input: NoteRefSchema,
+      output: NoteDetailSchema,
+    }),
+  'notes.remember': () =>
+    defineMethod({
+      summary:
+        'Write a new note; returns related notes, a probable duplicate and links to notes not written yet.',
+      input: RememberInputSchema,
+      output: RememberOutputSchema,
+    }),
+  'notes.related': () =>
+    defineMethod({
+      summary: 'Before writing a note: the existing notes it resembles and the one it probably duplicates.',
+      input: z.object({
+        summary: z.string(),
+        body: z.string(),
+        tags: TagsInputSchema.optional(),
+        type: NoteTypeSchema.optional(),
+      }),
+      output: z.object({
+        related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+        duplicateOf: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).nullable(),
+      }),
+    }),
+  'notes.edit': () =>
+    defineMethod({
+      summary: 'Change a note by hand.',
+      input: EditInputSchema,
+      output: NoteDetailSchema,
+    }),
+  'notes.forget': () =>
+    defineMethod({
+      summary: 'Delete a note; it is backed up first.',
+      input: NoteRefSchema,
+      output: z.object({ id: z.string(), scope: ScopeSchema, backupId: z.string() }),
+    }),
+  'notes.search': () =>
+    defineMethod({
+      summary: 'Ranked search over every field of every note, best first, each hit saying why it matched.',
+      input: z.object({
+        query: z.string(),
+        limit: z.number().int().positive().max(1000).default(20),
+        scope: ScopeSelectionSchema.default('both'),
+        /**
+         * The Memory page's search: each hit also carries the list's fields (type, tags, dates) so
+         * the page filters and sorts hits without the whole list, and a note whose id is the query
+         * comes first.
+         */
+        listing: z.boolean().default(false),
+      }),
+      output: z.object({
+        notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)),
+        /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
+        notice: z.string().optional(),
+      }),
+    }),
+  'notes.recall': () =>
+    defineMethod({
+      summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
+      input: z.object({ message: z.string(), alreadyAttached: z.array(z.string()).default([]) }),
+      output: z.object({
+        notes: z.array(SearchHitSchema),
+        linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
+        text: z.string(),
+        /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
+        notice: z.string().optional(),
+      }),
+    }),
+  'notes.index': () =>
+    defineMethod({
+      summary:
+        'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
+      input: z.object({}),
+      output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
+    }),
+  'backups.list': () =>
+    defineMethod({
+      summary: 'The latest 50 backups with when and why.',
+      input: z.object({ limit: z.number().int().positive().max(500).default(50) }),
+      output: z.object({
+        backups: z.array(
+          z.object({
+            id: z.string(),
+            noteId: z.string(),
+            scope: ScopeSchema.nullable(),
+            summary: z.string().nullable(),
+            /** null for backups written before reasons were recorded. */
+            reason: z.string().nullable(),
+            at: z.number(),
+            originDir: z.string().nullable(),
+          }),
+        ),
+      }),
+    }),
+  'backups.restore': () =>
+    defineMethod({
+      summary:
+        'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
+      input: z.object({ backupId: z.string().min(1) }),
+      output: z.object({
+        id: z.string(),
+        scope: ScopeSchema.nullable(),
+        dir: z.string(),
+        replacedBackupId: z.string().nullable(),
+      }),
+    }),
+});

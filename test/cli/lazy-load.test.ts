@@ -118,17 +118,44 @@ describe('memdesk CLI loading', () => {
         // zod/mini and the core it is built on, never zod's full (classic) API.
         expect(first.filter((m) => /\/node_modules\/zod\/(index\.js|v4\/classic\/)/.test(m))).toEqual([]);
       }
-      for (const heavy of [...HEAVY, ...WRITE_ONLY, ...notForHooks])
+      // The agents table (and the schemas it builds) is the hook's: the memory config's bank-scope
+      // enum is in shared/bank-scope.ts, so a note command no longer builds it (issue 14).
+      const agentsTable = args[0] === 'hook' ? [] : ['/shared/api/agents.ts'];
+      for (const heavy of [...HEAVY, ...WRITE_ONLY, ...notForHooks, ...agentsTable])
         expect(
           modules.filter((m) => m.includes(heavy) && !LEAVES.some((leaf) => m.endsWith(leaf))),
           `${args[0]}: ${heavy}`,
         ).toEqual([]);
     }
-    expect(remember.stderr.split('\n').filter((l) => HEAVY.some((h) => l.includes(h)))).toEqual([]);
+    expect(
+      remember.stderr
+        .split('\n')
+        .filter((l) => [...HEAVY, '/shared/api/agents.ts'].some((h) => l.includes(h))),
+    ).toEqual([]);
     // The note was checked for credentials: the check itself still loads where it is needed.
     expect(remember.stderr).toContain('@secretlint/core');
     // Five processes under the tsx loader: on the shared machine each can take several seconds.
   }, 120_000);
+
+  it('loads no zod with AppError: shared/errors.ts and the CLI error classes are zod-free', async () => {
+    // Every command reaches shared/errors.ts; its schemas are in shared/error-schemas.ts. When
+    // AppError sat beside them, each command loaded zod's full API through it (docs/performance.md).
+    const files = ['shared/errors.ts', 'electron/transports/cli/exit-code-error.ts'].map(
+      (f) => new URL(`../../${f}`, import.meta.url).href,
+    );
+    const script = files.map((f) => `await import(${JSON.stringify(f)});`).join(' ');
+    const r = await run(
+      ['--import', tsxLoader, '--import', moduleLog, '--input-type=module', '-e', script],
+      [],
+      path.dirname(sourceEntry),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
+    expect(modules.some((m) => m.endsWith('/shared/errors.ts'))).toBe(true);
+    expect(
+      modules.filter((m) => m.includes('/node_modules/zod/') || m.endsWith('/shared/error-schemas.ts')),
+    ).toEqual([]);
+  }, 60_000);
 
   it('ships as a bundle that runs the commands, the help and the MCP server', async () => {
     const out = await tempDir('bundle');
