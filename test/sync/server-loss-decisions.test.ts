@@ -203,6 +203,30 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     await letTheCloudStand(b, a, ['z']);
   });
 
+  // Soak seed 95850 (of the soak of 58104ee).
+  it('a conflict raised over the restored cloud’s old copy, then the note deleted here: still asked, not pulled back; letting it go deletes it everywhere', async () => {
+    const [a, b] = (await synced({ x: 'first\n' }, 'a', 'b')).devices;
+    const backup = await backupServer();
+    await b.write('x', 'first\nedited on b\n');
+    expectOk(await b.sync());
+
+    await replaceServerData(backup);
+    expectOk(await b.sync()); // b cannot place its version against the restored old copy: asked
+    expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['x', 'no_base']]);
+    await b.remove('x'); // b's person deletes the note before answering
+    for (let round = 0; round < 2; round++) {
+      expectOk(await b.sync());
+      expect(b.get('x')).toBeUndefined(); // it came back as the cloud's old copy
+      expect((await b.svc.conflicts()).map((c) => [c.id, c.kind])).toEqual([['x', 'both_changed']]);
+    }
+    await b.svc.resolve('x', { keep: 'local' }); // let it go
+    expectOk(await b.sync());
+    expectOk(await a.sync());
+    expect(a.ids()).toEqual([]);
+    expect(b.ids()).toEqual([]);
+    expect(await b.svc.conflicts()).toEqual([]);
+  });
+
   // Soak seed 33700.
   it('a conflict over a note deleted here is shown and resolved without the note one case apart: that one is another note', async () => {
     const [a, b] = (await synced({ Nx: 'first\n', y: 'untouched\n' }, 'a', 'b')).devices;

@@ -210,6 +210,28 @@ export function planRound(input: PlanInput): RoundPlan {
       );
       continue;
     }
+    // A conflict without a base was waiting, and the person deleted this computer's copy since: the
+    // cloud's version is no new note here, and the delete was not made from it. The person decides,
+    // with the delete as this computer's side (seed 95850: the cloud's old copy, restored from a
+    // backup, was pulled back silently over the delete).
+    if (B === null && !local && C !== null && previous?.baseHash === null) {
+      const text = cloudText(id, C);
+      if (text === null) plan.missingBodies = true;
+      else
+        conflict(
+          id,
+          'both_changed',
+          scoped(
+            scope,
+            `"${id}" was deleted here while its conflict with the cloud's version waited; keep the cloud's version or let it go`,
+          ),
+          null,
+          undefined,
+          C,
+          text,
+        );
+      continue;
+    }
     if (L === C) {
       setBase(base, id, L);
       if (L !== null && !baseline.stored.has(L))
