@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES } from './error-codes.js';
 
 /** The zod side of shared/errors.ts (kept apart so that `AppError` loads no zod). */
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
