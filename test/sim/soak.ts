@@ -49,13 +49,16 @@ const figures = (): string => {
 const results = processes > 1 ? await runChildren() : await runHere();
 if (child) {
   const cpu = process.cpuUsage(cpuStart);
-  console.log(RESULTS + JSON.stringify({ results, failed, cpuMs: (cpu.user + cpu.system) / 1000 }));
-  process.exit(0);
+  // Exit once the line is written: stdout to a pipe is asynchronous, and process.exit() right after
+  // a large write cuts it off (5,000 seeds' results are ~500 KB; the parent then cannot parse them).
+  const line = RESULTS + JSON.stringify({ results, failed, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\n';
+  process.stdout.write(line, () => process.exit(0));
+} else {
+  console.log(
+    `soak ${failed.length === 0 ? 'passed' : 'FAILED'}: seeds ${from}–${from + seeds - 1}: ${summarize(results)}; ${failed.length} failed${failed.length ? ` (${failed.sort((a, b) => a - b).join(', ')})` : ''}; ${figures()}`,
+  );
+  process.exit(failed.length === 0 ? 0 : 1);
 }
-console.log(
-  `soak ${failed.length === 0 ? 'passed' : 'FAILED'}: seeds ${from}–${from + seeds - 1}: ${summarize(results)}; ${failed.length} failed${failed.length ? ` (${failed.sort((a, b) => a - b).join(', ')})` : ''}; ${figures()}`,
-);
-process.exit(failed.length === 0 ? 0 : 1);
 
 function runHere(): Promise<SimResult[]> {
   return runSeeds(from, seeds, {
