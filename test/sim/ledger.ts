@@ -52,14 +52,18 @@ interface Decision {
     deletion: boolean;
     knew: ReadonlySet<string>;
     held: ReadonlySet<string>;
-    /** Every line (linesOf) the person had read in the note by then, markers or not. */
-    seenLines: ReadonlySet<string>;
+    /**
+     * Every line (linesOf) of the versions the person decided on — the version edited or deleted,
+     * both sides of a resolution — markers or not. Not every line they ever read: a line seen in an
+     * older version and gone from the one they let go was not part of that decision (seed 91244).
+     */
+    decidedLines: ReadonlySet<string>;
   };
   /** The step that decided (for the failure message). */
   by: string;
   /** When, in the order the ledger heard of the persons' steps. */
   at: number;
-  /** Present or absent both pass (the cloud lost the only record of a deletion): see mayReturn. */
+  /** Present or absent both pass (the cloud lost the only record of a removal): see mayReturn. */
   either?: boolean;
   /**
    * Absent by a resolution that took a side without this marker while this computer's side had
@@ -152,8 +156,6 @@ export class Ledger {
    * whose earlier version another device then kept is not beaten by what that version held).
    */
   private readonly seen = new Map<string, Set<string>>();
-  /** The same per note id and device for every line read (linesOf), not only the markers. */
-  private readonly seenLines = new Map<string, Set<string>>();
   /** The persons' steps heard of so far: a Decision's `at`. */
   private steps = 0;
   /** How many markers were written, per kind (the soak's "edits checked"). */
@@ -176,7 +178,7 @@ export class Ledger {
     const b = markersOf(before);
     const a = markersOf(after);
     const knew = this.saw(device, id, b, a);
-    const seenLines = this.sawLines(device, id, before, after);
+    const decidedLines = linesOf(before);
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
@@ -187,12 +189,12 @@ export class Ledger {
         this.decide(id, m, {
           present: false,
           device,
-          removal: { deletion: after === null, knew, held: b, seenLines },
+          removal: { deletion: after === null, knew, held: b, decidedLines },
           by,
         });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
-    if (after === null) this.deletionCovers(id, knew, b, seenLines);
+    if (after === null) this.deletionCovers(id, knew, b, decidedLines);
   }
 
   /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
@@ -204,15 +206,6 @@ export class Ledger {
     return new Set(all); // what they knew at this step, not what they will see later
   }
 
-  /** As `saw`, for every line of the versions the person reads. */
-  private sawLines(device: number, id: string, ...versions: Version[]): ReadonlySet<string> {
-    const key = `${id}\u0000${device}`;
-    const all = this.seenLines.get(key) ?? new Set<string>();
-    for (const v of versions) for (const l of linesOf(v)) all.add(l);
-    this.seenLines.set(key, all);
-    return new Set(all);
-  }
-
   /**
    * A note deleted after some of its markers were removed: those removals were part of the
    * version deleted, so an edit that beats the delete brings its own version back, removed
@@ -222,7 +215,7 @@ export class Ledger {
     id: string,
     knew: ReadonlySet<string>,
     held: ReadonlySet<string>,
-    seenLines: ReadonlySet<string>,
+    decidedLines: ReadonlySet<string>,
   ): void {
     const prefix = `${id}\u0000`;
     for (const [key, d] of this.decisions)
@@ -231,7 +224,7 @@ export class Ledger {
           deletion: true,
           knew: new Set([...d.removal.knew, ...knew]),
           held: new Set([...d.removal.held, ...held]),
-          seenLines,
+          decidedLines,
         };
         d.at = this.steps;
       }
@@ -271,7 +264,7 @@ export class Ledger {
       deletion: result === null,
       knew: this.saw(device, id, shown, r),
       held: shown,
-      seenLines: this.sawLines(device, id, sides.local, sides.cloud, result),
+      decidedLines: new Set([...linesOf(sides.local), ...linesOf(sides.cloud)]),
     };
     const at = ++this.steps;
     if (sides.local !== null && sides.cloud !== null && result !== null && sameVersion(result, sides.cloud)) {
@@ -281,23 +274,33 @@ export class Ledger {
     }
     for (const m of shown)
       if (!r.has(m)) this.decide(id, m, { present: false, device, removal, by, setAside: !cloud.has(m) });
+    // Kept, but deleted on another device by a person whose version held all that the result
+    // holds, neither seeing the other: the result is no edit that person had not seen, so the
+    // delete may stand — either stands (seed 70560: a copy pulled before the cloud was wiped, kept
+    // over another device's upload, was the version a third device's person had deleted; that
+    // device deleted it again; seed 99350: this computer's copy kept over the cloud's, whose unseen
+    // edit had beaten that delete, was again exactly the version deleted — renamed away there).
+    // (Under a loss's "either way", the decision it covers.)
+    const deletedAsIs = (last: Decision | undefined): boolean => {
+      const prior = last?.either ? last.previous : last;
+      return (
+        prior !== undefined &&
+        !prior.present &&
+        prior.device !== device &&
+        prior.removal?.deletion === true &&
+        [...r].every((x) => prior.removal!.held.has(x))
+      );
+    };
+    const uploaded = result !== null && (sides.cloud === null || !sameVersion(result, sides.cloud));
+    const kept = (last: Decision | undefined) => ({
+      present: true,
+      device,
+      by,
+      ...(deletedAsIs(last) ? { either: true } : {}),
+    });
     for (const m of r) {
       if (!cloud.has(m)) {
-        // Kept against the cloud's side, but deleted on another device by a person whose version
-        // held all that the result holds, neither seeing the other: the result is no edit that
-        // person had not seen, so the delete may stand — either stands (seed 70560: a copy pulled
-        // before the cloud was wiped, kept over another device's upload, was the version a third
-        // device's person had deleted; that device deleted it again).
-        // (Under a loss's "either way", the decision it covers.)
-        const last = this.decisions.get(`${id}\u0000${m}`);
-        const prior = last?.either ? last.previous : last;
-        const deletedAsIs =
-          prior !== undefined &&
-          !prior.present &&
-          prior.device !== device &&
-          prior.removal?.deletion === true &&
-          [...r].every((x) => prior.removal!.held.has(x));
-        this.decide(id, m, { present: true, device, by, ...(deletedAsIs ? { either: true } : {}) });
+        this.decide(id, m, kept(this.decisions.get(`${id}\u0000${m}`)));
         continue;
       }
       const key = `${id}\u0000${m}`;
@@ -323,7 +326,9 @@ export class Ledger {
         beneath.removal?.deletion === false &&
         beneath.device !== device;
       if (d && !d.present && !removedUnseen && this.broughtBack(id, d, cloud, linesOf(sides.cloud))) {
-        this.decide(id, m, { present: true, device, by });
+        // Either stands only when the result is uploaded (it differs from the cloud's side): taking
+        // the cloud's side as it is uploads nothing, and the edit that beat the delete stays on top.
+        this.decide(id, m, uploaded ? kept(d) : { present: true, device, by });
         continue;
       }
       if (d) this.decisions.set(key, d);
@@ -344,18 +349,21 @@ export class Ledger {
    * until a person decides again. That is so when the note is deleted, and also when only the
    * version deleted is (seed 47992: the note was deleted, the delete pushed, then another device
    * created the id anew; the restored backup still held the deleted version) — then the markers
-   * that deletion removed, and the note's existence, may return; what is present stays so.
+   * that deletion removed, and the note's existence, may return; what is present stays so. A
+   * marker removed by an edit or a resolution is the same (seed 92229: a person's resolution
+   * dropped a line from a version only the lost history held; the restored cloud held what that
+   * person kept, so nothing was left to upload, and the line's author, whose commit of it was
+   * lost too, uploaded it again with later edits on top of the restored version).
    */
   mayReturn(device: number, id: string, v: Version, by: string): void {
     const decision = (m: string) => this.decisions.get(`${id}\u0000${m}`);
-    const deletedHere = (m: string) =>
-      decision(m)?.present === false && decision(m)?.removal?.deletion === true;
+    const removedHere = (m: string) => decision(m)?.present === false;
     const whole = decision(EXISTS)?.present === false;
     const markers = [...markersOf(v)];
-    if (!whole && !markers.some(deletedHere)) return;
+    if (!whole && !markers.some(removedHere)) return;
     this.steps++;
     for (const m of markers)
-      if (whole || m === EXISTS || deletedHere(m))
+      if (whole || m === EXISTS || removedHere(m))
         this.decide(id, m, { present: true, either: true, device, by });
   }
 
@@ -445,18 +453,19 @@ export class Ledger {
       if (r.device !== d.device && d.removal.held.has(r.marker) && !live.has(r.marker)) return true;
     // A resolution on another device after the delete, shown a live cloud version: its result is
     // an edit that person made without seeing the delete.
-    // So is one made before the delete whose lines the deleting person never read, when the note
-    // came back carrying them (seeds 45650, 60645: a "merged" resolution adding only lines that are
-    // not markers reached the cloud after the other device's person, shown the version before it,
-    // kept their delete).
-    const seen = d.removal.seenLines;
+    // So is one made before the delete whose lines were not in the version the deleting person let
+    // go, when the note came back carrying them (seeds 45650, 60645: a "merged" resolution adding
+    // only lines that are not markers reached the cloud after the other device's person, shown the
+    // version before it, kept their delete; seed 91244: that person had read the line once, in an
+    // older version, but not in the one they let go).
+    const decided = d.removal.decidedLines;
     return (this.resolutionEdits.get(id) ?? []).some(
       (e) =>
         e.device !== d.device &&
         (e.at > d.at ||
           (e.added.size > 0 &&
             [...e.added].some((l) => liveLines.has(l)) &&
-            ![...e.added].some((l) => seen.has(l)))),
+            ![...e.added].some((l) => decided.has(l)))),
     );
   }
 }

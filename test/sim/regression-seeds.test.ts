@@ -30,11 +30,15 @@ const FOUND = [336, 1123, 5509, 5919, 5935, 8164, 8231, 8233, 8409];
  * 95254 (the oracle's): keeping the cloud's copy over a delete an unseen edit beat decides nothing
  * about what that edit had removed. 91458 (the simulation's): the result of "keep both" read from the
  * file when a lowered maxNotes makes the store hold it back (it was taken for a deletion). 95850
- * (the engine's): a note deleted here while its no-base conflict waited stays asked about.
+ * (the engine's): a note deleted here while its no-base conflict waited stays asked about. The
+ * oracle's, of the soak of stop 30: 91244, a line the deleting person read only in an older version
+ * was not in the one they let go; 92229, a removal decided against a version only the lost history
+ * held may be undone by the line's author re-uploading it; 99350, keeping exactly the version
+ * another device's person deleted unseen (renamed away), over the edit that beat that delete.
  */
 const FOUND_WITH_SERVER_LOSS = [
   142, 282, 350, 351, 462, 685, 20195, 20250, 30691, 33700, 42155, 42836, 43822, 45318, 47992, 52075, 61860,
-  45650, 70560, 86142, 95254, 91458, 95850,
+  45650, 70560, 86142, 95254, 91458, 95850, 91244, 92229, 99350,
 ];
 
 it(`sync simulation: the seeds the soak found (${FOUND.join(', ')}) pass`, { timeout: 600_000 }, async () => {
