@@ -468,6 +468,25 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { z: note([a, c, b]) })).toHaveLength(1);
   });
 
+  // Soak seed 115606: device 0's person removed tag t, then deleted the note; device 2's person had
+  // added line m (unseen on 0: it beats the delete) and removed t too, then took the cloud's side —
+  // the version with t — withdrawing their own removal. Beneath it, device 0's removal was part of
+  // the version deleted: given up with the delete that m beat.
+  it('a delete covers every removal still in effect, not only the latest one', () => {
+    const ledger = new Ledger(13);
+    const [l, t, m] = [ledger.marker('line'), ledger.marker('tag'), ledger.marker('line')];
+    const v = note([l], 's', [t]);
+    const cloud = note([l, m], 's', [t]);
+    ledger.edited(0, 'e', null, v, 'create on 0');
+    ledger.edited(2, 'e', null, v, 'pulled on 2');
+    ledger.edited(2, 'e', v, cloud, 'edit on 2 (reaches the cloud)');
+    ledger.edited(0, 'e', v, note([l]), 'tag removed on 0');
+    ledger.edited(2, 'e', cloud, note([l, m]), 'tag removed on 2');
+    ledger.edited(0, 'e', note([l]), null, 'delete on 0');
+    ledger.resolved(2, 'e', { local: note([l, m]), cloud }, cloud, 'resolution on 2 → cloud');
+    expect(check(ledger, { e: cloud })).toEqual([]);
+  });
+
   // Soak seed 92229: device 2's person dropped line l (added on device 0) when resolving against a
   // version only the lost history held; the restored cloud held what they kept; device 0, whose
   // commit of l was lost too, uploaded l again with a later edit.

@@ -209,7 +209,10 @@ export class Ledger {
   /**
    * A note deleted after some of its markers were removed: those removals were part of the
    * version deleted, so an edit that beats the delete brings its own version back, removed
-   * markers included, as it brings back the note.
+   * markers included, as it brings back the note. Every removal still in effect is covered, not
+   * only the latest: a later person may withdraw the one on top (seed 115606: device 2's person,
+   * who had removed the tag too, took the cloud's side; beneath was the deleting person's own
+   * removal, which the delete, beaten by an edit they had not seen, had given up with the note).
    */
   private deletionCovers(
     id: string,
@@ -218,8 +221,15 @@ export class Ledger {
     decidedLines: ReadonlySet<string>,
   ): void {
     const prefix = `${id}\u0000`;
-    for (const [key, d] of this.decisions)
-      if (key.startsWith(prefix) && d.removal && !d.removal.deletion) {
+    for (const [key, top] of this.decisions) {
+      if (!key.startsWith(prefix)) continue;
+      // Down to a decision that kept it or a deletion: removals beneath one that the deleted
+      // version held were not part of that version (seed 95254).
+      for (
+        let d: Decision | undefined = top;
+        d?.removal && !d.present && !d.removal.deletion;
+        d = d.previous
+      ) {
         d.removal = {
           deletion: true,
           knew: new Set([...d.removal.knew, ...knew]),
@@ -228,6 +238,7 @@ export class Ledger {
         };
         d.at = this.steps;
       }
+    }
   }
 
   /**
