@@ -487,6 +487,32 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { e: cloud })).toEqual([]);
   });
 
+  // Soak seed 111139: device 2 deleted v and created the id anew (w) before syncing; device 1's key
+  // edit (k, unseen on 2) reached the cloud; device 0's person took the cloud's side (v + k) of a
+  // no-base conflict. To sync, w is an edit of v: the merge keeps k and drops what v held.
+  it('an id deleted and created anew on one device is an edit of the version deleted', () => {
+    const ledger = new Ledger(14);
+    const [l, k, own, n] = [1, 2, 3, 4].map(() => ledger.marker('line')) as [string, string, string, string];
+    const v = note([l]);
+    ledger.edited(2, 'z', null, v, 'create on 2');
+    ledger.edited(1, 'z', null, v, 'pulled on 1');
+    ledger.edited(1, 'z', v, note([l, k]), 'edit on 1');
+    ledger.edited(0, 'z', null, note([own]), 'own copy on 0');
+    ledger.edited(2, 'z', v, null, 'delete on 2');
+    ledger.edited(2, 'z', null, note([n]), 'created anew on 2');
+    ledger.resolved(
+      0,
+      'z',
+      { local: note([own]), cloud: note([l, k]) },
+      note([l, k]),
+      'resolution on 0 → cloud',
+      true,
+    );
+    expect(check(ledger, { z: note([n, k]) }, () => 'a backup')).toEqual([]);
+    // The line the delete removed stays removed: it is an edit's removal now, not a beaten delete's.
+    expect(check(ledger, { z: note([l, n, k]) })).toHaveLength(1);
+  });
+
   // Soak seed 92229: device 2's person dropped line l (added on device 0) when resolving against a
   // version only the lost history held; the restored cloud held what they kept; device 0, whose
   // commit of l was lost too, uploaded l again with a later edit.

@@ -179,6 +179,7 @@ export class Ledger {
     const a = markersOf(after);
     const knew = this.saw(device, id, b, a);
     const decidedLines = linesOf(before);
+    if (before === null && after !== null) this.recreated(device, id);
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
@@ -195,6 +196,24 @@ export class Ledger {
         if (after !== null) this.removedByAnEdit(id, m, device);
       }
     if (after === null) this.deletionCovers(id, knew, b, decidedLines);
+  }
+
+  /**
+   * A person creating an id their own delete left free: to sync, the note was not deleted but
+   * rewritten — a three-way merge against the version deleted, whose markers the new note lacks,
+   * removes them as an edit does, and merges in what other devices changed meanwhile (seed 111139:
+   * a device deleted "zeta" and created it anew before syncing; another device's unseen edit to
+   * the old note was merged into the new one, which a deletion beaten by that edit would have
+   * brought back whole). Their deletion's removals become removals by an edit.
+   */
+  private recreated(device: number, id: string): void {
+    const prefix = `${id}\u0000`;
+    for (const [key, d] of this.decisions) {
+      if (!key.startsWith(prefix) || d.present || d.device !== device || !d.removal?.deletion) continue;
+      d.removal = { ...d.removal, deletion: false };
+      const marker = key.slice(prefix.length);
+      if (marker !== EXISTS) this.removedByAnEdit(id, marker, device);
+    }
   }
 
   /** Records what `device`'s person sees of note `id` now; returns all they have seen of it so far. */
