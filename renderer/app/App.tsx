@@ -131,22 +131,24 @@ export function App() {
             labelHidden
             value={i18n.language}
             onChange={(locale) => void switchLocale(locale)}
+            options={[
+              ['en', 'English'],
+              ['zh', '中文'],
+            ]}
             testId="locale"
-          >
-            <option value="en">English</option>
-            <option value="zh">中文</option>
-          </LabelledSelect>
+          />
           <LabelledSelect<ThemeChoice>
             label={t('app.theme')}
             labelHidden
             value={theme}
             onChange={(choice) => uiStore.getState().setTheme(choice)}
+            options={[
+              ['system', t('app.themeSystem')],
+              ['light', t('app.themeLight')],
+              ['dark', t('app.themeDark')],
+            ]}
             testId="theme"
-          >
-            <option value="system">{t('app.themeSystem')}</option>
-            <option value="light">{t('app.themeLight')}</option>
-            <option value="dark">{t('app.themeDark')}</option>
-          </LabelledSelect>
+          />
         </div>
       </header>
       {!connected ? (

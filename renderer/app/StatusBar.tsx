@@ -70,26 +70,9 @@ export function StatusBar() {
       <span className="status-item" data-testid="status-last-synced">
         {t('status.lastSynced', { when: last ?? t('status.never') })}
       </span>
-      <CountItem
-        count={toUpload}
-        text={t('status.toUpload', { count: toUpload })}
-        onClick={() => openTab('sync')}
-        testId="status-to-upload"
-      />
-      <CountItem
-        count={conflicts}
-        tone="status-alert"
-        text={t('status.conflicts', { count: conflicts })}
-        onClick={() => openTab('conflicts')}
-        testId="status-conflicts"
-      />
-      <CountItem
-        count={warnings}
-        tone="status-warn"
-        text={t('status.warnings', { count: warnings })}
-        onClick={() => uiStore.getState().hideWarnings([])}
-        testId="status-warnings"
-      />
+      <CountItem counted="toUpload" count={toUpload} onClick={() => openTab('sync')} />
+      <CountItem counted="conflicts" count={conflicts} onClick={() => openTab('conflicts')} />
+      <CountItem counted="warnings" count={warnings} onClick={() => uiStore.getState().hideWarnings([])} />
       <UnexpectedErrorsItem app={status.data?.unexpectedErrors} />
       <span className="status-spacer" />
       <button
@@ -107,23 +90,26 @@ export function StatusBar() {
   );
 }
 
+/** The things the status bar counts: the words of the count, the item's look and its test id. */
+const COUNTED = {
+  toUpload: { text: 'status.toUpload', tone: null, testId: 'status-to-upload' },
+  conflicts: { text: 'status.conflicts', tone: 'status-alert', testId: 'status-conflicts' },
+  warnings: { text: 'status.warnings', tone: 'status-warn', testId: 'status-warnings' },
+} as const;
+
 /** An item that counts something to look at (clicking it goes there); absent while there is none. */
-function CountItem(props: {
-  count: number;
-  tone?: 'status-alert' | 'status-warn';
-  text: string;
-  onClick: () => void;
-  testId: string;
-}) {
+function CountItem(props: { counted: keyof typeof COUNTED; count: number; onClick: () => void }) {
+  const { t } = useTranslation();
   if (props.count <= 0) return null;
+  const { text, tone, testId } = COUNTED[props.counted];
   return (
     <button
       type="button"
-      className={props.tone ? `status-item ${props.tone}` : 'status-item'}
+      className={tone ? `status-item ${tone}` : 'status-item'}
       onClick={props.onClick}
-      data-testid={props.testId}
+      data-testid={testId}
     >
-      {props.text}
+      {t(text, { count: props.count })}
     </button>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A modal dialog: role="dialog", aria-modal, labelled by its title, Escape cancels, focus moves in
@@ -9,6 +10,8 @@ export function Dialog(props: {
   children: ReactNode;
   actions: ReactNode;
   onCancel: () => void;
+  /** The words of a first button that closes the dialog as Escape does ("Cancel", "Decide later"). */
+  dismissLabel?: string;
   wide?: boolean;
   testId?: string;
 }) {
@@ -62,43 +65,71 @@ export function Dialog(props: {
       >
         <h2 id={titleId}>{props.title}</h2>
         <div className="dialog-body">{props.children}</div>
-        <div className="dialog-actions">{props.actions}</div>
+        <div className="dialog-actions">
+          {props.dismissLabel ? (
+            <button type="button" onClick={props.onCancel}>
+              {props.dismissLabel}
+            </button>
+          ) : null}
+          {props.actions}
+        </div>
       </div>
     </div>
   );
 }
 
-export function ConfirmDialog(props: {
+/** What a confirmation says: its title, its question, and the words of the button that goes ahead. */
+export interface ConfirmText {
   title: string;
   body: string;
   confirmLabel: string;
-  cancelLabel: string;
+  /** Going ahead throws something away: the button says so by its colour. */
   danger?: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+}
+
+/** Asks before going ahead: Cancel (or Esc), or the button that goes ahead. */
+function ConfirmDialog(props: ConfirmText & { onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const goAhead = (
+    <button
+      type="button"
+      className={props.danger ? 'danger' : 'primary'}
+      onClick={props.onConfirm}
+      data-autofocus
+    >
+      {props.confirmLabel}
+    </button>
+  );
   return (
     <Dialog
       title={props.title}
       onCancel={props.onCancel}
+      dismissLabel={t('confirm.cancel')}
       testId="confirm-dialog"
-      actions={
-        <>
-          <button type="button" onClick={props.onCancel}>
-            {props.cancelLabel}
-          </button>
-          <button
-            type="button"
-            className={props.danger ? 'danger' : 'primary'}
-            onClick={props.onConfirm}
-            data-autofocus
-          >
-            {props.confirmLabel}
-          </button>
-        </>
-      }
+      actions={goAhead}
     >
       <p>{props.body}</p>
     </Dialog>
   );
+}
+
+/**
+ * An action that asks first. `ask(about)` opens the ConfirmDialog that `dialog` renders (nothing
+ * while not asking); cancelling closes it, confirming closes it and then acts on `about` — what is
+ * asked about (true when there is nothing more to say), which the dialog's words may name.
+ */
+export function useConfirm<About = true>(act: (about: About) => void) {
+  const [about, setAbout] = useState<About | null>(null);
+  return {
+    ask: (next: About) => setAbout(next),
+    dialog(text: ConfirmText | ((about: About) => ConfirmText)): ReactNode {
+      if (about === null) return null;
+      const words = typeof text === 'function' ? text(about) : text;
+      const confirm = () => {
+        setAbout(null);
+        act(about);
+      };
+      return <ConfirmDialog {...words} onCancel={() => setAbout(null)} onConfirm={confirm} />;
+    },
+  };
 }

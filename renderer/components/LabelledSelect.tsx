@@ -1,17 +1,15 @@
-import type { ReactNode } from 'react';
-
 /**
- * A <select> inside its label. `labelHidden` (the header's and the list toolbar's compact
- * controls): the label is for screen readers only, and is the select's own name too.
+ * A <select> inside its label, its options given as [value, words] pairs. `labelHidden` (the
+ * header's and the list toolbar's compact controls): the label is for screen readers only, and is
+ * the select's own name too.
  */
 export function LabelledSelect<V extends string>(props: {
   label: string;
   labelHidden?: boolean;
   value: string;
   onChange: (value: V) => void;
+  options: ReadonlyArray<readonly [value: V, words: string]>;
   testId: string;
-  /** The <option>s. */
-  children: ReactNode;
 }) {
   const { label, labelHidden = false } = props;
   return (
@@ -23,7 +21,11 @@ export function LabelledSelect<V extends string>(props: {
         onChange={(e) => props.onChange(e.target.value as V)}
         data-testid={props.testId}
       >
-        {props.children}
+        {props.options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
       </select>
     </label>
   );

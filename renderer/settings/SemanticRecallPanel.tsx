@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, InputHTMLAttributes } from 'react';
 import type { SemanticSettings, SemanticStatus, SemanticTest } from '../../shared/api/semantic.js';
 import { insecureUrlProblem } from '../../shared/secure-url.js';
 import { fill } from '../agents/strings.js';
@@ -140,54 +140,59 @@ export function SemanticRecallPanel() {
     setSaveError(null);
   };
 
-  const runTest = async () => {
-    const { weight: _weightError, ...errors } = check(form, true, s);
+  /** Shows the form's problems; when there are none, runs `work` with the buttons busy as `kind`. */
+  const runChecked = async (kind: 'test' | 'save', errors: FieldErrors, work: () => Promise<void>) => {
     setFieldErrors(errors);
-    setTest(null);
     if (Object.keys(errors).length > 0) return;
-    setBusy('test');
+    setBusy(kind);
     try {
-      const key = keyOf(form);
-      setTest(
-        await client.call('semantic.testConnection', {
-          baseUrl: form.baseUrl.trim(),
-          model: form.model.trim(),
-          ...(key !== undefined ? { apiKey: key } : {}),
-        }),
-      );
-    } catch (err) {
-      setTest({ ok: false, problem: 'bad_response', message: (err as Error).message });
+      await work();
     } finally {
       setBusy(null);
     }
   };
 
-  const save = async (e: FormEvent) => {
+  const runTest = () => {
+    const { weight: _weightError, ...errors } = check(form, true, s);
+    setTest(null);
+    return runChecked('test', errors, async () => {
+      try {
+        const key = keyOf(form);
+        setTest(
+          await client.call('semantic.testConnection', {
+            baseUrl: form.baseUrl.trim(),
+            model: form.model.trim(),
+            ...(key !== undefined ? { apiKey: key } : {}),
+          }),
+        );
+      } catch (err) {
+        setTest({ ok: false, problem: 'bad_response', message: (err as Error).message });
+      }
+    });
+  };
+
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    const errors = check(form, form.enabled, s);
-    setFieldErrors(errors);
     setSaveError(null);
     setSaved(false);
-    if (Object.keys(errors).length > 0) return;
-    setBusy('save');
-    try {
-      const key = keyOf(form);
-      const out = await configure.mutateAsync({
-        enabled: form.enabled,
-        baseUrl: form.baseUrl.trim() || null,
-        model: form.model.trim() || null,
-        ...(key !== undefined ? { apiKey: key } : {}),
-        ...(form.weightEdited ? { weight: weightOf(form) } : {}),
-      });
-      setForm(formOf(out));
-      setSaved(true);
-      await Promise.all([settings.refetch(), status.refetch()]);
-    } catch (err) {
-      // The form keeps what was typed: nothing is lost on a failed save.
-      setSaveError(fill(s.saveFailed, { reason: (err as Error).message.replace(/[.。]\s*$/, '') }));
-    } finally {
-      setBusy(null);
-    }
+    return runChecked('save', check(form, form.enabled, s), async () => {
+      try {
+        const key = keyOf(form);
+        const out = await configure.mutateAsync({
+          enabled: form.enabled,
+          baseUrl: form.baseUrl.trim() || null,
+          model: form.model.trim() || null,
+          ...(key !== undefined ? { apiKey: key } : {}),
+          ...(form.weightEdited ? { weight: weightOf(form) } : {}),
+        });
+        setForm(formOf(out));
+        setSaved(true);
+        await Promise.all([settings.refetch(), status.refetch()]);
+      } catch (err) {
+        // The form keeps what was typed: nothing is lost on a failed save.
+        setSaveError(fill(s.saveFailed, { reason: (err as Error).message.replace(/[.。]\s*$/, '') }));
+      }
+    });
   };
 
   const hasKey = settings.data?.hasApiKey ?? false;
@@ -204,38 +209,23 @@ export function SemanticRecallPanel() {
           onChange={(enabled) => edit({ enabled })}
           testId="semantic-enabled"
         />
-        <label className="field" htmlFor={`${id}-url`}>
-          {s.baseUrl}
-          <input
-            id={`${id}-url`}
-            type="url"
-            translate="no"
-            value={form.baseUrl}
-            placeholder="http://127.0.0.1:11434/v1"
-            aria-invalid={fieldErrors.baseUrl ? true : undefined}
-            aria-describedby={`${id}-url-hint semantic-url-error`}
-            onChange={(e) => edit({ baseUrl: e.target.value })}
-            data-testid="semantic-url"
-          />
-          <span className="muted" id={`${id}-url-hint`}>
-            {s.baseUrlHint}
-          </span>
-          <FieldError id="semantic-url-error" message={fieldErrors.baseUrl} />
-        </label>
-        <label className="field" htmlFor={`${id}-model`}>
-          {s.model}
-          <input
-            id={`${id}-model`}
-            translate="no"
-            value={form.model}
-            placeholder="nomic-embed-text"
-            aria-invalid={fieldErrors.model ? true : undefined}
-            aria-describedby="semantic-model-error"
-            onChange={(e) => edit({ model: e.target.value })}
-            data-testid="semantic-model"
-          />
-          <FieldError id="semantic-model-error" message={fieldErrors.model} />
-        </label>
+        <EndpointField
+          name="url"
+          label={s.baseUrl}
+          value={form.baseUrl}
+          onChange={(baseUrl) => edit({ baseUrl })}
+          input={{ type: 'url', placeholder: 'http://127.0.0.1:11434/v1' }}
+          hint={s.baseUrlHint}
+          problem={fieldErrors.baseUrl}
+        />
+        <EndpointField
+          name="model"
+          label={s.model}
+          value={form.model}
+          onChange={(model) => edit({ model })}
+          input={{ placeholder: 'nomic-embed-text' }}
+          problem={fieldErrors.model}
+        />
         <label className="field" htmlFor={`${id}-key`}>
           {s.apiKey}
           <input
@@ -338,6 +328,44 @@ export function SemanticRecallPanel() {
 }
 
 /** A checkbox with its words after it. */
+/**
+ * The endpoint's URL or model, inside its label: the input (a name, not words to translate), then
+ * its hint and its problem, which describe it. `name` names its test id and its problem's id.
+ */
+function EndpointField(props: {
+  name: 'url' | 'model';
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  input: Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'placeholder'>;
+  hint?: string;
+  problem: string | undefined;
+}) {
+  const id = useId();
+  const problemId = `semantic-${props.name}-error`;
+  return (
+    <label className="field" htmlFor={id}>
+      {props.label}
+      <input
+        id={id}
+        {...props.input}
+        translate="no"
+        value={props.value}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.hint ? `${id}-hint ${problemId}` : problemId}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={`semantic-${props.name}`}
+      />
+      {props.hint ? (
+        <span className="muted" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      ) : null}
+      <FieldError id={problemId} message={props.problem} />
+    </label>
+  );
+}
+
 function Toggle(props: { label: string; checked: boolean; onChange: (on: boolean) => void; testId: string }) {
   return (
     <label className="semantic-toggle">

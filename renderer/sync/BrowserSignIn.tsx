@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../state/toast-store.js';
 import { useSyncMutation } from './hooks.js';
@@ -13,28 +13,22 @@ export function BrowserSignIn() {
   const { t } = useTranslation();
   const signIn = useSyncMutation('account.signIn');
   const [origin, setOrigin] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    signIn.mutate(
+      { origin: origin.trim() },
+      {
+        onSuccess: (r) =>
+          showToast({
+            tone: 'info',
+            message: { key: 'syncUi.signedInToast', params: { origin: r.origin, user: r.userId ?? '' } },
+          }),
+      },
+    );
+  };
   return (
     <>
-      <form
-        className="sync-signin"
-        aria-label={t('syncUi.signInBrowser')}
-        onSubmit={(e) => {
-          e.preventDefault();
-          signIn.mutate(
-            { origin: origin.trim() },
-            {
-              onSuccess: (r) =>
-                showToast({
-                  tone: 'info',
-                  message: {
-                    key: 'syncUi.signedInToast',
-                    params: { origin: r.origin, user: r.userId ?? '' },
-                  },
-                }),
-            },
-          );
-        }}
-      >
+      <form className="sync-signin" aria-label={t('syncUi.signInBrowser')} onSubmit={submit}>
         <OriginField value={origin} onChange={setOrigin} testId="sync-oidc-origin" />
         <button type="submit" className="primary" disabled={signIn.isPending} data-testid="sync-oidc-signin">
           {t('syncUi.signInBrowser')}

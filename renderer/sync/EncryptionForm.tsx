@@ -11,20 +11,26 @@ function errorText(err: ApiError, t: TFunction, usedCode: boolean): string {
   return err.message;
 }
 
+/** Each form's label (its button's words too) and what the core is doing while it is sent. */
+const FORM_WORDS = {
+  on: { label: 'syncUi.enc.turnOn', working: 'syncUi.enc.turningOn' },
+  unlock: { label: 'syncUi.enc.unlock', working: 'syncUi.enc.unlocking' },
+  change: { label: 'syncUi.enc.change', working: 'syncUi.enc.changing' },
+} as const;
+
 /**
  * The frame of the encryption forms (turn on, unlock, change passphrase): their fields, the submit
  * button, the progress line while the core works, and the refusal in words. `name` names the form
- * (`sync-enc-NAME-form`) and its button (`sync-enc-NAME`).
+ * (`sync-enc-NAME-form`) and its button (`sync-enc-NAME`), and picks their words.
  */
 export function EncryptionForm(props: {
-  name: 'on' | 'unlock' | 'change';
-  label: string;
+  name: keyof typeof FORM_WORDS;
   /** The button's words when not the form's label (resuming). */
   submitLabel?: string;
   onSubmit: () => void;
   mutation: { isPending: boolean; error: ApiError | null };
-  /** What the core is doing while pending. */
-  workingLabel: string;
+  /** What the core is doing while pending, when it says more than the form's usual words (a phase). */
+  workingLabel?: string;
   /** Known amounts (the re-upload): the bar says how far it is. */
   progress?: { done: number; total: number } | undefined;
   /** Why the typed passphrase cannot be sent; shown before the core's refusal. */
@@ -35,6 +41,7 @@ export function EncryptionForm(props: {
 }) {
   const { t } = useTranslation();
   const { isPending, error } = props.mutation;
+  const label = t(FORM_WORDS[props.name].label);
   const refusal = props.problem ?? (error ? errorText(error, t, props.usedCode ?? false) : null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -44,14 +51,16 @@ export function EncryptionForm(props: {
     <form
       className="sync-enc-form"
       onSubmit={submit}
-      aria-label={props.label}
+      aria-label={label}
       data-testid={`sync-enc-${props.name}-form`}
     >
       {props.children}
       <button type="submit" className="primary" disabled={isPending} data-testid={`sync-enc-${props.name}`}>
-        {props.submitLabel ?? props.label}
+        {props.submitLabel ?? label}
       </button>
-      {isPending ? <Working label={props.workingLabel} value={props.progress} /> : null}
+      {isPending ? (
+        <Working label={props.workingLabel ?? t(FORM_WORDS[props.name].working)} value={props.progress} />
+      ) : null}
       {refusal ? (
         <p className="error" role="alert" data-testid="sync-enc-error">
           {refusal}

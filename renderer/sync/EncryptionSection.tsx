@@ -112,8 +112,8 @@ function useEncryptionProgress(): [EncryptionProgress | null, () => void] {
   return [progress, () => setProgress(null)];
 }
 
-function progressText(p: EncryptionProgress | null, t: TFunction): string {
-  if (!p) return t('syncUi.enc.turningOn');
+/** The phase the core is in while turning encryption on, with how far it is. */
+function progressText(p: EncryptionProgress, t: TFunction): string {
   const key = {
     syncing: 'phaseSyncing',
     publishing: 'phasePublishing',
@@ -151,23 +151,20 @@ function TurnOnForm({ resume, onRecoveryCode }: { resume: boolean; onRecoveryCod
   return (
     <EncryptionForm
       name="on"
-      label={t('syncUi.enc.turnOn')}
       {...(resume ? { submitLabel: t('syncUi.enc.resume') } : {})}
       onSubmit={submit}
       mutation={on}
-      workingLabel={progressText(progress, t)}
+      {...(progress ? { workingLabel: progressText(progress, t) } : {})}
       progress={progress?.phase === 'uploading' ? progress : undefined}
       problem={entry.problem}
     >
       <p className="muted">{resume ? t('syncUi.enc.resumeHint') : t('syncUi.enc.offHint')}</p>
       {resume ? (
-        <RequiredField
+        <PassphraseField
+          name="passphrase"
           label={t('syncUi.enc.passphrase')}
-          type="password"
-          autoComplete="current-password"
           value={entry.value}
           onChange={entry.setValue}
-          testId="sync-enc-passphrase"
         />
       ) : (
         <>
@@ -199,14 +196,7 @@ function UnlockForm() {
     });
   };
   return (
-    <EncryptionForm
-      name="unlock"
-      label={t('syncUi.enc.unlock')}
-      onSubmit={submit}
-      mutation={unlock}
-      workingLabel={t('syncUi.enc.unlocking')}
-      usedCode={withCode}
-    >
+    <EncryptionForm name="unlock" onSubmit={submit} mutation={unlock} usedCode={withCode}>
       <p className="muted">{t('syncUi.enc.lockedHint')}</p>
       <fieldset className="sync-enc-choice">
         <legend>{t('syncUi.enc.unlockWith')}</legend>
@@ -257,22 +247,8 @@ function ChangePassphraseForm() {
     );
   };
   return (
-    <EncryptionForm
-      name="change"
-      label={t('syncUi.enc.change')}
-      onSubmit={submit}
-      mutation={change}
-      workingLabel={t('syncUi.enc.changing')}
-      problem={entry.problem}
-    >
-      <RequiredField
-        label={t('syncUi.enc.current')}
-        type="password"
-        autoComplete="current-password"
-        value={current}
-        onChange={setCurrent}
-        testId="sync-enc-current"
-      />
+    <EncryptionForm name="change" onSubmit={submit} mutation={change} problem={entry.problem}>
+      <PassphraseField name="current" label={t('syncUi.enc.current')} value={current} onChange={setCurrent} />
       <NewPassphraseFields
         entry={entry}
         label={t('syncUi.enc.newPassphrase')}
@@ -280,6 +256,24 @@ function ChangePassphraseForm() {
         confirmTestId="sync-enc-new-confirm"
       />
     </EncryptionForm>
+  );
+}
+
+/**
+ * A passphrase the person already has: hidden as typed, and one the password manager may fill.
+ * `name` names the field (`sync-enc-NAME`).
+ */
+function PassphraseField({
+  name,
+  ...field
+}: {
+  name: 'passphrase' | 'current';
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <RequiredField type="password" autoComplete="current-password" testId={`sync-enc-${name}`} {...field} />
   );
 }
 

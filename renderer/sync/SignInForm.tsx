@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequiredField } from '../components/RequiredField.js';
 import { showToast } from '../state/toast-store.js';
@@ -11,28 +11,25 @@ export function SignInForm() {
   const login = useSyncMutation('sync.login');
   const [origin, setOrigin] = useState('');
   const [token, setToken] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    login.mutate(
+      { origin: origin.trim(), token: token.trim() },
+      {
+        onSuccess: (r) => {
+          setToken('');
+          showToast({
+            tone: 'info',
+            message: r.userId
+              ? { key: 'syncUi.signedInToast', params: { origin: r.origin, user: r.userId } }
+              : { key: 'syncUi.signedInUnverified', params: { origin: r.origin } },
+          });
+        },
+      },
+    );
+  };
   return (
-    <form
-      className="sync-signin"
-      aria-label={t('syncUi.signIn')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        login.mutate(
-          { origin: origin.trim(), token: token.trim() },
-          {
-            onSuccess: (r) => {
-              setToken('');
-              showToast({
-                tone: 'info',
-                message: r.userId
-                  ? { key: 'syncUi.signedInToast', params: { origin: r.origin, user: r.userId } }
-                  : { key: 'syncUi.signedInUnverified', params: { origin: r.origin } },
-              });
-            },
-          },
-        );
-      }}
-    >
+    <form className="sync-signin" aria-label={t('syncUi.signIn')} onSubmit={submit}>
       <OriginField value={origin} onChange={setOrigin} testId="sync-origin" />
       <RequiredField
         label={t('syncUi.token')}

@@ -110,7 +110,6 @@ export const syncUiEn = {
   /** The words the core writes after its markers (electron/sync/merge/markers.ts): keep them equal. */
   markerLabels: { local: 'this computer', base: 'last synced', cloud: 'cloud' },
   saveMerge: 'Save merged note',
-  cancel: 'Cancel',
   close: 'Close',
   keptDraft: 'Your kept draft of this merge, not saved yet. It stays until you save it or discard it.',
   keptDraftWaiting: 'A hand-merge draft of this conflict is kept: Merge by hand to go on with it.',
@@ -235,7 +234,6 @@ export const syncUiZh: typeof syncUiEn = {
   markersLeft: '保存前请删除冲突标记。',
   markerLabels: { local: '这台电脑', base: '上次同步', cloud: '云端' },
   saveMerge: '保存合并后的笔记',
-  cancel: '取消',
   close: '关闭',
   keptDraft: '这是你保留的合并草稿，尚未保存。在你保存或丢弃之前，它会一直保留。',
   keptDraftWaiting: '此冲突有一份保留的手动合并草稿：点“手动合并”继续编辑。',

@@ -1,9 +1,8 @@
 import { describeError } from '../../api/describe-error.js';
 import { backupReasonText } from './reasons.js';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
-import { ConfirmDialog } from '../../components/Dialog.js';
+import { useConfirm } from '../../components/Dialog.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { uiStore } from '../../state/ui-store.js';
 import { formatTime } from '../memory/format.js';
@@ -23,7 +22,13 @@ export function BackupsPage() {
   const { t, i18n } = useTranslation();
   const backups = useApiQuery('backups.list', { limit: 50 });
   const { restore } = useNoteActions();
-  const [confirm, setConfirm] = useState<BackupRow | null>(null);
+  const restoring = useConfirm((b: BackupRow) => {
+    void restore(b.id, false).then(() => {
+      if (b.scope) {
+        uiStore.getState().select({ kind: 'note', id: b.noteId, scope: b.scope });
+      }
+    });
+  });
   const rows = backups.data?.backups ?? [];
   return (
     <div className="page backups-page">
@@ -65,7 +70,7 @@ export function BackupsPage() {
                   )}
                 </td>
                 <td>
-                  <button type="button" onClick={() => setConfirm(b)} data-testid="restore">
+                  <button type="button" onClick={() => restoring.ask(b)} data-testid="restore">
                     {t('backups.restore')}
                   </button>
                 </td>
@@ -74,24 +79,11 @@ export function BackupsPage() {
           </tbody>
         </table>
       ) : null}
-      {confirm ? (
-        <ConfirmDialog
-          title={t('backups.confirmTitle')}
-          body={t('backups.confirmBody', { id: confirm.noteId, dir: confirm.originDir ?? '—' })}
-          confirmLabel={t('backups.restore')}
-          cancelLabel={t('confirm.cancel')}
-          onCancel={() => setConfirm(null)}
-          onConfirm={() => {
-            const b = confirm;
-            setConfirm(null);
-            void restore(b.id, false).then(() => {
-              if (b.scope) {
-                uiStore.getState().select({ kind: 'note', id: b.noteId, scope: b.scope });
-              }
-            });
-          }}
-        />
-      ) : null}
+      {restoring.dialog((b) => ({
+        title: t('backups.confirmTitle'),
+        body: t('backups.confirmBody', { id: b.noteId, dir: b.originDir ?? '—' }),
+        confirmLabel: t('backups.restore'),
+      }))}
     </div>
   );
 }

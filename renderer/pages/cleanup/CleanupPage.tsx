@@ -86,25 +86,20 @@ export function CleanupPage() {
             label={s.filterKind}
             value={kindFilter}
             onChange={setKindFilter}
+            options={[['all', s.allKinds], ...FINDING_KINDS.map((k) => [k, s.kinds[k]] as const)]}
             testId="cleanup-kind-filter"
-          >
-            <option value="all">{s.allKinds}</option>
-            {FINDING_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {s.kinds[k]}
-              </option>
-            ))}
-          </LabelledSelect>
+          />
           <LabelledSelect<Scope | 'both'>
             label={s.filterScope}
             value={scopeFilter}
             onChange={setScopeFilter}
+            options={[
+              ['both', s.allScopes],
+              ['project', s.scope.project],
+              ['user', s.scope.user],
+            ]}
             testId="cleanup-scope-filter"
-          >
-            <option value="both">{s.allScopes}</option>
-            <option value="project">{s.scope.project}</option>
-            <option value="user">{s.scope.user}</option>
-          </LabelledSelect>
+          />
         </div>
       ) : null}
       {byKind.size > 0 ? (

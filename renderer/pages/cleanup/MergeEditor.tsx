@@ -5,7 +5,7 @@ import { NOTE_TYPES, type NoteType } from '../../../shared/note.js';
 import { normalizeTags } from '../../../shared/tags.js';
 import { useApiClient } from '../../api/context.js';
 import { useApiQuery } from '../../api/queries.js';
-import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
+import { Dialog, useConfirm } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { draftStore, sameFields, type DraftFields } from '../../state/draft-store.js';
 import { useCleanupStrings } from './strings.js';
@@ -42,8 +42,8 @@ export function MergeEditor(props: {
   const [docKey, setDocKey] = useState(0);
   const [busy, setBusy] = useState<'model' | 'manual' | 'apply' | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirmRedraft, setConfirmRedraft] = useState<'model' | 'manual' | null>(null);
-  const [confirmApply, setConfirmApply] = useState(false);
+  const replacing = useConfirm((kind: 'model' | 'manual') => void redraft(kind));
+  const applying = useConfirm(() => void apply());
   const requestId = useRef<string | null>(null);
 
   useEffect(() => {
@@ -87,7 +87,7 @@ export function MergeEditor(props: {
 
   /** 生成合并建议 / 手动合并: asks first when the draft holds the person's own edits. */
   function askRedraft(kind: 'model' | 'manual') {
-    if (draftStore.getState().merges[finding.id]) setConfirmRedraft(kind);
+    if (draftStore.getState().merges[finding.id]) replacing.ask(kind);
     else void redraft(kind);
   }
 
@@ -177,7 +177,7 @@ export function MergeEditor(props: {
           <button
             className="primary"
             disabled={!plan || busy !== null || !draft?.summary.trim()}
-            onClick={() => setConfirmApply(true)}
+            onClick={() => applying.ask(true)}
             data-testid="merge-apply"
           >
             {busy === 'apply' ? s.applying : s.apply}
@@ -250,14 +250,7 @@ export function MergeEditor(props: {
         <h4>{s.draft}</h4>
         {draft ? (
           <div className="fields">
-            <label className="field field-wide">
-              <span>{s.summary}</span>
-              <input
-                value={draft.summary}
-                onChange={(e) => edit({ ...draft, summary: e.target.value })}
-                data-testid="merge-summary"
-              />
-            </label>
+            <DraftText field="summary" label={s.summary} wide draft={draft} edit={edit} />
             <label className="field">
               <span>{s.type}</span>
               <select
@@ -273,21 +266,14 @@ export function MergeEditor(props: {
                 ))}
               </select>
             </label>
-            <label className="field">
-              <span>{s.tags}</span>
-              <input
-                value={draft.tags}
-                onChange={(e) => edit({ ...draft, tags: e.target.value })}
-                data-testid="merge-tags"
-              />
-            </label>
+            <DraftText field="tags" label={s.tags} draft={draft} edit={edit} />
             <div className="field field-wide field-body" data-testid="merge-body">
               <span>{s.body}</span>
               <MarkdownEditor
                 docKey={`merge-${docKey}`}
                 value={draft.body}
                 onChange={(body) => edit({ ...draft, body })}
-                onSave={() => setConfirmApply(true)}
+                onSave={() => applying.ask(true)}
                 resolveLink={() => true}
                 onOpenLink={() => undefined}
                 ariaLabel={s.body}
@@ -304,36 +290,42 @@ export function MergeEditor(props: {
           </p>
         ) : null}
       </div>
-      {confirmApply && plan ? (
-        <ConfirmDialog
-          title={s.confirmApplyTitle}
-          body={`${f(s.preview, { keep, deleted: deleted.join(', ') })} ${
-            repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone
-          }`}
-          confirmLabel={s.confirmApply}
-          cancelLabel={s.cancel}
-          onCancel={() => setConfirmApply(false)}
-          onConfirm={() => {
-            setConfirmApply(false);
-            void apply();
-          }}
-        />
-      ) : null}
-      {confirmRedraft ? (
-        <ConfirmDialog
-          title={s.replaceDraftTitle}
-          body={s.replaceDraftBody}
-          confirmLabel={s.replaceDraft}
-          cancelLabel={s.cancel}
-          danger
-          onCancel={() => setConfirmRedraft(null)}
-          onConfirm={() => {
-            const kind = confirmRedraft;
-            setConfirmRedraft(null);
-            void redraft(kind);
-          }}
-        />
-      ) : null}
+      {plan
+        ? applying.dialog({
+            title: s.confirmApplyTitle,
+            body: `${f(s.preview, { keep, deleted: deleted.join(', ') })} ${
+              repointed.length ? f(s.repoint, { keep, ids: repointed.join(', ') }) : s.repointNone
+            }`,
+            confirmLabel: s.confirmApply,
+          })
+        : null}
+      {replacing.dialog({
+        title: s.replaceDraftTitle,
+        body: s.replaceDraftBody,
+        confirmLabel: s.replaceDraft,
+        danger: true,
+      })}
     </Dialog>
+  );
+}
+
+/** The draft's summary or tags inside its label; `merge-FIELD` is its test id. */
+function DraftText(props: {
+  field: 'summary' | 'tags';
+  label: string;
+  wide?: boolean;
+  draft: DraftFields;
+  edit: (next: DraftFields) => void;
+}) {
+  const { field, draft } = props;
+  return (
+    <label className={props.wide ? 'field field-wide' : 'field'}>
+      <span>{props.label}</span>
+      <input
+        value={draft[field]}
+        onChange={(e) => props.edit({ ...draft, [field]: e.target.value })}
+        data-testid={`merge-${field}`}
+      />
+    </label>
   );
 }

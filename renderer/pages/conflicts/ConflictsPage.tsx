@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.js';
-import { ConfirmDialog } from '../../components/Dialog.js';
+import { useConfirm } from '../../components/Dialog.js';
 import { draftStore, syncMergeKey, useDrafts } from '../../state/draft-store.js';
 import { showToast } from '../../state/toast-store.js';
 import {
@@ -117,8 +117,6 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
   const merging = useConflictUi((s) => s.merging);
   const draftKey = syncMergeKey(current.scope, current.id);
   const keptDraft = useDrafts((s) => s.merges[draftKey] !== undefined);
-  // A resolution other than the hand merge, held until the person agrees to drop their draft.
-  const [overDraft, setOverDraft] = useState<Parameters<typeof resolve.mutate>[0] | null>(null);
   const d = detail.data;
 
   function done(newId?: string) {
@@ -138,10 +136,12 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
       onError: (err) => showToast({ tone: 'error', message: { error: err } }),
     });
   }
+  // A resolution other than the hand merge, held until the person agrees to drop their draft.
+  const overDraft = useConfirm(run);
 
   /** Keep this computer's / the cloud's / both: asks first when a hand-merge draft is kept. */
   function choose(input: Parameters<typeof resolve.mutate>[0]) {
-    if (keptDraft) setOverDraft(input);
+    if (keptDraft) overDraft.ask(input);
     else run(input);
   }
 
@@ -220,21 +220,12 @@ function ConflictDetail({ current, refs }: { current: ConflictRef; refs: Conflic
               />
             </Suspense>
           ) : null}
-          {overDraft ? (
-            <ConfirmDialog
-              title={t('syncUi.resolveOverDraftTitle')}
-              body={t('syncUi.resolveOverDraftBody')}
-              confirmLabel={t('syncUi.resolveOverDraft')}
-              cancelLabel={t('syncUi.cancel')}
-              danger
-              onCancel={() => setOverDraft(null)}
-              onConfirm={() => {
-                const input = overDraft;
-                setOverDraft(null);
-                run(input);
-              }}
-            />
-          ) : null}
+          {overDraft.dialog({
+            title: t('syncUi.resolveOverDraftTitle'),
+            body: t('syncUi.resolveOverDraftBody'),
+            confirmLabel: t('syncUi.resolveOverDraft'),
+            danger: true,
+          })}
           <ThreePane base={d.base} local={d.local} cloud={d.cloud} />
         </>
       ) : (

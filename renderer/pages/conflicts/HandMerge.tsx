@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { NoteType } from '../../../shared/note.js';
 import { MergeTextEditor } from '../../sync/MergeTextEditor.js';
 import { CONFLICT_MARKER } from '../../sync/diff.js';
-import { ConfirmDialog } from '../../components/Dialog.js';
+import { useConfirm } from '../../components/Dialog.js';
 import { TypeSelect } from '../../components/TypeSelect.js';
 import { WithNoteId } from '../../components/WithNoteId.js';
 import { draftStore, sameFields, type DraftFields } from '../../state/draft-store.js';
@@ -44,7 +44,6 @@ export function HandMerge(props: {
     () => draftStore.getState().merges[props.draftKey] ?? seed,
   );
   const [docKey, setDocKey] = useState(0);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const { summary, type, tags, body } = fields;
   const markers = CONFLICT_MARKER.test(body);
 
@@ -60,6 +59,7 @@ export function HandMerge(props: {
     setKept(false);
     setDocKey((k) => k + 1);
   }
+  const discarding = useConfirm(discard);
 
   const save = () => {
     if (markers || !summary.trim() || props.saving) return;
@@ -97,22 +97,10 @@ export function HandMerge(props: {
       ) : null}
       <p className="muted">{t('syncUi.mergeHint')}</p>
       <div className="fields">
-        <label htmlFor="merge-summary">{t('syncUi.summary')}</label>
-        <input
-          id="merge-summary"
-          value={summary}
-          onChange={(e) => edit({ ...fields, summary: e.target.value })}
-          data-testid="merge-summary"
-        />
+        <MergeText field="summary" label={t('syncUi.summary')} fields={fields} edit={edit} />
         <label htmlFor="merge-type">{t('syncUi.type')}</label>
         <TypeSelect id="merge-type" value={type} onChange={(v) => edit({ ...fields, type: v })} />
-        <label htmlFor="merge-tags">{t('syncUi.tags')}</label>
-        <input
-          id="merge-tags"
-          value={tags}
-          onChange={(e) => edit({ ...fields, tags: e.target.value })}
-          data-testid="merge-tags"
-        />
+        <MergeText field="tags" label={t('syncUi.tags')} fields={fields} edit={edit} />
         {/* Not a <label>: the text editor is not a form control; labelled by name for screen readers. */}
         <span className="merge-body-label">{t('syncUi.body')}</span>
         <MergeTextEditor
@@ -144,26 +132,40 @@ export function HandMerge(props: {
         <button
           type="button"
           disabled={!edited}
-          onClick={() => setConfirmDiscard(true)}
+          onClick={() => discarding.ask(true)}
           data-testid="merge-discard"
         >
           {t('syncUi.discardDraft')}
         </button>
       </div>
-      {confirmDiscard ? (
-        <ConfirmDialog
-          title={t('syncUi.discardDraftTitle')}
-          body={t('syncUi.discardDraftBody')}
-          confirmLabel={t('syncUi.discardDraftConfirm')}
-          cancelLabel={t('syncUi.cancel')}
-          danger
-          onCancel={() => setConfirmDiscard(false)}
-          onConfirm={() => {
-            setConfirmDiscard(false);
-            discard();
-          }}
-        />
-      ) : null}
+      {discarding.dialog({
+        title: t('syncUi.discardDraftTitle'),
+        body: t('syncUi.discardDraftBody'),
+        confirmLabel: t('syncUi.discardDraftConfirm'),
+        danger: true,
+      })}
     </section>
+  );
+}
+
+/** The merge's summary or tags: its label, then its input (`merge-FIELD` its id and test id). */
+function MergeText(props: {
+  field: 'summary' | 'tags';
+  label: string;
+  fields: DraftFields;
+  edit: (next: DraftFields) => void;
+}) {
+  const { field, fields } = props;
+  const id = `merge-${field}`;
+  return (
+    <>
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        value={fields[field]}
+        onChange={(e) => props.edit({ ...fields, [field]: e.target.value })}
+        data-testid={id}
+      />
+    </>
   );
 }

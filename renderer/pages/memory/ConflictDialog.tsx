@@ -77,12 +77,10 @@ export function ConflictDialog(props: {
       title={t('conflict.title')}
       wide
       onCancel={props.onClose}
+      dismissLabel={t('conflict.later')}
       testId="conflict-dialog"
       actions={
         <>
-          <button type="button" onClick={props.onClose}>
-            {t('conflict.later')}
-          </button>
           <button
             type="button"
             onClick={() => {

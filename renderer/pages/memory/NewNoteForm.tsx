@@ -10,7 +10,7 @@ import {
   type FieldErrors,
 } from '../../api/describe-error.js';
 import { invalidateForEvent } from '../../api/queries.js';
-import { ConfirmDialog } from '../../components/Dialog.js';
+import { useConfirm } from '../../components/Dialog.js';
 import { FieldError } from '../../components/FieldError.js';
 import { draftStore, EMPTY_NEW_NOTE, useDrafts, type NewNoteDraft } from '../../state/draft-store.js';
 import { showToast } from '../../state/toast-store.js';
@@ -33,7 +33,10 @@ export function NewNoteForm() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [duplicate, setDuplicate] = useState<Duplicate | null>(null);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const discarding = useConfirm(() => {
+    setFieldErrors(null);
+    draftStore.getState().setNewNote(null);
+  });
   const [busy, setBusy] = useState(false);
   // The duplicate warning was seen for exactly this summary/body: "Create anyway" goes ahead.
   const acknowledged = useRef<string | null>(null);
@@ -115,7 +118,7 @@ export function NewNoteForm() {
           <button
             type="button"
             className="danger"
-            onClick={() => setConfirmDiscard(true)}
+            onClick={() => discarding.ask(true)}
             disabled={!draftStore.getState().newNote}
             data-testid="new-discard"
           >
@@ -199,21 +202,12 @@ export function NewNoteForm() {
           data-testid="new-body"
         />
       </label>
-      {confirmDiscard ? (
-        <ConfirmDialog
-          title={t('note.discardDraftTitle')}
-          body={t('note.discardDraftBody')}
-          confirmLabel={t('note.discardDraft')}
-          cancelLabel={t('confirm.cancel')}
-          danger
-          onCancel={() => setConfirmDiscard(false)}
-          onConfirm={() => {
-            setConfirmDiscard(false);
-            setFieldErrors(null);
-            draftStore.getState().setNewNote(null);
-          }}
-        />
-      ) : null}
+      {discarding.dialog({
+        title: t('note.discardDraftTitle'),
+        body: t('note.discardDraftBody'),
+        confirmLabel: t('note.discardDraft'),
+        danger: true,
+      })}
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { linkTargets } from '../../../shared/links.js';
 import type { Scope } from '../../../shared/note.js';
 import { isApiError } from '../../api/errors.js';
 import { useApiQuery } from '../../api/queries.js';
-import { ConfirmDialog } from '../../components/Dialog.js';
+import { useConfirm } from '../../components/Dialog.js';
 import { MarkdownEditor } from '../../components/MarkdownEditor.js';
 import { editorStore, isDirty, useEditor } from '../../state/editor-store.js';
 import { draftStore, EMPTY_NEW_NOTE, isEmptyNewNote } from '../../state/draft-store.js';
@@ -50,10 +50,11 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const { save, remove } = useNoteActions();
   const links = useLinkResolver();
   const [saving, setSaving] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const [comparing, setComparing] = useState(false);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
-  const [creating, setCreating] = useState<string | null>(null);
+  // Each asks about what its dialog names: the note's label, the link's target.
+  const deleting = useConfirm((label: string) => void remove(id, scope, label));
+  const creating = useConfirm(startNoteFromLink);
+  const discarding = useConfirm(() => editorStore.getState().discard());
   const conflicts = useConflictList();
   const inConflict = !!conflicts.data?.conflicts.some((c) => c.id === id && c.scope === scope);
   const focusHere = useUi((s) => s.focusOnOpen?.id === id && s.focusOnOpen.scope === scope);
@@ -103,7 +104,7 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
   const openLink = (target: string) => {
     const found = links.target(target);
     if (found) uiStore.getState().follow({ kind: 'note', ...found });
-    else setCreating(target);
+    else creating.ask(target);
   };
   const bodyLinks = linkTargets(draft.body);
 
@@ -213,14 +214,14 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
             {saving ? t('note.saving') : t('note.save')}
           </button>
           {dirty ? (
-            <button type="button" onClick={() => setConfirmDiscard(true)} data-testid="discard">
+            <button type="button" onClick={() => discarding.ask(true)} data-testid="discard">
               {t('note.discardChanges')}
             </button>
           ) : null}
           <button
             type="button"
             className="danger"
-            onClick={() => setConfirmDelete(true)}
+            onClick={() => deleting.ask(base.summary || id)}
             disabled={deletedOnDisk}
             data-testid="delete"
           >
@@ -258,20 +259,12 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
         </div>
       ) : null}
 
-      {confirmDelete ? (
-        <ConfirmDialog
-          title={t('note.deleteConfirmTitle')}
-          body={t('note.deleteConfirmBody', { summary: base.summary || id })}
-          confirmLabel={t('note.delete')}
-          cancelLabel={t('confirm.cancel')}
-          danger
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            void remove(id, scope, base.summary || id);
-          }}
-        />
-      ) : null}
+      {deleting.dialog((label) => ({
+        title: t('note.deleteConfirmTitle'),
+        body: t('note.deleteConfirmBody', { summary: label }),
+        confirmLabel: t('note.delete'),
+        danger: true,
+      }))}
       {comparing && diskVersion ? (
         <ConflictDialog
           mine={draft}
@@ -281,34 +274,17 @@ export function NoteEditor({ id, scope }: { id: string; scope: Scope }) {
           onKeepMine={() => void doSave({ backupReason: KEEP_MINE_REASON })}
         />
       ) : null}
-      {creating !== null ? (
-        <ConfirmDialog
-          title={t('note.createLinkedTitle', { id: creating })}
-          body={t('note.createLinkedBody', { id: creating })}
-          confirmLabel={t('note.createLinked')}
-          cancelLabel={t('confirm.cancel')}
-          onCancel={() => setCreating(null)}
-          onConfirm={() => {
-            const id = creating;
-            setCreating(null);
-            startNoteFromLink(id);
-          }}
-        />
-      ) : null}
-      {confirmDiscard ? (
-        <ConfirmDialog
-          title={t('note.discardChangesTitle')}
-          body={t('note.discardChangesBody')}
-          confirmLabel={t('note.discardChanges')}
-          cancelLabel={t('confirm.cancel')}
-          danger
-          onCancel={() => setConfirmDiscard(false)}
-          onConfirm={() => {
-            setConfirmDiscard(false);
-            editorStore.getState().discard();
-          }}
-        />
-      ) : null}
+      {creating.dialog((target) => ({
+        title: t('note.createLinkedTitle', { id: target }),
+        body: t('note.createLinkedBody', { id: target }),
+        confirmLabel: t('note.createLinked'),
+      }))}
+      {discarding.dialog({
+        title: t('note.discardChangesTitle'),
+        body: t('note.discardChangesBody'),
+        confirmLabel: t('note.discardChanges'),
+        danger: true,
+      })}
     </article>
   );
 }

@@ -8,8 +8,8 @@ import { useUi, uiStore, type ScopeSelection, type SortKey, type TypeFilter } fr
 const SCOPES: ScopeSelection[] = ['project', 'user', 'both'];
 
 /**
- * The list's toolbar. Memoised, and the query is read by the search field alone: a key typed in
- * the search redraws that field, not the toolbar's two dozen labels.
+ * The list's toolbar. Memoised, and the query is read by the search field and the sort alone: a
+ * key typed in the search redraws those, not the toolbar's two dozen labels.
  */
 export const Toolbar = memo(function Toolbar(props: {
   tags: Array<{ tag: string; count: number }>;
@@ -20,8 +20,6 @@ export const Toolbar = memo(function Toolbar(props: {
   const scope = useUi((s) => s.scope);
   const typeFilter = useUi((s) => s.typeFilter);
   const tagFilter = useUi((s) => s.tagFilter);
-  const sort = useUi((s) => s.sort);
-  const searching = useUi((s) => s.query.trim() !== '');
   const canBack = useUi((s) => s.back.length > 0);
   const canForward = useUi((s) => s.forward.length > 0);
   // A half-written new note is kept when another note is opened: the button that brings it back says so.
@@ -73,16 +71,13 @@ export const Toolbar = memo(function Toolbar(props: {
           labelHidden
           value={typeFilter}
           onChange={ui.setTypeFilter}
+          options={[
+            ['all', t('list.typeAll')],
+            ...NOTE_TYPES.map((ty) => [ty, t(`types.${ty}`)] as const),
+            ['none', t('list.typeNone')],
+          ]}
           testId="type-filter"
-        >
-          <option value="all">{t('list.typeAll')}</option>
-          {NOTE_TYPES.map((ty) => (
-            <option key={ty} value={ty}>
-              {t(`types.${ty}`)}
-            </option>
-          ))}
-          <option value="none">{t('list.typeNone')}</option>
-        </LabelledSelect>
+        />
         <label>
           <span className="sr-only">{t('list.tag')}</span>
           <input
@@ -95,18 +90,7 @@ export const Toolbar = memo(function Toolbar(props: {
           />
           <TagOptions tags={props.tags} />
         </label>
-        <LabelledSelect<SortKey>
-          label={t('list.sort')}
-          labelHidden
-          value={sort}
-          onChange={ui.setSort}
-          testId="sort"
-        >
-          {searching ? <option value="relevance">{t('list.sortRelevance')}</option> : null}
-          <option value="updated">{t('list.sortUpdated')}</option>
-          <option value="created">{t('list.sortCreated')}</option>
-          <option value="summary">{t('list.sortSummary')}</option>
-        </LabelledSelect>
+        <SortSelect />
       </div>
     </div>
   );
@@ -134,6 +118,28 @@ function HistoryButton(props: { way: keyof typeof HISTORY_WAYS; enabled: boolean
     >
       {arrow}
     </button>
+  );
+}
+
+/** The list's order; "relevance" is offered only while searching, so this reads the query itself. */
+function SortSelect() {
+  const { t } = useTranslation();
+  const sort = useUi((s) => s.sort);
+  const searching = useUi((s) => s.query.trim() !== '');
+  return (
+    <LabelledSelect<SortKey>
+      label={t('list.sort')}
+      labelHidden
+      value={sort}
+      onChange={uiStore.getState().setSort}
+      options={[
+        ...(searching ? [['relevance', t('list.sortRelevance')] as const] : []),
+        ['updated', t('list.sortUpdated')],
+        ['created', t('list.sortCreated')],
+        ['summary', t('list.sortSummary')],
+      ]}
+      testId="sort"
+    />
   );
 }
 
