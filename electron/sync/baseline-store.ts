@@ -72,6 +72,12 @@ export const BaselineStateSchema = z.object({
     version: z.number().int().nonnegative().nullable(),
     /** The server's head id of that version (docs/sync-protocol.md, "History"), when it sent one. */
     head: z.string().optional(),
+    /**
+     * With a null version kept for a full listing (a baseline copy went missing), the version and
+     * head last seen: the full listing still asks with them, so a cloud that lost its history
+     * meanwhile is noticed rather than its missing notes read as deleted (round/snapshot.ts).
+     */
+    lastSeen: z.object({ version: z.number().int().nonnegative(), head: z.string().optional() }).optional(),
     entries: z.record(z.string(), SyncEntrySchema),
   }),
   /** Per note id: the content hash both sides had at the last sync. */

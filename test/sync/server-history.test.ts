@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYNC_PROTOCOL_HEADER, SYNC_ROUTES } from '../../shared/sync-protocol.js';
 import { expectOk, type Device } from './harness.js';
@@ -86,6 +88,36 @@ describe('the cloud losing history is not the user deleting notes', () => {
     expectOk(await a.sync());
     expect(a.ids()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'x', 'y']);
     expect(a.get('r1')?.body).toBe('r1 edited after the backup\n');
+  });
+
+  // Soak seed 113273: a round that lacked a body it needed asked for a full listing next time by
+  // forgetting the version it had seen; the server was wiped meanwhile, and that listing — asked
+  // without a version — could not say so: the notes it lacked read as deleted long ago.
+  it('a full listing asked for after a missing copy still notices a wiped server: nothing is deleted here', async () => {
+    const notes = { k0: 'kept 0\n', k1: 'kept 1\n', k2: 'kept 2\n' };
+    const [a, b] = (await synced(notes, 'a', 'b')).devices;
+    await a.write('k0', 'edited on a\n');
+    expectOk(await a.sync());
+    // b's person edits k0 while b's round runs: the cloud's k0 is not pulled over it; its copy, kept
+    // for the next round, then goes missing (a baseline copy deleted): that round has nothing to
+    // merge with, and asks for a full listing next time.
+    await b.write('k2', 'edited on b\n');
+    b.svc.hooks.afterCommit = async () => {
+      await b.write('k0', 'edited on b during its round\n');
+    };
+    expectOk(await b.sync());
+    b.svc.hooks.afterCommit = undefined;
+    await fs.rm(b.svc.baselines.objectsDir, { recursive: true, force: true });
+    expectOk(await b.sync());
+    const state = JSON.parse(await fs.readFile(path.join(b.svc.baselines.dir, 'state.json'), 'utf8'));
+    expect(state.manifest).toMatchObject({ version: null, lastSeen: { version: expect.any(Number) } });
+
+    await replaceServerData(null);
+    expectOk(await b.sync());
+    expect(b.svc.lastRound?.historyReset).toBe(true);
+    expect(b.ids()).toEqual(['k0', 'k1', 'k2']);
+    expect((await b.svc.conflicts()).filter((c) => c.kind === 'expired_tombstone')).toEqual([]);
+    expect(await noticesOf(b)).toMatch(/lost part of its history .*nothing was deleted here/);
   });
 
   it('a client that sends no head (an older app) is answered as before', async () => {

@@ -192,11 +192,15 @@ export async function runRound(
 
     // Save: the baseline, conflicts, then drop the journal and unreferenced objects.
     const anything = counts.added + counts.changed + counts.deleted > 0;
-    // Bodies we need were not sent (a baseline copy went missing): list in full next time.
+    // Bodies we need were not sent (a baseline copy went missing): list in full next time, asking
+    // with the version and head seen so that a history lost meanwhile is still noticed.
     const head = committed.versionTracked !== null ? committed.headTracked : snapshot.head;
+    const seen = {
+      version: committed.versionTracked ?? snapshot.version,
+      ...(head === undefined ? {} : { head }),
+    };
     state.manifest = {
-      version: plan.missingBodies ? null : (committed.versionTracked ?? snapshot.version),
-      ...(head === undefined || plan.missingBodies ? {} : { head }),
+      ...(plan.missingBodies ? { version: null, lastSeen: seen } : seen),
       entries,
     };
     const notices = [

@@ -67,8 +67,12 @@ async function listPages(
   state: BaselineState,
   held: Array<{ id: string; hash: string }>,
 ): Promise<Snapshot> {
-  const sinceVersion = state.manifest.version;
-  const sinceHead = sinceVersion === null ? null : (state.manifest.head ?? null);
+  // A full listing wanted while a version is remembered (a baseline copy went missing) asks with
+  // that version first: a cloud that lost its history answers in full with `historyReset`, which a
+  // listing asked for without a version could not say (its missing notes would read as deleted).
+  const { lastSeen } = state.manifest;
+  let sinceVersion = state.manifest.version ?? lastSeen?.version ?? null;
+  let sinceHead = sinceVersion === null ? null : (state.manifest.head ?? lastSeen?.head ?? null);
   const seen = new Map<string, SyncEntry>();
   const objects = new Map<string, string>();
   let cursor: string | null = null;
@@ -80,6 +84,12 @@ async function listPages(
       ctx.signal,
     );
     if (deps.hooks.point) await deps.hooks.point('snapshot:page');
+    if (state.manifest.version === null && sinceVersion !== null && page.status !== 'full') {
+      // The history holds: list in full as wanted.
+      sinceVersion = null;
+      sinceHead = null;
+      continue;
+    }
     const head = page.head === undefined ? {} : { head: page.head };
     if (page.status === 'unchanged') {
       const entries = { ...state.manifest.entries };
