@@ -513,6 +513,22 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { z: note([l, n, k]) })).toHaveLength(1);
   });
 
+  // Soak seed 119751: device 1 deleted its own copy of "e" (created there apart from device 0's);
+  // device 2's edit had removed line l of device 0's note, unseen on 1. Taking the cloud's side,
+  // which still held l, decides nothing about l: device 2's removal arrives after and stands.
+  it('a delete does not cover a removal of a marker the deleting person never saw', () => {
+    const ledger = new Ledger(15);
+    const [l, m, k, own] = [1, 2, 3, 4].map(() => ledger.marker('line')) as [string, string, string, string];
+    ledger.edited(0, 'e', null, note([l]), 'create on 0');
+    ledger.edited(2, 'e', null, note([l]), 'pulled on 2');
+    ledger.edited(1, 'e', null, note([own]), 'own copy on 1');
+    ledger.edited(2, 'e', note([l]), note([m]), 'edit on 2, offline');
+    ledger.edited(1, 'e', note([own]), null, 'delete on 1');
+    ledger.edited(0, 'e', note([l]), note([l, k]), 'edit on 0');
+    ledger.resolved(1, 'e', { local: null, cloud: note([l, k]) }, note([l, k]), 'resolution on 1 → merged');
+    expect(check(ledger, { e: note([m, k]) }, () => 'a backup')).toEqual([]);
+  });
+
   // Soak seed 92229: device 2's person dropped line l (added on device 0) when resolving against a
   // version only the lost history held; the restored cloud held what they kept; device 0, whose
   // commit of l was lost too, uploaded l again with a later edit.

@@ -232,6 +232,9 @@ export class Ledger {
    * only the latest: a later person may withdraw the one on top (seed 115606: device 2's person,
    * who had removed the tag too, took the cloud's side; beneath was the deleting person's own
    * removal, which the delete, beaten by an edit they had not seen, had given up with the note).
+   * Only markers the deleting person knew: a removal of one they never saw (another device's edit
+   * of a copy they never had) is no part of their version, and stays that device's removal by an
+   * edit (seed 119751: the deleted note was this device's own creation of the id).
    */
   private deletionCovers(
     id: string,
@@ -241,7 +244,7 @@ export class Ledger {
   ): void {
     const prefix = `${id}\u0000`;
     for (const [key, top] of this.decisions) {
-      if (!key.startsWith(prefix)) continue;
+      if (!key.startsWith(prefix) || !knew.has(key.slice(prefix.length))) continue;
       // Down to a decision that kept it or a deletion: removals beneath one that the deleted
       // version held were not part of that version (seed 95254).
       for (
