@@ -43,3 +43,6 @@ export type Device = z.infer<typeof DeviceSchema>;
 
 export const DevicesResponseSchema = z.object({ devices: z.array(DeviceSchema) });
 export const RevokeDeviceRequestSchema = z.object({ id: z.string().min(1).max(200) });
+
+/** Who a sign-in (token, browser or device) signed in as: userId is absent when no request was made. */
+export const SignedInSchema = z.object({ origin: z.string(), userId: z.string().optional() });

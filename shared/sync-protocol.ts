@@ -201,7 +201,11 @@ export const SyncEntrySchema = z.object({
 });
 export type SyncEntry = z.infer<typeof SyncEntrySchema>;
 
-/** A revision's content: the whole note file (shared/note-format.ts `serializeNote`). */
+/**
+ * A revision's content: the whole note file (shared/note-format.ts `serializeNote`), its frontmatter
+ * id equal to `id`, and its contentHash (which the server recomputes for a put, refusing a mismatch).
+ * Sealed scopes: the keyed id and hash, and the sealed file, base64url.
+ */
 export const SyncObjectSchema = z.object({
   id: z.string(),
   rev: z.string(),
@@ -291,13 +295,8 @@ export type SnapshotResponse = z.infer<typeof SnapshotResponseSchema>;
 // POST /v1/memory/commit
 
 /** Create (`baseHash: null`) or replace (`baseHash`: the hash this client last synced) one note. */
-export const CommitPutSchema = z.object({
-  id: z.string(),
+export const CommitPutSchema = SyncObjectSchema.omit({ rev: true }).extend({
   baseHash: ContentHashSchema.nullable(),
-  /** contentHash of the note in `content`; the server recomputes it and refuses a mismatch. */
-  hash: ContentHashSchema,
-  /** The whole note file; its frontmatter id must equal `id`. Sealed: the sealed file, base64url. */
-  content: z.string(),
   /** Sealed scopes only (and required there): the entry's sealed record. */
   meta: SealedMetaSchema.optional(),
 });

@@ -1,6 +1,6 @@
 import type { MemoryCore } from '../memory/types.js';
 import type { CleanupService } from './cleanup-service.js';
-import { Consolidator, type KnownPlan, type RoundReport, type Timers } from './consolidation.js';
+import { Consolidator, type ConsolidatorOptions } from './consolidation.js';
 
 /** What a process wires in for 待整理 (`ctx.cleanup`): its service, built by the composition root. */
 export interface CleanupDeps {
@@ -13,13 +13,12 @@ export interface CleanupHost {
   cleanup: CleanupDeps;
 }
 
-export interface ProjectCleanupOptions {
-  /** What the sync server's last answer said about the plan (AppSync.knownPlan); null: unknown. */
-  lastKnownPlan: () => KnownPlan;
-  timers?: Timers;
-  now?: () => number;
-  onRound?: (report: RoundReport) => void;
-}
+/**
+ * What a process passes on to its project's consolidator: the plan as the sync server last said it
+ * (AppSync.knownPlan), and for tests timers, a clock (default: the core's) and a listener per round.
+ */
+export type ProjectCleanupOptions = Pick<ConsolidatorOptions, 'lastKnownPlan' | 'timers' | 'onRound'> &
+  Partial<Pick<ConsolidatorOptions, 'now'>>;
 
 export interface ProjectCleanup {
   service: CleanupService;

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/errors.js';
+import { parseJsonText } from '../../shared/parse-json.js';
 import { writeFileAtomic } from '../memory/atomic-write.js';
 
 /** Where 待整理 keeps its machine-local state: dismissals, the model settings and key, consolidation runs. */
@@ -20,11 +21,10 @@ export async function readJsonState(file: string): Promise<unknown> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new AppError('io_error', `cannot read ${file}: ${(err as Error).message}`);
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new AppError('io_error', `${file} is not valid JSON (${(err as Error).message}); fix or remove it`);
-  }
+  return parseJsonText(
+    text,
+    (reason) => new AppError('io_error', `${file} is not valid JSON (${reason}); fix or remove it`),
+  );
 }
 
 export async function writeJsonState(file: string, value: unknown): Promise<void> {

@@ -53,3 +53,13 @@ export async function syncDir(dir: string): Promise<void> {
 export function isTempFileName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
+
+/** Reads a file, or returns null when it does not exist. */
+export async function readFileOrNull(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}

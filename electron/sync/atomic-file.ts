@@ -2,6 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic as coreWriteFileAtomic } from '../memory/atomic-write.js';
 
+export { readFileOrNull } from '../memory/atomic-write.js';
+
 /**
  * The core's atomic write (temp + fsync + rename + directory fsync, electron/memory/atomic-write.ts)
  * with the directory created first; a restricted `mode` (the token file) applies to the temp file
@@ -17,14 +19,4 @@ export async function writeFileAtomic(
     ...(opts.mode !== undefined ? { mode: 0o700 } : {}),
   });
   await coreWriteFileAtomic(file, data, opts);
-}
-
-/** Reads a file, or returns null when it does not exist. */
-export async function readFileOrNull(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
 }

@@ -1,7 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { LocalOnlyNoteSchema } from '../../shared/api/sync.js';
+import {
+  ConflictSummarySchema,
+  LocalOnlyNoteSchema,
+  type ConflictKindSchema,
+} from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 import { BaselineLocationSchema } from './baseline-location.js';
@@ -26,19 +30,10 @@ import { mapLimit } from '../../shared/map-limit.js';
  * crash at any point leaves a state whose objects all exist (unreferenced objects are collected).
  */
 
-export const ConflictKindSchema = z.enum([
-  'both_changed', // edits on the same or adjacent lines, or two different summaries or types
-  'too_big', // the merged note would exceed the plan's or server's size limit
-  'no_base', // no copy of the last synced version (e.g. created on both sides with different content)
-  'expired_tombstone', // gone from the cloud after the tombstone window, but edited here since
-]);
 export type ConflictKind = z.infer<typeof ConflictKindSchema>;
 
-export const ConflictRecordSchema = z.object({
-  id: z.string(),
-  kind: ConflictKindSchema,
-  message: z.string(),
-  detectedAt: z.number(),
+/** A conflict as the page lists it (shared/api/sync.ts), with the three versions' hashes. */
+export const ConflictRecordSchema = ConflictSummarySchema.extend({
   /** Hash of the last synced version (its copy is in objects/), null when there is none. */
   baseHash: z.string().nullable(),
   /** This computer's version when detected; null = deleted here. */

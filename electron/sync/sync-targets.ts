@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import { parseJsonText } from '../../shared/parse-json.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
 
 /**
@@ -33,15 +34,14 @@ export class SyncTargetsStore {
   private async readRaw(): Promise<Json> {
     const text = await readFileOrNull(this.file);
     if (text === null || text.trim() === '') return {};
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new AppError(
-        'io_error',
-        `${this.file} is not valid JSON (${(err as Error).message}); fix or remove it — sync settings are not rewritten until then`,
-      );
-    }
+    const data = parseJsonText(
+      text,
+      (reason) =>
+        new AppError(
+          'io_error',
+          `${this.file} is not valid JSON (${reason}); fix or remove it — sync settings are not rewritten until then`,
+        ),
+    );
     const parsed = PluginsFileSchema.safeParse(data);
     if (!parsed.success) {
       throw new AppError(

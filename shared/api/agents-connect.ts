@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ScopeSchema } from '../note.js';
 import { RetainReceiptSchema } from './agents.js';
-import { defineMethod } from './define.js';
+import { defineMethod, NoInputSchema } from './define.js';
 import { SearchHitSchema } from './notes.js';
 
 /**
@@ -53,7 +53,7 @@ export const agentsConnectApi = {
   'agents.prompt': defineMethod({
     summary:
       "The memory section of an agent's system prompt: the guidance, then the index of this project's notes.",
-    input: z.object({}),
+    input: NoInputSchema,
     output: z.object({
       prompt: z.string(),
       /** The index alone, and how many notes it shows / leaves out. */
@@ -118,7 +118,7 @@ export const agentsConnectApi = {
   'agents.connections': defineMethod({
     summary:
       'Which agent harnesses are connected, and which user notes this project hides because they are tagged for other projects.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: z.object({
       harnesses: z.array(HarnessStatusSchema),
       /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { EndpointSettingsSchema } from './endpoint.js';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
-import { defineMethod } from './define.js';
+import { defineMethod, NoInputSchema } from './define.js';
 
 /** The five kinds of 待整理 finding: same topic, a broken [[link]], a missing file, unused, too long. */
 export const FINDING_KINDS = ['same_topic', 'broken_link', 'missing_file', 'unused', 'too_long'] as const;
@@ -71,9 +72,7 @@ export const ModelStatusSchema = z.object({
   available: z.boolean(),
   /** One line saying why not (null when available). */
   reason: z.string().nullable(),
-  baseUrl: z.string().nullable(),
-  model: z.string().nullable(),
-  hasApiKey: z.boolean(),
+  ...EndpointSettingsSchema.shape,
   timeoutMs: z.number().int(),
 });
 export type ModelStatus = z.infer<typeof ModelStatusSchema>;
@@ -138,7 +137,7 @@ export const cleanupApi = {
   }),
   'cleanup.modelStatus': defineMethod({
     summary: 'Whether a model is configured for 生成合并建议, and if not, why.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: ModelStatusSchema,
   }),
   'cleanup.modelConfigure': defineMethod({

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** One method of the API table: what the UI (or the CLI, or an agent) may call, with its schemas. */
 export interface ApiMethodDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -7,6 +7,9 @@ export interface ApiMethodDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   /** One line for people reading the table and for generated help. */
   summary: string;
 }
+
+/** The input of a method that takes nothing: `{}`. */
+export const NoInputSchema = z.object({});
 
 export function defineMethod<I extends z.ZodType, O extends z.ZodType>(
   def: ApiMethodDef<I, O>,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ScopeSchema } from '../note.js';
-import { defineMethod } from './define.js';
+import { defineMethod, NoInputSchema } from './define.js';
 
 /** End-to-end encryption of cloud sync (issue 19; docs/security.md has the construction). */
 
@@ -29,7 +29,7 @@ export const EncryptionScopeResultSchema = z.object({
 export const encryptionApi = {
   'encryption.status': defineMethod({
     summary: 'End-to-end encryption of sync: is the account encrypted, is this device unlocked.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: EncryptionStatusSchema,
   }),
   'encryption.on': defineMethod({

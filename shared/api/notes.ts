@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
 import { ListSortSchema, TypeFilterSchema } from '../note-list-order.js';
-import { defineMethod, lazyMethods } from './define.js';
+import { defineMethod, lazyMethods, NoInputSchema } from './define.js';
 
 /** `both` lists or searches project and user notes together. */
 export const ScopeSelectionSchema = z.enum(['project', 'user', 'both']);
@@ -121,7 +121,7 @@ export const notesApi = lazyMethods({
     defineMethod({
       summary:
         'Register the current project: .oharness/project.json with a stable id, empty MEMORY/ and ARTIFACTS/.',
-      input: z.object({}),
+      input: NoInputSchema,
       output: z.object({
         projectId: z.string(),
         root: z.string(),
@@ -132,7 +132,7 @@ export const notesApi = lazyMethods({
   'app.status': () =>
     defineMethod({
       summary: 'Where the data lives and what is wrong with it: directories, counts, warnings from the core.',
-      input: z.object({}),
+      input: NoInputSchema,
       output: z.object({
         home: z.string(),
         project: z.object({ root: z.string(), id: z.string().nullable(), memoryDir: z.string() }).nullable(),
@@ -254,7 +254,7 @@ export const notesApi = lazyMethods({
     defineMethod({
       summary:
         'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
-      input: z.object({}),
+      input: NoInputSchema,
       output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
     }),
   'backups.list': () =>

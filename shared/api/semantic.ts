@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { defineMethod } from './define.js';
+import { EndpointSettingsSchema } from './endpoint.js';
+import { defineMethod, NoInputSchema } from './define.js';
 
 /** Semantic recall's settings as the app shows them: never the API key, only whether one is set. */
 export const SemanticSettingsSchema = z.object({
   enabled: z.boolean(),
-  baseUrl: z.string().nullable(),
-  model: z.string().nullable(),
-  hasApiKey: z.boolean(),
+  ...EndpointSettingsSchema.shape,
   /** Whether semantic recall is on and fully configured (enabled, URL and model). */
   active: z.boolean(),
   /** Meaning's share of a fused score set for this model by hand; null: the default below. */
@@ -62,7 +61,7 @@ export const semanticApi = {
   'semantic.settings': defineMethod({
     summary:
       'Semantic recall settings: on/off, embeddings endpoint URL and model, whether an API key is set.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: SemanticSettingsSchema,
   }),
   'semantic.configure': defineMethod({
@@ -79,7 +78,12 @@ export const semanticApi = {
        * model stay the same (a share measured for one model says nothing of another, so a new
        * model drops it); null: the default.
        */
-      weight: z.number().min(0, 'the share is at least 0').max(1, 'the share is at most 1').nullable().optional(),
+      weight: z
+        .number()
+        .min(0, 'the share is at least 0')
+        .max(1, 'the share is at most 1')
+        .nullable()
+        .optional(),
     }),
     output: SemanticSettingsSchema,
   }),
@@ -90,7 +94,7 @@ export const semanticApi = {
   }),
   'semantic.status': defineMethod({
     summary: "The vector store: notes embedded for the configured model, last update, the endpoint's outage.",
-    input: z.object({}),
+    input: NoInputSchema,
     output: SemanticStatusSchema,
   }),
 };

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { NoteSchema, NoteTypeSchema, ScopeSchema } from '../note.js';
 import { HeldNoteSchema } from '../held-note.js';
 import { SyncStatusCodeSchema } from '../sync-status.js';
-import { defineMethod } from './define.js';
+import { SignedInSchema } from '../sync-auth.js';
+import { defineMethod, NoInputSchema } from './define.js';
 
 /** Cloud sync (R-SYNC): status for the page, 立即同步, 关闭云同步, sign-in, conflicts. */
 
@@ -26,7 +27,12 @@ export const RoundTotalsSchema = PullCountsSchema.extend({
 });
 export type RoundTotals = z.infer<typeof RoundTotalsSchema>;
 
-export const ConflictKindSchema = z.enum(['both_changed', 'too_big', 'no_base', 'expired_tombstone']);
+export const ConflictKindSchema = z.enum([
+  'both_changed', // edits on the same or adjacent lines, or two different summaries or types
+  'too_big', // the merged note would exceed the plan's or server's size limit
+  'no_base', // no copy of the last synced version (e.g. created on both sides with different content)
+  'expired_tombstone', // gone from the cloud after the tombstone window, but edited here since
+]);
 
 export const ConflictSummarySchema = z.object({
   id: z.string(),
@@ -128,7 +134,10 @@ export const SyncStatusSchema = z.object({
    * waits). `app_sign_in`: the home is signed in in the desktop app only, whose sign-in no other
    * process can read; notes written by agents while the app is closed wait for it.
    */
-  waiting: z.object({ reason: z.enum(['app_sign_in']), message: z.string() }).nullable().optional(),
+  waiting: z
+    .object({ reason: z.enum(['app_sign_in']), message: z.string() })
+    .nullable()
+    .optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
 
@@ -165,7 +174,7 @@ export const syncApi = {
   'sync.status': defineMethod({
     summary:
       'Cloud sync per scope: on/off, last synced, last pull, errors naming the scope, 429 pause, plan limits, conflicts.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: SyncStatusSchema,
   }),
   'sync.now': defineMethod({
@@ -184,21 +193,21 @@ export const syncApi = {
       'Sign in to a sync server: its URL goes to cloud.json, the token to the token store (never plugins.json).',
     input: z.object({ origin: z.string().min(1), token: z.string().min(1) }),
     /** userId: the account the server verified (identity); absent when sync is off (no request then). */
-    output: z.object({ origin: z.string(), userId: z.string().optional() }),
+    output: SignedInSchema,
   }),
   'sync.markInUse': defineMethod({
     summary: 'The Memory page is open for this project: keep its notes checked for 30 more minutes.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: z.object({ ok: z.literal(true) }),
   }),
   'sync.logout': defineMethod({
     summary: 'Sign out: forget the token; notes and the sync setting stay.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: z.object({ ok: z.literal(true) }),
   }),
   'sync.conflicts': defineMethod({
     summary: 'Sync conflicts waiting for the person, both scopes.',
-    input: z.object({}),
+    input: NoInputSchema,
     output: z.object({ conflicts: z.array(ConflictSummarySchema.extend({ scope: ScopeSchema })) }),
   }),
   'sync.conflict': defineMethod({

@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/errors.js';
+import { parseJsonText } from '../../../shared/parse-json.js';
 
 /**
  * Edits of one harness config file, as pure text → text functions: each adds Memory Desk's entry
@@ -19,15 +20,14 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 
 export function parseJsonConfig(text: string | null, file: string): Json {
   if (text === null || !text.trim()) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new AppError(
-      'invalid_input',
-      `${file} is not plain JSON (${(err as Error).message}); it was left as it is — fix it, or add Memory Desk by hand (docs/agents.md)`,
-    );
-  }
+  const value = parseJsonText(
+    text,
+    (reason) =>
+      new AppError(
+        'invalid_input',
+        `${file} is not plain JSON (${reason}); it was left as it is — fix it, or add Memory Desk by hand (docs/agents.md)`,
+      ),
+  );
   if (!isObj(value))
     throw new AppError('invalid_input', `${file} is not a JSON object; it was left as it is`);
   return value;

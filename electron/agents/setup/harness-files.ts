@@ -32,6 +32,37 @@ export interface HarnessSetup {
  * entries take it as command + args; hook commands are one string, quoted for the shell the
  * harness runs hooks with on `platform`.
  */
+/** What each harness is called, what it gets (said plainly, docs/agents.md), and what to do after setup. */
+const ABOUT: Record<Harness, Pick<HarnessSetup, 'name' | 'support' | 'notes'>> = {
+  'claude-code': {
+    name: 'Claude Code',
+    support:
+      'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
+    notes: ['Start a new Claude Code session to load the hooks (or review them in /hooks).'],
+  },
+  codex: {
+    name: 'Codex CLI',
+    support:
+      'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
+    notes: [
+      "Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust Memory Desk's four hooks (again after setup rewrites them, e.g. when the CLI moved). Until then they are skipped without a word.",
+      'Hooks are on by default ([features] hooks in ~/.codex/config.toml; codex_hooks is its deprecated alias): nothing to turn on.',
+    ],
+  },
+  gemini: {
+    name: 'Gemini CLI',
+    support:
+      'index at session start, <recalled-memory> on every prompt (BeforeAgent), extraction after each turn and before compression (when turned on), MCP tools',
+    notes: ['Gemini CLI settings.json must be plain JSON for setup to edit it.'],
+  },
+  cursor: {
+    name: 'Cursor',
+    support:
+      "index at session start, <recalled-memory> with the turn's first tool use (beforeSubmitPrompt cannot add context), extraction at stop and compaction (when turned on), MCP tools; the project rule puts the index in every chat",
+    notes: ['Cursor reads ~/.cursor/hooks.json and ~/.cursor/mcp.json at start: restart it.'],
+  },
+};
+
 export function harnessSetup(
   harness: Harness,
   opts: {
@@ -49,78 +80,45 @@ export function harnessSetup(
   const [mcpCommand = 'memdesk', ...mcpPrefix] = opts.memdesk;
   const mcpArgs = [...mcpPrefix, ...opts.homeArgs, 'mcp'];
   const events = Object.keys(CONTRACTS[harness].events);
+  /** A file under the home directory; its edit names it as the person sees it (`~/.claude.json`). */
+  const homeFile = (
+    role: HarnessFile['role'],
+    parts: string[],
+    edit: (shown: string) => ConfigEdit,
+  ): HarnessFile => ({ path: path.join(homeDir, ...parts), role, edit: edit(`~/${parts.join('/')}`) });
   /** The hooks file of Claude Code and Codex: each event runs the hook command, timeout in seconds. */
-  const commandHooksFile = (file: string, shown: string): HarnessSetup['files'][number] => ({
-    path: file,
-    role: 'hooks',
-    edit: groupedHooks(
-      shown,
-      Object.fromEntries(
-        events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
+  const commandHooksFile = (parts: string[]): HarnessFile =>
+    homeFile('hooks', parts, (shown) =>
+      groupedHooks(
+        shown,
+        Object.fromEntries(
+          events.map((e) => [e, { type: 'command', command: hookCommand(e), timeout: HOOK_TIMEOUT_S }]),
+        ),
+        marker,
       ),
-      marker,
-    ),
-  });
-
-  switch (harness) {
-    case 'claude-code':
-      return {
-        harness,
-        name: 'Claude Code',
-        support:
-          'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
-        notes: ['Start a new Claude Code session to load the hooks (or review them in /hooks).'],
-        files: [
-          {
-            path: path.join(homeDir, '.claude.json'),
-            role: 'mcp',
-            edit: jsonMcpServer('~/.claude.json', MCP_NAME, {
-              type: 'stdio',
-              command: mcpCommand,
-              args: mcpArgs,
-              env: {},
-            }),
-          },
-          commandHooksFile(path.join(homeDir, '.claude', 'settings.json'), '~/.claude/settings.json'),
-        ],
-      };
-    case 'codex':
-      return {
-        harness,
-        name: 'Codex CLI',
-        support:
-          'index at session start, <recalled-memory> on every prompt, extraction at stop and compaction (when turned on), MCP tools',
-        notes: [
-          "Codex runs a new or changed hook only once you trust it: start Codex, open /hooks and trust Memory Desk's four hooks (again after setup rewrites them, e.g. when the CLI moved). Until then they are skipped without a word.",
-          'Hooks are on by default ([features] hooks in ~/.codex/config.toml; codex_hooks is its deprecated alias): nothing to turn on.',
-        ],
-        files: [
-          {
-            path: path.join(homeDir, '.codex', 'config.toml'),
-            role: 'mcp',
-            edit: tomlMcpServer(MCP_NAME, mcpCommand, mcpArgs),
-          },
-          commandHooksFile(path.join(homeDir, '.codex', 'hooks.json'), '~/.codex/hooks.json'),
-        ],
-      };
-    case 'gemini':
-      return {
-        harness,
-        name: 'Gemini CLI',
-        support:
-          'index at session start, <recalled-memory> on every prompt (BeforeAgent), extraction after each turn and before compression (when turned on), MCP tools',
-        notes: ['Gemini CLI settings.json must be plain JSON for setup to edit it.'],
-        files: [
-          {
-            path: path.join(homeDir, '.gemini', 'settings.json'),
-            role: 'mcp',
-            edit: jsonMcpServer('~/.gemini/settings.json', MCP_NAME, { command: mcpCommand, args: mcpArgs }),
-          },
-          {
-            path: path.join(homeDir, '.gemini', 'settings.json'),
-            role: 'hooks',
-            edit: groupedHooks(
-              '~/.gemini/settings.json',
+    );
+  const files = (): HarnessFile[] => {
+    switch (harness) {
+      case 'claude-code':
+        return [
+          homeFile('mcp', ['.claude.json'], (shown) =>
+            jsonMcpServer(shown, MCP_NAME, { type: 'stdio', command: mcpCommand, args: mcpArgs, env: {} }),
+          ),
+          commandHooksFile(['.claude', 'settings.json']),
+        ];
+      case 'codex':
+        return [
+          homeFile('mcp', ['.codex', 'config.toml'], () => tomlMcpServer(MCP_NAME, mcpCommand, mcpArgs)),
+          commandHooksFile(['.codex', 'hooks.json']),
+        ];
+      case 'gemini':
+        return [
+          homeFile('mcp', ['.gemini', 'settings.json'], (shown) =>
+            jsonMcpServer(shown, MCP_NAME, { command: mcpCommand, args: mcpArgs }),
+          ),
+          homeFile('hooks', ['.gemini', 'settings.json'], (shown) =>
+            groupedHooks(
+              shown,
               // Gemini CLI's hook timeout is in milliseconds.
               Object.fromEntries(
                 events.map((e) => [
@@ -135,36 +133,22 @@ export function harnessSetup(
               ),
               marker,
             ),
-          },
-        ],
-      };
-    case 'cursor':
-      return {
-        harness,
-        name: 'Cursor',
-        support:
-          "index at session start, <recalled-memory> with the turn's first tool use (beforeSubmitPrompt cannot add context), extraction at stop and compaction (when turned on), MCP tools; the project rule puts the index in every chat",
-        notes: ['Cursor reads ~/.cursor/hooks.json and ~/.cursor/mcp.json at start: restart it.'],
-        files: [
-          {
-            path: path.join(homeDir, '.cursor', 'mcp.json'),
-            role: 'mcp',
-            // Cursor may start MCP servers outside the project; it fills in ${workspaceFolder}.
-            edit: jsonMcpServer('~/.cursor/mcp.json', MCP_NAME, {
+          ),
+        ];
+      case 'cursor':
+        return [
+          // Cursor may start MCP servers outside the project; it fills in ${workspaceFolder}.
+          homeFile('mcp', ['.cursor', 'mcp.json'], (shown) =>
+            jsonMcpServer(shown, MCP_NAME, {
               command: mcpCommand,
               args: [...mcpPrefix, ...opts.homeArgs, '--project', '${workspaceFolder}', 'mcp'],
             }),
-          },
-          {
-            path: path.join(homeDir, '.cursor', 'hooks.json'),
-            role: 'hooks',
-            edit: flatHooks(
-              '~/.cursor/hooks.json',
-              Object.fromEntries(events.map((e) => [e, { command: hookCommand(e) }])),
-              marker,
-            ),
-          },
-        ],
-      };
-  }
+          ),
+          homeFile('hooks', ['.cursor', 'hooks.json'], (shown) =>
+            flatHooks(shown, Object.fromEntries(events.map((e) => [e, { command: hookCommand(e) }])), marker),
+          ),
+        ];
+    }
+  };
+  return { harness, ...ABOUT[harness], files: files() };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ApiOutput, ApiParsedInput } from '../../../shared/api.js';
 import { HARNESSES, type Harness } from '../../../shared/api/agents-connect.js';
-import { writeFileAtomic } from '../../memory/atomic-write.js';
+import { readFileOrNull, writeFileAtomic } from '../../memory/atomic-write.js';
 import { defaultHome } from '../../memory/default-home.js';
 import { AppError } from '../../../shared/errors.js';
 import { cursorRuleFile, isOurCursorRule, removeCursorRule, writeCursorRule } from '../cursor-rule.js';
@@ -62,17 +62,8 @@ export function setupFor(deps: SetupDeps, harness: Harness, command?: readonly s
   });
 }
 
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
 async function readManifest(file: string): Promise<Manifest> {
-  const text = await readText(file);
+  const text = await readFileOrNull(file);
   const parsed = ManifestSchema.safeParse(text ? JSON.parse(text) : { files: {} });
   return parsed.success ? parsed.data : { files: {}, rules: [] };
 }
@@ -147,7 +138,7 @@ export async function runSetup(
   };
 
   for (const [file, edits] of filesOf(setup)) {
-    const before = await readText(file);
+    const before = await readFileOrNull(file);
     if (!input.undo) {
       let after = before;
       for (const e of edits) after = e.edit.add(after);
@@ -176,7 +167,7 @@ export async function runSetup(
     const recorded = manifest.files[file];
     if (recorded && recorded.written === sha256(before)) {
       // Nothing touched the file since setup wrote it: put back exactly what was there.
-      const old = recorded.backup === null ? null : await readText(recorded.backup);
+      const old = recorded.backup === null ? null : await readFileOrNull(recorded.backup);
       const diff = lineDiff(file, before, old);
       if (!input.dryRun) {
         if (old === null) await fs.rm(file, { force: true });
@@ -261,7 +252,7 @@ export async function cursorRuleStates(
   return Promise.all(
     roots.map(async (root) => {
       const file = cursorRuleFile(root);
-      const text = await readText(file).catch(() => null);
+      const text = await readFileOrNull(file).catch(() => null);
       const state: RuleState = text === null ? 'absent' : isOurCursorRule(text) ? 'present' : 'foreign';
       return { root, file, state, open: root === open };
     }),
@@ -309,7 +300,7 @@ export async function harnessStatuses(
       const present = { mcp: false, hooks: false };
       for (const f of setup.files) {
         try {
-          if (f.edit.has(await readText(f.path))) present[f.role] = true;
+          if (f.edit.has(await readFileOrNull(f.path))) present[f.role] = true;
         } catch {
           // an unreadable or unparsable config: not connected
         }

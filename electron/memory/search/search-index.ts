@@ -792,14 +792,8 @@ export class SearchIndex {
 
   /** BM25F over every posting of every query term; returns how many slots it touched (in `touched`; acc / stHit set). */
   private accumulateAll(q: WeightedQuery, mask: number): number {
-    const acc = this.acc;
-    const stHit = this.stHit;
-    const normS = this.normS;
-    const normT = this.normT;
-    const normB = this.normB;
-    const scopeCode = this.scopeCode;
+    const { acc, stHit, normS, normT, normB, scopeCode, touched } = this;
     const k1 = this.ranking.k1;
-    const touched = this.touched;
     let n = 0;
     for (let qi = 0; qi < q.terms.length; qi++) {
       const p = this.posting(q.terms[qi]!);
@@ -838,9 +832,7 @@ export class SearchIndex {
       qIdf.push(bm25Idf(df, this.count) * q.weights[qi]!);
       postingsTotal += df;
     }
-    const stHit = this.stHit;
-    const scopeCode = this.scopeCode;
-    const touched = this.touched;
+    const { stHit, scopeCode, touched } = this;
     let n = 0;
     for (const term of qTerms) {
       const head = this.head(term);
@@ -852,10 +844,7 @@ export class SearchIndex {
       }
     }
     if (n === 0) return 0;
-    const acc = this.acc;
-    const normS = this.normS;
-    const normT = this.normT;
-    const normB = this.normB;
+    const { acc, normS, normT, normB } = this;
     const k1 = this.ranking.k1;
 
     if (n * qTerms.length <= postingsTotal) {

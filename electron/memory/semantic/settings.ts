@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { readFileOrNull, writeFileAtomic } from '../atomic-write.js';
 
 /**
  * Semantic recall's model: any OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama or
@@ -37,19 +37,10 @@ export function embeddingsSettingsPath(home: string): string {
   return path.join(vectorsDir(home), 'embeddings.json');
 }
 
-async function readOptional(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
 /** The settings, defaults when the file is absent; a clear error when it is malformed. */
 export async function readEmbeddingsSettings(home: string): Promise<EmbeddingsSettings> {
   const file = embeddingsSettingsPath(home);
-  const text = await readOptional(file);
+  const text = await readFileOrNull(file);
   let raw: unknown = {};
   try {
     if (text !== null) raw = JSON.parse(text);
@@ -78,7 +69,7 @@ export function embeddingsKeyPath(home: string): string {
 
 /** The API key for the endpoint, or null (local servers need none). */
 export async function readEmbeddingsKey(home: string): Promise<string | null> {
-  const text = await readOptional(embeddingsKeyPath(home));
+  const text = await readFileOrNull(embeddingsKeyPath(home));
   return text?.split('\n')[0]?.trim() || null;
 }
 

@@ -2,7 +2,13 @@ import * as oidc from 'openid-client';
 import { AppError } from '../../../shared/errors.js';
 import type { DeviceCodePrompt } from '../../../shared/events.js';
 import type { OidcCredential } from './oidc-credential.js';
-import { credentialFrom, describe, fetchAuthConfig, providerConfiguration } from './oidc-sign-in.js';
+import {
+  credentialFrom,
+  describe,
+  fetchAuthConfig,
+  providerConfiguration,
+  type SignInTarget,
+} from './oidc-sign-in.js';
 
 /**
  * Signing in from a terminal without a browser: the OAuth 2.0 device authorization grant
@@ -12,13 +18,9 @@ import { credentialFrom, describe, fetchAuthConfig, providerConfiguration } from
  * the provider's `interval` allows and slower after `slow_down` (openid-client does both). The
  * tokens are stored exactly as the browser sign-in's (credentialFrom).
  */
-export interface DeviceSignInOptions {
-  origin: string;
-  deviceName: string;
+export interface DeviceSignInOptions extends SignInTarget {
   /** Shows the address and the code to the person (the CLI prints them). */
   showCode: (prompt: DeviceCodePrompt) => Promise<void> | void;
-  now?: () => number;
-  signal?: AbortSignal;
 }
 
 /** Why a device sign-in ended without tokens (`details.reason` of the AppError). */

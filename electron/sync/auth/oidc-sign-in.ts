@@ -10,13 +10,17 @@ import type { OidcCredential } from './oidc-credential.js';
  * Node on openid-client, shared by the app (which opens the URL with shell.openExternal) and
  * `memdesk login` (which prints it). Plain http is allowed only to loopback addresses.
  */
-export interface SignInOptions {
-  origin: string;
-  deviceName: string;
+export interface SignInOptions extends SignInTarget {
   /** Shows the sign-in page to the person: the system browser, never an embedded page. */
   openBrowser: (url: string) => Promise<void> | void;
-  now?: () => number;
   timeoutMs?: number;
+}
+
+/** What every way of signing in with OpenID Connect takes: the server, the device's name, a clock, an abort. */
+export interface SignInTarget {
+  origin: string;
+  deviceName: string;
+  now?: () => number;
   signal?: AbortSignal;
 }
 

@@ -20,15 +20,20 @@ import { pad, unpad } from './padding.js';
  *   "memdesk:record:v1\0<scope>\0<keyed id>\0<keyed hash or "deleted">".
  * Opening checks the tag, then that the plaintext names the same id and hash that the server files
  * it under; an object or record moved to another note, scope or hash therefore fails as `tampered`.
+ * A `SealedKind` says, for each of the two, its key, its padding and its associated data's label.
  */
-const RECORD_MIN_BYTES = 256;
-
-function objectAad(scope: ScopeLabel, keyedId: string, keyedHashHex: string): Uint8Array {
-  return utf8(`memdesk:object:v1\0${scope}\0${keyedId}\0${keyedHashHex}`);
+interface SealedKind {
+  key: 'object' | 'meta';
+  minBytes: number;
+  label: 'object' | 'record';
 }
 
-function recordAad(scope: ScopeLabel, keyedId: string, keyedHashHex: string | null): Uint8Array {
-  return utf8(`memdesk:record:v1\0${scope}\0${keyedId}\0${keyedHashHex ?? 'deleted'}`);
+const OBJECT: SealedKind = { key: 'object', minBytes: SEALED_OBJECT_MIN_BYTES, label: 'object' };
+const RECORD: SealedKind = { key: 'meta', minBytes: 256, label: 'record' };
+
+/** "memdesk:<label>:v1\0<scope>\0<keyed id>\0<keyed hash or "deleted">". */
+function aad(kind: SealedKind, scope: ScopeLabel, keyedId: string, keyedHashHex: string | null): Uint8Array {
+  return utf8(`memdesk:${kind.label}:v1\0${scope}\0${keyedId}\0${keyedHashHex ?? 'deleted'}`);
 }
 
 function tampered(what: string): EncryptionError {
@@ -57,22 +62,13 @@ export function sealObject(
   plain: PlainObject,
   random: RandomSource = systemRandom,
 ): SealedObject {
-  const id = keyedNoteId(keys, scope, plain.id);
-  const hash = keyedHash(keys, scope, plain.id, plain.hash);
-  const content = sealText(
-    keys.object,
-    plain.content,
-    SEALED_OBJECT_MIN_BYTES,
-    objectAad(scope, id, hash),
-    random,
-  );
-  return { id, hash, content };
+  const { id, hash, text } = sealNamed(OBJECT, keys, scope, plain, plain.content, random);
+  return { id, hash, content: text };
 }
 
 /** The note file, after checking it is the one the server filed under this keyed id and hash. */
 export function openObject(keys: AccountKeys, scope: ScopeLabel, sealed: SealedObject): PlainObject {
-  const content = openText(keys.object, sealed.content, objectAad(scope, sealed.id, sealed.hash));
-  if (content === null) throw tampered('a note');
+  const content = openNamed(OBJECT, keys, scope, sealed, sealed.content, 'a note');
   const parsed = parseNote(content);
   if (!parsed.ok) throw tampered('a note');
   const hash = contentHash(parsed.note);
@@ -112,21 +108,12 @@ export function sealRecord(
   record: EntryRecord,
   random: RandomSource = systemRandom,
 ): SealedName {
-  const id = keyedNoteId(keys, scope, record.id);
-  const hash = record.hash === null ? null : keyedHash(keys, scope, record.id, record.hash);
-  const meta = sealText(
-    keys.meta,
-    JSON.stringify(record),
-    RECORD_MIN_BYTES,
-    recordAad(scope, id, hash),
-    random,
-  );
-  return { id, hash, meta };
+  const { id, hash, text } = sealNamed(RECORD, keys, scope, record, JSON.stringify(record), random);
+  return { id, hash, meta: text };
 }
 
 export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedName): EntryRecord {
-  const text = openText(keys.meta, sealed.meta, recordAad(scope, sealed.id, sealed.hash));
-  if (text === null) throw tampered('a manifest entry');
+  const text = openNamed(RECORD, keys, scope, sealed, sealed.meta, 'a manifest entry');
   let record: EntryRecord;
   try {
     record = RecordSchema.parse(JSON.parse(text));
@@ -142,18 +129,39 @@ export function openRecord(keys: AccountKeys, scope: ScopeLabel, sealed: SealedN
   return record;
 }
 
-/** `text` padded to at least `minBytes`, sealed under `key` bound to `aad`, as base64url. */
-function sealText(
-  key: Uint8Array,
+/**
+ * The keyed id and hash the server files a note under (a deletion has no hash), and `text` padded
+ * to the kind's size, sealed under its key bound to them, as base64url.
+ */
+function sealNamed<H extends string | null>(
+  kind: SealedKind,
+  keys: AccountKeys,
+  scope: ScopeLabel,
+  note: { id: string; hash: H },
   text: string,
-  minBytes: number,
-  aad: Uint8Array,
   random: RandomSource,
-): string {
-  return toBase64Url(seal(key, pad(utf8(text), minBytes), aad, random));
+): { id: string; hash: H; text: string } {
+  const id = keyedNoteId(keys, scope, note.id);
+  const hash = (note.hash === null ? null : keyedHash(keys, scope, note.id, note.hash)) as H;
+  const padded = pad(utf8(text), kind.minBytes);
+  return { id, hash, text: toBase64Url(seal(keys[kind.key], padded, aad(kind, scope, id, hash), random)) };
 }
 
-/** The text `sealText` sealed, or null when it does not open (damaged, another key or another aad). */
+/** The text `sealNamed` sealed under these keyed names; `tampered` when it does not open. */
+function openNamed(
+  kind: SealedKind,
+  keys: AccountKeys,
+  scope: ScopeLabel,
+  names: { id: string; hash: string | null },
+  sealed: string,
+  what: string,
+): string {
+  const text = openText(keys[kind.key], sealed, aad(kind, scope, names.id, names.hash));
+  if (text === null) throw tampered(what);
+  return text;
+}
+
+/** The text sealed under `key` bound to `aad`, or null when it does not open (damaged, other key or aad). */
 function openText(key: Uint8Array, sealed: string, aad: Uint8Array): string | null {
   const bytes = fromBase64Url(sealed);
   const padded = bytes && open(key, bytes, aad);

@@ -1,4 +1,15 @@
-import { UsageError, type FlagSpec, type ParsedArgs } from './types.js';
+import { UsageError, type CliCommand, type FlagSpec, type ParsedArgs } from './types.js';
+
+/** A command that takes no positional argument. */
+export const NO_ARGS: CliCommand['positionals'] = { min: 0, max: 0, names: '' };
+
+/** A command that takes exactly one positional argument, named as its usage line names it (`ID`). */
+export function oneArg(names: string): CliCommand['positionals'] {
+  return { min: 1, max: 1, names };
+}
+
+/** `--scope project|user`, read with scopeFlag. */
+export const SCOPE_FLAG = { scope: 'string' } as const;
 
 /** Parses `--flag value`, `--flag=value`, boolean `--flag`, and `--` (everything after is positional). */
 export function parseArgs(argv: readonly string[], spec: FlagSpec, commandName: string): ParsedArgs {

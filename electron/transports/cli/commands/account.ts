@@ -1,3 +1,4 @@
+import { oneArg } from '../args.js';
 import type { Device } from '../../../../shared/sync-auth.js';
 import type { CliCommand } from '../types.js';
 import { apiCommand } from '../api-command.js';
@@ -19,19 +20,17 @@ export const accountCommands: CliCommand[] = [
     {},
     (out) => out.devices.map(deviceLine).join('\n') || 'no devices',
   ),
-  {
-    name: 'devices revoke',
-    usage: 'devices revoke ID',
-    summary:
-      'Sign a device out of this sync account (it keeps its notes); revoking this one signs it out here too.',
-    flags: {},
-    positionals: { min: 1, max: 1, names: 'ID' },
-    async run(io, args) {
-      const out = await io.invoke('account.revokeDevice', { id: args.positionals[0]! });
-      return {
-        json: out,
-        text: `revoked ${out.device.name} (${out.device.id})${out.signedOut ? '; this device is signed out, its notes stay' : ''}`,
-      };
+  apiCommand(
+    {
+      name: 'devices revoke',
+      usage: 'devices revoke ID',
+      summary:
+        'Sign a device out of this sync account (it keeps its notes); revoking this one signs it out here too.',
+      positionals: oneArg('ID'),
     },
-  },
+    'account.revokeDevice',
+    (args) => ({ id: args.positionals[0]! }),
+    (out) =>
+      `revoked ${out.device.name} (${out.device.id})${out.signedOut ? '; this device is signed out, its notes stay' : ''}`,
+  ),
 ];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../../../../shared/errors.js';
-import { scopeFlag, stringFlag } from '../args.js';
+import { parseJsonText } from '../../../../shared/parse-json.js';
+import { NO_ARGS, oneArg, SCOPE_FLAG, scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type ParsedArgs } from '../types.js';
 
 /** retain, mcp, export, import, import mnemopi (docs/agents.md). */
@@ -18,15 +19,14 @@ function warningLines(warnings: Array<{ message: string }>): string[] {
 function parseRetainStdin(text: string | null): unknown {
   if (text === null || !text.trim())
     throw new UsageError('retain reads {"items":[{"content":"…","context":"…"}]} on stdin');
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new AppError(
-      'invalid_input',
-      `retain: stdin is not valid JSON (${(err as Error).message}); expected {"items":[{"content":"…"}]}`,
-    );
-  }
+  const data = parseJsonText(
+    text,
+    (reason) =>
+      new AppError(
+        'invalid_input',
+        `retain: stdin is not valid JSON (${reason}); expected {"items":[{"content":"…"}]}`,
+      ),
+  );
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     throw new AppError('invalid_input', 'retain: stdin must be a JSON object {"items":[…]}');
   }
@@ -41,7 +41,7 @@ export const agentsCommands: CliCommand[] = [
     summary:
       'Store facts read as JSON on stdin; prints {"receipts":[…]}: one receipt per item, in order, once it is on disk.',
     flags: { 'bank-scope': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const items = parseRetainStdin(await io.readStdin());
       const bankScope = stringFlag(args, 'bank-scope');
@@ -59,7 +59,7 @@ export const agentsCommands: CliCommand[] = [
     summary:
       'Serve the memory tools (remember, memory, forget, recall, retain) to an agent over MCP on stdin/stdout.',
     flags: {},
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     longRunning: true,
     async run(io) {
       // The MCP SDK (with ajv and zod-to-json-schema) is loaded only by this command, and only after
@@ -67,9 +67,7 @@ export const agentsCommands: CliCommand[] = [
       const [{ serveMcp }, front] = await Promise.all([
         import('../../mcp/start.js'),
         io.mcpFront ??
-          import('../mcp-first.js').then(({ mcpFront }) =>
-            mcpFront(process.stdin, process.stdout, io.place),
-          ),
+          import('../mcp-first.js').then(({ mcpFront }) => mcpFront(process.stdin, process.stdout, io.place)),
       ]);
       await serveMcp((method, input) => io.invoke(method, input), front);
       return { json: null, text: '', streamed: true };
@@ -80,7 +78,7 @@ export const agentsCommands: CliCommand[] = [
     usage: 'export --scope project|user --out FILE.zip',
     summary: 'Write every note file of a scope, byte for byte, into a new zip file.',
     flags: { scope: 'string', out: 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const scope = requiredScope(args, 'export');
       const out = stringFlag(args, 'out');
@@ -97,8 +95,8 @@ export const agentsCommands: CliCommand[] = [
     usage: 'import mnemopi DB_PATH [--scope user|project]',
     summary:
       'Import an oh-my-pi Mnemopi bank (a .db file, or a data directory with banks/) as notes (user scope unless --scope).',
-    flags: { scope: 'string' },
-    positionals: { min: 1, max: 1, names: 'DB_PATH (a Mnemopi .db file or data directory)' },
+    flags: SCOPE_FLAG,
+    positionals: oneArg('DB_PATH (a Mnemopi .db file or data directory)'),
     async run(io, args) {
       const scope = scopeFlag(args) ?? 'user';
       const result = await io.invoke('agents.importMnemopi', {
@@ -123,7 +121,7 @@ export const agentsCommands: CliCommand[] = [
     summary:
       'Import the notes of an export zip; a note whose id exists is skipped (default) or kept under a new id.',
     flags: { scope: 'string', 'on-collision': 'string' },
-    positionals: { min: 1, max: 1, names: 'FILE.zip' },
+    positionals: oneArg('FILE.zip'),
     async run(io, args) {
       const scope = requiredScope(args, 'import');
       const onCollision = stringFlag(args, 'on-collision') ?? 'skip';

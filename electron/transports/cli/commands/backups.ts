@@ -1,5 +1,6 @@
-import { intFlag } from '../args.js';
+import { intFlag, NO_ARGS, oneArg } from '../args.js';
 import type { CliCommand } from '../types.js';
+import { apiCommand } from '../api-command.js';
 
 export const backupsCommands: CliCommand[] = [
   {
@@ -7,7 +8,7 @@ export const backupsCommands: CliCommand[] = [
     usage: 'backups [--limit N]',
     summary: 'The latest backups (50 unless --limit), newest first, with when and why.',
     flags: { limit: 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const out = await io.invoke('backups.list', { limit: intFlag(args, 'limit') ?? 50 });
       const text = out.backups.length
@@ -21,19 +22,17 @@ export const backupsCommands: CliCommand[] = [
       return { json: out, text };
     },
   },
-  {
-    name: 'restore',
-    usage: 'restore BACKUP_ID',
-    summary:
-      'Restore a backup to the directory it came from (a newer version it replaces is backed up first).',
-    flags: {},
-    positionals: { min: 1, max: 1, names: 'BACKUP_ID' },
-    async run(io, args) {
-      const out = await io.invoke('backups.restore', { backupId: args.positionals[0]! });
-      const replaced = out.replacedBackupId
-        ? `; the version it replaced is backup ${out.replacedBackupId}`
-        : '';
-      return { json: out, text: `restored ${out.id} to ${out.dir}${replaced}` };
+  apiCommand(
+    {
+      name: 'restore',
+      usage: 'restore BACKUP_ID',
+      summary:
+        'Restore a backup to the directory it came from (a newer version it replaces is backed up first).',
+      positionals: oneArg('BACKUP_ID'),
     },
-  },
+    'backups.restore',
+    (args) => ({ backupId: args.positionals[0]! }),
+    (out) =>
+      `restored ${out.id} to ${out.dir}${out.replacedBackupId ? `; the version it replaced is backup ${out.replacedBackupId}` : ''}`,
+  ),
 ];

@@ -1,4 +1,4 @@
-import { scopeFlag, stringFlag } from '../args.js';
+import { NO_ARGS, oneArg, scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../types.js';
 import { apiCommand } from '../api-command.js';
 
@@ -10,7 +10,7 @@ export const cleanupCommands: CliCommand[] = [
     summary:
       '待整理: same topic, broken links, missing files, unused and too-long notes (--all includes dismissed ones).',
     flags: { scope: 'string', all: 'boolean' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const scope = scopeFlag(args);
       const out = await io.invoke('cleanup.findings', {
@@ -28,7 +28,7 @@ export const cleanupCommands: CliCommand[] = [
     usage: 'dismiss FINDING_ID',
     summary: 'Dismiss a finding on this machine; it returns when one of its notes is edited.',
     flags: {},
-    positionals: { min: 1, max: 1, names: 'FINDING_ID' },
+    positionals: oneArg('FINDING_ID'),
     async run(io, args) {
       const out = await io.invoke('cleanup.dismiss', { findingId: args.positionals[0]! });
       return { json: out, text: `dismissed ${out.findingId}` };
@@ -39,7 +39,7 @@ export const cleanupCommands: CliCommand[] = [
     usage: 'merge plan --ids a,b[,c] [--draft manual|model] [--scope project|user]',
     summary: 'Plan a merge of 2–6 notes: prints the plan JSON (keepId, draft, basis) to edit and apply.',
     flags: { ids: 'string', draft: 'string', scope: 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const ids = (stringFlag(args, 'ids') ?? '')
         .split(',')
@@ -65,7 +65,7 @@ export const cleanupCommands: CliCommand[] = [
     summary:
       'Apply a merge plan (its draft possibly edited): keeps the oldest note, deletes the others, repoints links.',
     flags: { 'plan-file': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const file = stringFlag(args, 'plan-file');
       if (!file) throw new UsageError('merge apply needs --plan-file F');
@@ -110,7 +110,7 @@ export const cleanupCommands: CliCommand[] = [
       'no-api-key': 'boolean',
       'timeout-ms': 'string',
     },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const baseUrl = stringFlag(args, 'base-url');
       const model = stringFlag(args, 'model');

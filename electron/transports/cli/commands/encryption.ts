@@ -1,6 +1,7 @@
 import type { EncryptionProgress } from '../../../../shared/events.js';
 import { stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
+import { apiCommand } from '../api-command.js';
 import { flagCommand } from './flag-command.js';
 
 /**
@@ -98,31 +99,32 @@ export const encryptionCommands: CliCommand[] = [
       return { json: out, text: lines.join('\n') };
     },
   }),
-  flagCommand({
-    name: 'encryption unlock',
-    usage: 'encryption unlock --passphrase-file FILE | --recovery-code-file FILE',
-    summary: 'Unlock this device for an encrypted account; a wrong passphrase exits 1 and writes nothing.',
-    flags: { 'passphrase-file': 'string', 'recovery-code-file': 'string' },
-    async run(io, args) {
-      const out = await io.invoke(
-        'encryption.unlock',
-        stringFlag(args, 'recovery-code-file')
-          ? { recoveryCode: await passphraseFrom(io, args, 'recovery-code-file') }
-          : { passphrase: await passphraseFrom(io, args, 'passphrase-file') },
-      );
-      return { json: out, text: [`unlocked (key ${out.keyId})`, ...scopeLines(out.scopes)].join('\n') };
+  apiCommand(
+    {
+      name: 'encryption unlock',
+      usage: 'encryption unlock --passphrase-file FILE | --recovery-code-file FILE',
+      summary: 'Unlock this device for an encrypted account; a wrong passphrase exits 1 and writes nothing.',
+      flags: { 'passphrase-file': 'string', 'recovery-code-file': 'string' },
     },
-  }),
-  flagCommand({
-    name: 'encryption change-passphrase',
-    usage: 'encryption change-passphrase --passphrase-file OLD --new-passphrase-file NEW',
-    summary: 'Change the encryption passphrase (re-wraps the key only; the recovery code stays valid).',
-    flags: { 'passphrase-file': 'string', 'new-passphrase-file': 'string' },
-    async run(io, args) {
-      const passphrase = await passphraseFrom(io, args, 'passphrase-file');
-      const newPassphrase = await passphraseFrom(io, args, 'new-passphrase-file');
-      const out = await io.invoke('encryption.changePassphrase', { passphrase, newPassphrase });
-      return { json: out, text: `passphrase changed (key ${out.keyId})` };
+    'encryption.unlock',
+    async (args, io) =>
+      stringFlag(args, 'recovery-code-file')
+        ? { recoveryCode: await passphraseFrom(io, args, 'recovery-code-file') }
+        : { passphrase: await passphraseFrom(io, args, 'passphrase-file') },
+    (out) => [`unlocked (key ${out.keyId})`, ...scopeLines(out.scopes)].join('\n'),
+  ),
+  apiCommand(
+    {
+      name: 'encryption change-passphrase',
+      usage: 'encryption change-passphrase --passphrase-file OLD --new-passphrase-file NEW',
+      summary: 'Change the encryption passphrase (re-wraps the key only; the recovery code stays valid).',
+      flags: { 'passphrase-file': 'string', 'new-passphrase-file': 'string' },
     },
-  }),
+    'encryption.changePassphrase',
+    async (args, io) => ({
+      passphrase: await passphraseFrom(io, args, 'passphrase-file'),
+      newPassphrase: await passphraseFrom(io, args, 'new-passphrase-file'),
+    }),
+    (out) => `passphrase changed (key ${out.keyId})`,
+  ),
 ];

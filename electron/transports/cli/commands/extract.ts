@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { stringFlag } from '../args.js';
+import { NO_ARGS, stringFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../types.js';
 import { harnessArg } from './hook.js';
 
@@ -12,7 +12,7 @@ export const extractCommand: CliCommand = {
   summary:
     'Ask the configured model (the one 生成合并建议 uses) for facts worth keeping in an agent transcript; each is stored through retain, one receipt each.',
   flags: { transcript: 'string', trigger: 'string', session: 'string', harness: 'string' },
-  positionals: { min: 0, max: 0, names: '' },
+  positionals: NO_ARGS,
   async run(io, args) {
     const transcript = stringFlag(args, 'transcript');
     if (!transcript) throw new UsageError('extract needs --transcript FILE');

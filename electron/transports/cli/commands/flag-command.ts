@@ -1,3 +1,4 @@
+import { NO_ARGS } from '../args.js';
 import type { CliCommand, FlagSpec } from '../types.js';
 
 /**
@@ -8,5 +9,5 @@ import type { CliCommand, FlagSpec } from '../types.js';
 export function flagCommand(
   command: Omit<CliCommand, 'usage' | 'flags' | 'positionals'> & { usage?: string; flags?: FlagSpec },
 ): CliCommand {
-  return { usage: command.name, flags: {}, ...command, positionals: { min: 0, max: 0, names: '' } };
+  return { usage: command.name, flags: {}, ...command, positionals: NO_ARGS };
 }

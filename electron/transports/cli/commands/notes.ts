@@ -1,11 +1,9 @@
 import type { ApiOutput } from '../../../../shared/api.js';
-import { intFlag, scopeFlag, stringFlag } from '../args.js';
+import { intFlag, NO_ARGS, oneArg, SCOPE_FLAG, scopeFlag, stringFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
 import { apiCommand } from '../api-command.js';
 
 /** remember, list, show, edit, forget, search, recall, index. */
-
-const SCOPE = { scope: 'string' } as const;
 
 /** `ID [--scope project|user]`: the note a command names. */
 function noteRef(args: ParsedArgs): { id: string; scope?: 'project' | 'user' } {
@@ -111,9 +109,9 @@ export const notesCommands: CliCommand[] = [
       id: 'string',
       body: 'string',
       'body-file': 'string',
-      ...SCOPE,
+      ...SCOPE_FLAG,
     },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const summary = stringFlag(args, 'summary');
       if (summary === undefined) throw new UsageError('remember needs --summary');
@@ -143,8 +141,8 @@ export const notesCommands: CliCommand[] = [
     name: 'list',
     usage: 'list [--scope project|user]',
     summary: 'List notes, most recently updated first (both scopes unless --scope).',
-    flags: SCOPE,
-    positionals: { min: 0, max: 0, names: '' },
+    flags: SCOPE_FLAG,
+    positionals: NO_ARGS,
     async run(io, args) {
       const out = await io.invoke('notes.list', { scope: scopeFlag(args) ?? 'both' });
       return {
@@ -154,17 +152,18 @@ export const notesCommands: CliCommand[] = [
       };
     },
   },
-  {
-    name: 'show',
-    usage: 'show ID [--scope project|user]',
-    summary: 'Show one note with its links, backlinks and recall count.',
-    flags: SCOPE,
-    positionals: { min: 1, max: 1, names: 'ID' },
-    async run(io, args) {
-      const out = await io.invoke('notes.get', noteRef(args));
-      return { json: out, text: showText(out) };
+  apiCommand(
+    {
+      name: 'show',
+      usage: 'show ID [--scope project|user]',
+      summary: 'Show one note with its links, backlinks and recall count.',
+      flags: SCOPE_FLAG,
+      positionals: oneArg('ID'),
     },
-  },
+    'notes.get',
+    noteRef,
+    showText,
+  ),
   {
     name: 'edit',
     usage:
@@ -177,9 +176,9 @@ export const notesCommands: CliCommand[] = [
       body: 'string',
       'body-file': 'string',
       'base-hash': 'string',
-      ...SCOPE,
+      ...SCOPE_FLAG,
     },
-    positionals: { min: 1, max: 1, names: 'ID' },
+    positionals: oneArg('ID'),
     async run(io, args) {
       const scope = scopeFlag(args);
       const summary = stringFlag(args, 'summary');
@@ -202,23 +201,24 @@ export const notesCommands: CliCommand[] = [
       return { json: out, text: `edited ${out.id} (${out.scope})` };
     },
   },
-  {
-    name: 'forget',
-    usage: 'forget ID [--scope project|user]',
-    summary: 'Delete a note (it is backed up first).',
-    flags: SCOPE,
-    positionals: { min: 1, max: 1, names: 'ID' },
-    async run(io, args) {
-      const out = await io.invoke('notes.forget', noteRef(args));
-      return { json: out, text: `forgot ${out.id} (${out.scope}); backup ${out.backupId}` };
+  apiCommand(
+    {
+      name: 'forget',
+      usage: 'forget ID [--scope project|user]',
+      summary: 'Delete a note (it is backed up first).',
+      flags: SCOPE_FLAG,
+      positionals: oneArg('ID'),
     },
-  },
+    'notes.forget',
+    noteRef,
+    (out) => `forgot ${out.id} (${out.scope}); backup ${out.backupId}`,
+  ),
   {
     name: 'search',
     usage: 'search QUERY [--limit N] [--scope project|user] | search --stdin [--limit N]',
     summary:
       'Ranked search over every field of every note, best first. --stdin: one query per line in, one JSON line per query out.',
-    flags: { limit: 'string', stdin: 'boolean', ...SCOPE },
+    flags: { limit: 'string', stdin: 'boolean', ...SCOPE_FLAG },
     positionals: { min: 0, max: 1, names: 'QUERY' },
     async run(io, args) {
       const limit = intFlag(args, 'limit') ?? 20;
@@ -246,7 +246,7 @@ export const notesCommands: CliCommand[] = [
     summary:
       'What per-message recall would attach to this message (a preview: recall counts are not changed).',
     flags: { attached: 'string' },
-    positionals: { min: 1, max: 1, names: 'MESSAGE' },
+    positionals: oneArg('MESSAGE'),
     async run(io, args) {
       const attached = (stringFlag(args, 'attached') ?? '').split(/[,\s]+/).filter(Boolean);
       const out = await io.invoke('notes.recall', {

@@ -1,3 +1,4 @@
+import { NO_ARGS } from '../args.js';
 import type { CliCommand } from '../types.js';
 import { apiCommand } from '../api-command.js';
 
@@ -16,7 +17,7 @@ export const projectCommands: CliCommand[] = [
     usage: 'info',
     summary: 'Where the data lives, how many notes loaded, and every warning.',
     flags: {},
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io) {
       const out = await io.invoke('app.status', {});
       const lines = [

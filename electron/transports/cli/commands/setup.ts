@@ -1,3 +1,4 @@
+import { oneArg } from '../args.js';
 import type { CliCommand } from '../types.js';
 import { harnessArg } from './hook.js';
 
@@ -8,7 +9,7 @@ export const setupCommand: CliCommand = {
   summary:
     "Write Memory Desk's MCP server and hooks into a harness's own config under your home directory (backed up first); --dry-run prints the change, --undo takes it out again. cursor --project-rule also writes this project's always-applied Cursor rule with the memory index; cursor --undo --project-rule removes that rule alone.",
   flags: { 'dry-run': 'boolean', undo: 'boolean', 'project-rule': 'boolean' },
-  positionals: { min: 1, max: 1, names: 'HARNESS (claude-code, codex, gemini or cursor)' },
+  positionals: oneArg('HARNESS (claude-code, codex, gemini or cursor)'),
   async run(io, args) {
     const out = await io.invoke('agents.setup', {
       harness: harnessArg(args.positionals[0]),

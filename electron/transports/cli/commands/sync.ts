@@ -1,10 +1,10 @@
-import type { ScopeSyncStatus, SyncStatus } from '../../../../shared/api/sync.js';
+import type { ScopeSyncStatus, SyncNowOutput, SyncStatus } from '../../../../shared/api/sync.js';
 import { parseNote } from '../../../../shared/note-format.js';
-import { scopeFlag, stringFlag } from '../args.js';
+import { NO_ARGS, oneArg, scopeFlag, stringFlag } from '../args.js';
 import type { ApiInput } from '../../../../shared/api.js';
 import { AppError } from '../../../../shared/errors.js';
 import { ExitCodeError } from '../exit-code-error.js';
-import { UsageError, type CliCommand, type CliIo } from '../types.js';
+import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../types.js';
 import { apiCommand } from '../api-command.js';
 
 function when(t: number | null): string {
@@ -57,11 +57,34 @@ function statusText(out: SyncStatus): string {
   return lines.join('\n');
 }
 
+/** What a round did in each scope (`memdesk sync`). */
+function roundText(out: SyncNowOutput): string {
+  const lines: string[] = [];
+  for (const [scope, r] of Object.entries(out.scopes)) {
+    if (!r) continue;
+    const label = scope === 'user' ? 'Your own notes' : 'Project notes';
+    lines.push(
+      `${label}: pulled +${r.pulled.added} ~${r.pulled.changed} -${r.pulled.deleted}, pushed ${r.pushed}${r.conflicts.length ? `, ${r.conflicts.length} conflict(s): ${r.conflicts.join(', ')}` : ''}`,
+    );
+    if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
+    lines.push(...whatStaysHere(r));
+  }
+  return lines.join('\n') || 'nothing to sync (no registered project and no user notes directory)';
+}
+
 /** `status` and `sync status`: one command under two names (issue 5's `status`). */
 function statusCommand(name: string): CliCommand {
   const summary =
     'Cloud sync per scope: enabled, last synced, last pull, error, paused-until, plan limits, conflicts.';
   return apiCommand({ name, summary }, 'sync.status', {}, statusText);
+}
+
+/** `--deletes delete|keep`: the answer to the mass-delete question, when given. */
+function deletesFlag(args: ParsedArgs): 'delete' | 'keep' | undefined {
+  const deletes = stringFlag(args, 'deletes');
+  if (deletes !== undefined && deletes !== 'delete' && deletes !== 'keep')
+    throw new UsageError('--deletes must be "delete" or "keep"');
+  return deletes;
 }
 
 /** Exit codes of `login --device` that are not plain refusals (docs/cli.md). */
@@ -105,7 +128,7 @@ export const syncCommands: CliCommand[] = [
     summary:
       'Sign in to a sync server: in your browser (the URL is printed), or with --device on a terminal without one (confirm the printed code in any browser), or with a token from whoever runs it. The refresh token goes to a 0600 file; sync turns on by default.',
     flags: { origin: 'string', token: 'string', device: 'boolean', 'device-name': 'string' },
-    positionals: { min: 0, max: 0, names: '' },
+    positionals: NO_ARGS,
     async run(io, args) {
       const origin = stringFlag(args, 'origin');
       const token = stringFlag(args, 'token');
@@ -148,37 +171,21 @@ export const syncCommands: CliCommand[] = [
     statusText,
   ),
   statusCommand('sync status'),
-  {
-    name: 'sync',
-    usage: 'sync [--scope project|user] [--deletes delete|keep]',
-    summary: '立即同步: one sync round now for both scopes. --deletes answers the mass-delete question.',
-    flags: { scope: 'string', deletes: 'string' },
-    positionals: { min: 0, max: 0, names: '' },
-    async run(io, args) {
-      const deletes = stringFlag(args, 'deletes');
-      if (deletes !== undefined && deletes !== 'delete' && deletes !== 'keep')
-        throw new UsageError('--deletes must be "delete" or "keep"');
-      const scope = scopeFlag(args);
-      const out = await io.invoke('sync.now', {
-        ...(deletes ? { deletes } : {}),
-        ...(scope ? { scope } : {}),
-      });
-      const lines: string[] = [];
-      for (const [scope, r] of Object.entries(out.scopes)) {
-        if (!r) continue;
-        const label = scope === 'user' ? 'Your own notes' : 'Project notes';
-        lines.push(
-          `${label}: pulled +${r.pulled.added} ~${r.pulled.changed} -${r.pulled.deleted}, pushed ${r.pushed}${r.conflicts.length ? `, ${r.conflicts.length} conflict(s): ${r.conflicts.join(', ')}` : ''}`,
-        );
-        if (r.error) lines.push(`  error (${r.error.code}): ${r.error.message}`);
-        lines.push(...whatStaysHere(r));
-      }
-      return {
-        json: out,
-        text: lines.join('\n') || 'nothing to sync (no registered project and no user notes directory)',
-      };
+  apiCommand(
+    {
+      name: 'sync',
+      usage: 'sync [--scope project|user] [--deletes delete|keep]',
+      summary: '立即同步: one sync round now for both scopes. --deletes answers the mass-delete question.',
+      flags: { scope: 'string', deletes: 'string' },
     },
-  },
+    'sync.now',
+    (args) => {
+      const deletes = deletesFlag(args);
+      const scope = scopeFlag(args);
+      return { ...(deletes ? { deletes } : {}), ...(scope ? { scope } : {}) };
+    },
+    roundText,
+  ),
   apiCommand(
     { name: 'conflicts', summary: 'Sync conflicts waiting for you (resolve them with memdesk resolve).' },
     'sync.conflicts',
@@ -194,7 +201,7 @@ export const syncCommands: CliCommand[] = [
     summary:
       'Resolve a conflict: keep this computer’s, take the cloud’s, keep both, or the merged note in FILE. What is set aside is backed up.',
     flags: { keep: 'string', 'merged-file': 'string', scope: 'string' },
-    positionals: { min: 1, max: 1, names: 'ID' },
+    positionals: oneArg('ID'),
     async run(io, args) {
       const id = args.positionals[0]!;
       const keep = stringFlag(args, 'keep');
