@@ -529,6 +529,29 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { e: note([m, k]) }, () => 'a backup')).toEqual([]);
   });
 
+  // Soak seed 125166: the cloud was restored to v (without l); device 2's person kept l in a merge
+  // against it; device 0, not synced since the restore, removed l from its copy of the lost version
+  // w. Its round then planned the note as never synced: a conflict whose sides both lacked l.
+  it('a line removed against a version only the lost cloud held may come back or stay removed', () => {
+    const ledger = new Ledger(16);
+    const [a, l, n] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+    const [v, w] = [note([a]), note([l, a])];
+    ledger.edited(0, 'z', null, v, 'create on 0');
+    ledger.edited(0, 'z', v, w, 'edit on 0');
+    ledger.resolved(2, 'z', { local: w, cloud: v }, w, 'resolution on 2 → merged');
+    ledger.edited(0, 'z', w, note([a, n]), 'edit on 0, not synced since the restore', {
+      againstLostHistory: true,
+    });
+    ledger.resolved(0, 'z', { local: note([a, n]), cloud: v }, note([a, n]), 'resolution on 0 → local');
+    expect(check(ledger, { z: note([l, a, n]) })).toEqual([]);
+    expect(check(ledger, { z: note([a, n]) })).toEqual([]);
+    // Removed by a device that had synced since: it stays removed.
+    const strict = new Ledger(16);
+    strict.edited(0, 'z', null, w, 'create on 0');
+    strict.edited(0, 'z', w, v, 'edit on 0');
+    expect(check(strict, { z: w })).toHaveLength(1);
+  });
+
   // Soak seed 92229: device 2's person dropped line l (added on device 0) when resolving against a
   // version only the lost history held; the restored cloud held what they kept; device 0, whose
   // commit of l was lost too, uploaded l again with a later edit.

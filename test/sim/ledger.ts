@@ -172,8 +172,24 @@ export class Ledger {
     return this.counter;
   }
 
-  /** A person on `device` changed note `id` from `before` to `after` (null: absent / deleted). */
-  edited(device: number, id: string, before: Version, after: Version, by: string): void {
+  /**
+   * A person on `device` changed note `id` from `before` to `after` (null: absent / deleted).
+   * `againstLostHistory`: the device has not synced since the cloud lost its history, so `before`
+   * may be a version only that lost history held. What such an edit removes (not a deletion: a
+   * delete made then is remembered, docs/sync-engine.md) may come back or stay removed — either
+   * passes until a person decides again — as a removal the lost cloud was the only record of
+   * (mayReturn): the device plans the note as never synced, shows its person a conflict without a
+   * base whose sides both lack the line, and a resolution on another device that kept the line
+   * against the restored cloud merges it back (seed 125166).
+   */
+  edited(
+    device: number,
+    id: string,
+    before: Version,
+    after: Version,
+    by: string,
+    { againstLostHistory = false } = {},
+  ): void {
     this.steps++;
     const b = markersOf(before);
     const a = markersOf(after);
@@ -192,6 +208,7 @@ export class Ledger {
           device,
           removal: { deletion: after === null, knew, held: b, decidedLines },
           by,
+          ...(againstLostHistory && after !== null ? { either: true } : {}),
         });
         if (after !== null) this.removedByAnEdit(id, m, device);
       }

@@ -140,6 +140,11 @@ export class Simulation {
   readonly ledger: Ledger;
   devices: SimDevice[] = [];
   private enabled: boolean[] = [];
+  /**
+   * Per device, whether a round of it ended `ok` since the cloud last lost its history: until then
+   * its person edits against a baseline the cloud no longer holds (Ledger.edited's `againstLostHistory`).
+   */
+  private readonly caughtUpWithLoss: boolean[] = [];
   private faultsOn = true;
   private proxy!: FaultProxy;
   private cluster!: SimCluster;
@@ -325,6 +330,7 @@ export class Simulation {
     } else {
       d.svc.hooks.point = undefined;
       this.log.push(`  device ${di} round: ${result.outcome}${d.svc.error ? ` (${d.svc.error.code})` : ''}`);
+      if (result.outcome === 'ok') this.caughtUpWithLoss[di] = true;
     }
     await current.user.store!.load();
     const after = this.snapshotOf(current);
@@ -406,7 +412,9 @@ export class Simulation {
   /** A person's write through the store, recorded in the ledger. */
   async write(d: SimDevice, before: StoredNote | null, after: Note, by: string): Promise<boolean> {
     if (!(await refused(() => d.user.store!.write(after), this.log))) return false;
-    this.ledger.edited(d.index, after.id, version(before), version(after), by);
+    this.ledger.edited(d.index, after.id, version(before), version(after), by, {
+      againstLostHistory: this.caughtUpWithLoss[d.index] === false,
+    });
     return true;
   }
 
@@ -747,6 +755,7 @@ export class Simulation {
     by: string,
   ): Promise<void> {
     this.stats.serverLosses++;
+    for (let i = 0; i < this.devices.length; i++) this.caughtUpWithLoss[i] = false;
     this.log.push(`  ${by}`);
     // Every version still somewhere; the ledger keeps those holding what a person deleted.
     const comeBack: Array<{ device: number; id: string; v: Version }> = [];
