@@ -19,10 +19,9 @@ export function Dialog(props: {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    // A list of selectors matches in document order, so the marked element is looked for first.
-    const first =
-      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
-      ref.current?.querySelector<HTMLElement>('button, [href], input, select, textarea');
+    const first = ref.current?.querySelector<HTMLElement>(
+      '[data-autofocus], button, [href], input, select, textarea',
+    );
     first?.focus();
     // Back where it was, unless what the dialog did moved the focus on (the quick switcher's note).
     return () => {
@@ -88,14 +87,16 @@ export interface ConfirmText {
   danger?: boolean;
 }
 
-/**
- * Asks before going ahead: Cancel (or Esc), or the button that goes ahead. Focus starts on Cancel,
- * so Enter never throws anything away by itself.
- */
+/** Asks before going ahead: Cancel (or Esc), or the button that goes ahead. */
 function ConfirmDialog(props: ConfirmText & { onConfirm: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const goAhead = (
-    <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={props.onConfirm}>
+    <button
+      type="button"
+      className={props.danger ? 'danger' : 'primary'}
+      onClick={props.onConfirm}
+      data-autofocus
+    >
       {props.confirmLabel}
     </button>
   );
