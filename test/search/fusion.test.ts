@@ -99,6 +99,14 @@ describe('score fusion (fusion.ts)', () => {
     );
   });
 
+  it('gives no note more than w when similarities are subnormal (found by the property above)', () => {
+    const w = 0.019230769230769232;
+    const semantic = [match('s0', 6.4e-323), match('s9', -6.4e-323)];
+    const fused = fuseScores([hit('l0', 2)], semantic, hitOf, w);
+    for (const h of fused) expect(h.why.parts.semantic).toBeLessThanOrEqual(w);
+    expect(fused.find((h) => h.id === 's0')?.why.parts.semantic).toBe(w);
+  });
+
   it('weight 0 is words alone: the lexical order, and no note that matched no word', () => {
     fc.assert(
       fc.property(

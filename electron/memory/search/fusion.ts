@@ -53,7 +53,9 @@ export function fuseScores(
   semantic.forEach((m, i) => {
     const k = key(m.scope, m.id);
     // All matches equally close (one note, say): each is the closest, so each gets the whole w.
-    const share = top > floor ? (w * (m.similarity - floor)) / (top - floor) : w;
+    // The ratio first, then w: w·Δ underflows for subnormal similarities, and (w·Δ)/range can then
+    // exceed w. Rounding keeps Δ ≤ range, so the ratio stays within [0, 1].
+    const share = top > floor ? w * ((m.similarity - floor) / (top - floor)) : w;
     let entry = fused.get(k);
     if (!entry) {
       // Nothing speaks for a note no word matched and meaning gives no share (the pool's last).
