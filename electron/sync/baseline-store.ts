@@ -114,6 +114,13 @@ export const BaselineStateSchema = z.object({
    */
   deletedWhileLost: z.record(z.string(), z.string()).optional(),
   /**
+   * Notes the cloud lost that this computer has not uploaded again yet (refused: a case twin in the
+   * cloud, a limit): id → the version agreed on before the loss. Deleted here before the upload
+   * lands, such a note is deleted while lost like one deleted before the loss: a device still
+   * holding that version may upload it again (seed 128228).
+   */
+  reuploadWhileLost: z.record(z.string(), z.string()).optional(),
+  /**
    * The person's decisions on the conflicts of those notes (another version in the cloud): id →
    * the cloud's versions they set aside (took this computer's side, or kept both). Those versions
    * are deleted again like the one deleted here; any other version is a note written anew since
@@ -137,6 +144,8 @@ export const JournalSchema = z.object({
   startedAt: z.number(),
   /** Manifest version the round's snapshot saw. */
   version: z.number().int().nonnegative().nullable(),
+  /** The server's head id of `version` (absent from older servers and older journals). */
+  head: z.string().optional(),
   pushes: z.array(
     z.object({
       id: z.string(),

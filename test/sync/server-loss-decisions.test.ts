@@ -416,6 +416,57 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     for (const d of [a, b, c2]) expect(await d.svc.conflicts()).toEqual([]);
   });
 
+  // Soak seed 129505 (of the 10,000-seed soak of e67bb6c).
+  it('killed in its first round after its commit, then the server wiped and counted up again, and the note deleted here: the delete holds when another device uploads it again', async () => {
+    const {
+      devices: [a, b],
+      device,
+    } = await synced({ y: 'untouched\n' }, 'a', 'b');
+    const c = await device('c');
+    await c.write('z', 'created on c\n');
+    c.svc.hooks.point = async (name) => {
+      if (name === 'save:state') throw new SimulatedCrash('killed before the baseline was saved');
+    };
+    expect((await c.sync()).outcome).toBe('transient'); // z is in the cloud; c saved no state
+    await c.close();
+    expectOk(await b.sync());
+    expect(b.ids()).toEqual(['y', 'z']);
+
+    await replaceServerData(null);
+    // The new history counts up to the version c's round started from.
+    await a.write('w', 'after the wipe\n');
+    expectOk(await a.sync());
+    const c2 = await device('c2', c.home);
+    await c2.remove('z');
+    expectOk(await c2.sync());
+    expect(c2.svc.lastRound?.historyReset).toBe(true);
+    expectOk(await b.sync()); // uploads what the cloud lost, z with it
+    for (const d of [c2, a, b, c2]) expectOk(await d.sync());
+    for (const d of [a, b, c2]) expect(d.ids()).toEqual(['w', 'y']);
+  });
+
+  // Soak seed 128228 (of the 10,000-seed soak of e67bb6c).
+  it('a note the cloud lost whose upload is refused (a case twin there) and then deleted here: the delete holds when another device uploads it again', async () => {
+    const {
+      devices: [a, b],
+      device,
+    } = await synced({ twin: 'one version\n', y: 'untouched\n' }, 'a', 'b');
+    await replaceServerData(null);
+    const c = await device('c');
+    await c.write('Twin', 'a case twin, written after the wipe\n');
+    expectOk(await c.sync());
+    expectOk(await b.sync()); // twin stays here: the cloud holds its case twin
+    expect(b.svc.lastRound?.historyReset).toBe(true);
+    expect(b.ids()).toEqual(['twin', 'y']);
+    await b.remove('twin');
+    expectOk(await b.sync());
+    await c.remove('Twin');
+    expectOk(await c.sync());
+    expectOk(await a.sync()); // a's twin, the version b deleted, goes up again
+    for (const d of [b, a, c, b]) expectOk(await d.sync());
+    for (const d of [a, b, c]) expect(d.ids()).toEqual(['y']);
+  });
+
   // Soak seeds 351, 835.
   it('killed after pulling a note and before saving, then the server restored from an older backup and counted up to that version again: the pulled note is uploaded again, not deleted', async () => {
     const {

@@ -92,6 +92,7 @@ export async function commitPushes(
   out.journal = {
     startedAt: started.at,
     version: started.version,
+    ...(started.head === undefined ? {} : { head: started.head }),
     // A previous journal's entries stay, first, until this round's state is saved (recovery is
     // idempotent), a note pushed again included: what its recovery found out (the cloud holds
     // that push: it is the base) lives only in this round's memory until then.

@@ -8,8 +8,11 @@ import type { Journal } from '../baseline-store.js';
 export interface HistoryReset {
   /** The baseline the cloud still confirms: notes whose cloud entry is the version last agreed on. */
   base: Record<string, string>;
-  /** Notes synced before that the cloud no longer has (or holds as deleted): uploaded again. */
-  reuploaded: string[];
+  /**
+   * Notes synced before that the cloud no longer has (or holds as deleted), uploaded again: id →
+   * the version last agreed on (BaselineState.reuploadWhileLost until the upload lands).
+   */
+  reuploaded: Record<string, string>;
   /** Notes synced before whose cloud version is another one: three-way without a base. */
   differing: string[];
   /**
@@ -78,7 +81,7 @@ export function forgetLostHistory(
   held: ReadonlyMap<string, unknown>,
 ): HistoryReset {
   const kept: Record<string, string> = {};
-  const reuploaded: string[] = [];
+  const reuploaded: Record<string, string> = {};
   const differing: string[] = [];
   const deletedHere: Record<string, string> = {};
   const deletedThereUnplaced: string[] = [];
@@ -106,11 +109,12 @@ export function forgetLostHistory(
     // Deleted in the cloud's new history, from a version this computer cannot place (the delete
     // may have replaced a newer version of this one, or an older): the person decides.
     if (cloud === null && entries[id] !== undefined && local === hash) deletedThereUnplaced.push(id);
-    else if (cloud === null) reuploaded.push(id);
+    else if (cloud === null) reuploaded[id] = hash;
     else if (cloud !== local) differing.push(id);
   }
   const parts = ['nothing was deleted here'];
-  if (reuploaded.length > 0) parts.push(`${reuploaded.length} note(s) it no longer had are uploaded again`);
+  const again = Object.keys(reuploaded).length;
+  if (again > 0) parts.push(`${again} note(s) it no longer had are uploaded again`);
   const stillDeleted = Object.keys(deletedHere).length;
   if (stillDeleted > 0) parts.push(`${stillDeleted} note(s) deleted here stay deleted`);
   const waiting = differing.length + deletedThereUnplaced.length;
@@ -121,7 +125,7 @@ export function forgetLostHistory(
   );
   return {
     base: kept,
-    reuploaded: reuploaded.sort(),
+    reuploaded,
     differing: differing.sort(),
     deletedThere: deletedThereUnplaced.sort(),
     deletedHere,

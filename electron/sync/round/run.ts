@@ -94,6 +94,16 @@ export async function runRound(
         : null;
     if (late) Object.assign(state.base, late.base);
     const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere, ...late?.deletedHere };
+    const reuploadWhileLost = { ...state.reuploadWhileLost, ...reset?.reuploaded, ...late?.reuploaded };
+    for (const [id, agreed] of Object.entries(reuploadWhileLost)) {
+      if (locals.has(id) || held.has(noteIdKey(id))) continue;
+      // Deleted here before its upload landed: deleted while lost, as forgetLostHistory plans it.
+      delete reuploadWhileLost[id];
+      if (id in state.base) continue;
+      deletedWhileLost[id] = agreed;
+      const cloud = entries[id];
+      if (cloud === undefined || cloud.hash !== null) state.base[id] = agreed;
+    }
     // A new loss of history may bring back versions older than what the person decided on: ask again.
     const decidedWhileLost = reset ? {} : (state.decidedWhileLost ?? {});
     const writer = new LocalWriter(deps);
@@ -168,7 +178,13 @@ export async function runRound(
             : [],
         ),
       );
-      const onDisk = committed.journal ?? { startedAt: t, version: snapshot.version, pushes: [], pulls: [] };
+      const onDisk = committed.journal ?? {
+        startedAt: t,
+        version: snapshot.version,
+        ...(snapshot.head === undefined ? {} : { head: snapshot.head }),
+        pushes: [],
+        pulls: [],
+      };
       const pullJournal: Journal = {
         ...onDisk,
         pulls: [
@@ -216,6 +232,9 @@ export async function runRound(
     else delete state.decidedWhileLost;
     if (Object.keys(heldWhileLost).length > 0) state.heldWhileLost = heldWhileLost;
     else delete state.heldWhileLost;
+    for (const id of Object.keys(reuploadWhileLost)) if (id in base) delete reuploadWhileLost[id];
+    if (Object.keys(reuploadWhileLost).length > 0) state.reuploadWhileLost = reuploadWhileLost;
+    else delete state.reuploadWhileLost;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
     state.report = { notices, localOnly, pendingDeletes: plan.pendingDeletes };
     state.deleteWindow = nextDeleteWindow(state.deleteWindow, plan.deleteWindow, {

@@ -51,12 +51,28 @@ export async function fetchSnapshot(
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      return await listPages(deps, account, ctx, state, held);
+      return await listPages(deps, account, ctx, state, rememberedVersion(state, journal), held);
     } catch (err) {
       if (err instanceof SyncRequestError && err.failure === 'cursor_expired' && attempt < 3) continue;
       throw err;
     }
   }
+}
+
+type SeenVersion = NonNullable<BaselineState['manifest']['lastSeen']>;
+
+/**
+ * The version a full listing asks with first when no version is saved: the one seen before a
+ * baseline copy went missing (`lastSeen`, seed 113273), or the one a round that never saved its
+ * state started from (its journal: a process killed in its first round after committing, seed
+ * 129505). A cloud that lost its history since answers in full with `historyReset`, which a
+ * listing asked for without a version could not say: what the cloud lacks would read as deleted,
+ * or a delete made here meanwhile be forgotten.
+ */
+function rememberedVersion(state: BaselineState, journal: Journal | null): SeenVersion | null {
+  if (state.manifest.lastSeen) return state.manifest.lastSeen;
+  if (journal === null || journal.version === null) return null;
+  return { version: journal.version, ...(journal.head === undefined ? {} : { head: journal.head }) };
 }
 
 /** One listing, page by page (a cursor that expires midway starts it again). */
@@ -65,14 +81,11 @@ async function listPages(
   account: SyncAccount,
   ctx: RoundContext,
   state: BaselineState,
+  remembered: SeenVersion | null,
   held: Array<{ id: string; hash: string }>,
 ): Promise<Snapshot> {
-  // A full listing wanted while a version is remembered (a baseline copy went missing) asks with
-  // that version first: a cloud that lost its history answers in full with `historyReset`, which a
-  // listing asked for without a version could not say (its missing notes would read as deleted).
-  const { lastSeen } = state.manifest;
-  let sinceVersion = state.manifest.version ?? lastSeen?.version ?? null;
-  let sinceHead = sinceVersion === null ? null : (state.manifest.head ?? lastSeen?.head ?? null);
+  let sinceVersion = state.manifest.version ?? remembered?.version ?? null;
+  let sinceHead = sinceVersion === null ? null : (state.manifest.head ?? remembered?.head ?? null);
   const seen = new Map<string, SyncEntry>();
   const objects = new Map<string, string>();
   let cursor: string | null = null;
