@@ -126,6 +126,22 @@ describe('the simulation ledger', () => {
     expect(check(ledger, { a: note([m1, m2]) })).toEqual([]);
   });
 
+  it('another device removing unseen what the deleting person removed too is an edit that beats the delete (seed 136565)', () => {
+    const ledger = new Ledger(1);
+    const [m, tag] = [ledger.marker('line'), ledger.marker('tag')];
+    ledger.edited(1, 'a', null, note([m], 's', [tag]), 'create on 1');
+    ledger.edited(0, 'a', note([m], 's', [tag]), note([m]), 'untag on 0'); // not seen on 1
+    ledger.edited(1, 'a', note([m], 's', [tag]), note([m]), 'untag on 1');
+    ledger.edited(1, 'a', note([m]), null, 'delete on 1');
+    // Device 1's engine holds the synced version and the delete: 0's removal is an edit it never saw.
+    expect(check(ledger, { a: note([m]) })).toEqual([]);
+    expect(check(ledger, {})).toEqual([]);
+    // The tag itself stays removed.
+    expect(check(ledger, { a: note([m], 's', [tag]) })).toContain(
+      `"${tag}" of "a" was removed by a person (untag on 1) and came back`,
+    );
+  });
+
   it('a note deleted after edits: an edit the deleting person had not seen brings back what those edits removed', () => {
     const ledger = new Ledger(1);
     const [m1, m2, m3] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];

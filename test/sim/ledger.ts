@@ -498,9 +498,19 @@ export class Ledger {
         return true;
     }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
-    // the deleting person's version still held, and the note came back without it.
+    // the deleting person's version still held, and the note came back without it. So too one the
+    // deleting person had removed as well, by an edit of their own before the delete: their
+    // device's engine knows only the version last synced and the delete, so the other device's
+    // removal, unseen, is an edit against a delete (seed 136565).
+    const removedBy = (device: number, marker: string) =>
+      (this.removedByEdit.get(id) ?? []).some((r) => r.device === device && r.marker === marker);
     for (const r of this.removedByEdit.get(id) ?? [])
-      if (r.device !== d.device && d.removal.held.has(r.marker) && !live.has(r.marker)) return true;
+      if (
+        r.device !== d.device &&
+        (d.removal.held.has(r.marker) || removedBy(d.device, r.marker)) &&
+        !live.has(r.marker)
+      )
+        return true;
     // A resolution on another device after the delete, shown a live cloud version: its result is
     // an edit that person made without seeing the delete.
     // So is one made before the delete whose lines were not in the version the deleting person let
