@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * A modal dialog: role="dialog", aria-modal, labelled by its title, Escape cancels, focus moves in
- * on open and goes back where it was on close, Tab stays inside.
+ * on open (to the element marked `data-autofocus`, else the first focusable one) and goes back where
+ * it was on close, Tab stays inside.
  */
 export function Dialog(props: {
   title: string;
@@ -19,9 +20,11 @@ export function Dialog(props: {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>(
-      '[data-autofocus], button, [href], input, select, textarea',
-    );
+    // The marked element first: one selector list would match in document order, and a Cancel
+    // drawn before the marked button would win.
+    const first =
+      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      ref.current?.querySelector<HTMLElement>('button, [href], input, select, textarea');
     first?.focus();
     // Back where it was, unless what the dialog did moved the focus on (the quick switcher's note).
     return () => {
@@ -87,7 +90,11 @@ export interface ConfirmText {
   danger?: boolean;
 }
 
-/** Asks before going ahead: Cancel (or Esc), or the button that goes ahead. */
+/**
+ * Asks before going ahead: Cancel (or Esc), or the button that goes ahead. It opens on the button
+ * that goes ahead, unless going ahead throws something away: then on Cancel, so that an Enter
+ * pressed as the dialog appears loses nothing.
+ */
 function ConfirmDialog(props: ConfirmText & { onConfirm: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const goAhead = (
@@ -95,7 +102,7 @@ function ConfirmDialog(props: ConfirmText & { onConfirm: () => void; onCancel: (
       type="button"
       className={props.danger ? 'danger' : 'primary'}
       onClick={props.onConfirm}
-      data-autofocus
+      {...(props.danger ? {} : { 'data-autofocus': true })}
     >
       {props.confirmLabel}
     </button>

@@ -29,17 +29,37 @@ export function useConflictList() {
   return useDeferredApiQuery('sync.conflicts', {}, { staleTime: 5_000 });
 }
 
-/** A sync write (sync.now, setEnabled, login, logout, resolve) keyed by its method so progress is shared. */
+/** The sign-ins: each keeps the token first and checks it with the server after. */
+const SIGN_INS = ['sync.login', 'account.signIn'] as const;
+
+/**
+ * A sync write (sync.now, setEnabled, login, logout, resolve) keyed by its method so progress is
+ * shared. A sign-in stays pending until the status read after it is back (its onSettled returns
+ * that read, which TanStack waits for): see useSigningIn.
+ */
 export function useSyncMutation<M extends ApiMethodName>(method: M) {
   const client = useApiClient();
   const qc = useQueryClient();
+  const signIn = (SIGN_INS as readonly string[]).includes(method);
   return useMutation<ApiOutput<M>, ApiError, ApiInput<M>>({
     mutationKey: [method],
     mutationFn: (input) => client.call(method, input),
     onSettled: () => {
-      for (const m of SYNC_QUERIES) void qc.invalidateQueries({ queryKey: [m] });
+      for (const m of SYNC_QUERIES)
+        if (!signIn || m !== 'sync.status') void qc.invalidateQueries({ queryKey: [m] });
+      return signIn ? qc.invalidateQueries({ queryKey: ['sync.status'] }) : undefined;
     },
   });
+}
+
+/**
+ * True while a sign-in runs, until the status read after it is back. Meanwhile the status may say
+ * signed in although the server has not answered yet (the token is kept first, and a round or an
+ * event reads the status): the sign-in forms stay up through that, or a refused sign-in would
+ * unmount them and its reason and what was typed would be lost with them.
+ */
+export function useSigningIn(): boolean {
+  return useIsMutating({ mutationKey: [SIGN_INS[0]] }) + useIsMutating({ mutationKey: [SIGN_INS[1]] }) > 0;
 }
 
 /** True while a 立即同步 round runs (from the panel, the header or the menu). */

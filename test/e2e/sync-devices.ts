@@ -29,7 +29,13 @@ export async function startDevice(
   browser: Browser,
   projectId: string,
   name: string,
-  opts: { seed: boolean; project: boolean; autoStart: boolean },
+  opts: {
+    seed: boolean;
+    project: boolean;
+    autoStart: boolean;
+    /** What the device's sync client sends its requests with (a test may hold some back). */
+    fetch?: typeof fetch;
+  },
 ): Promise<Device> {
   const root = await tempDir(`e2e-${name}`);
   const home = path.join(root, 'home');
@@ -46,7 +52,7 @@ export async function startDevice(
     ...(opts.project ? { projectRoot } : {}),
     port: 0,
     staticDir: RENDERER_DIR,
-    sync: { autoStart: opts.autoStart },
+    sync: { autoStart: opts.autoStart, ...(opts.fetch ? { fetch: opts.fetch } : {}) },
   });
   if (opts.project) await bridge.context.core.registerProject();
   const page = await newPage(browser);

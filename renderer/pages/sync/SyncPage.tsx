@@ -7,7 +7,13 @@ import { TabLink } from '../../components/TabLink.js';
 import { showToast } from '../../state/toast-store.js';
 import { uiStore } from '../../state/ui-store.js';
 import { formatBytes, formatClock, formatTime } from '../../sync/format.js';
-import { useProjectActivity, useSyncMutation, useSyncRunning, useSyncStatus } from '../../sync/hooks.js';
+import {
+  useProjectActivity,
+  useSigningIn,
+  useSyncMutation,
+  useSyncRunning,
+  useSyncStatus,
+} from '../../sync/hooks.js';
 import { BrowserSignIn } from '../../sync/BrowserSignIn.js';
 import { DevicesList } from '../../sync/DevicesList.js';
 import { SyncCard } from '../../sync/SyncCard.js';
@@ -51,9 +57,12 @@ export function SyncPage() {
 function AccountSection({ status }: { status: SyncStatus }) {
   const { t } = useTranslation();
   const logout = useSyncMutation('sync.logout');
+  const signingIn = useSigningIn();
+  // Mid sign-in the status may already say signed in: the form (and its answer) stays until it ends.
+  const signedIn = status.signedIn && !signingIn;
   return (
     <SyncCard headingId="sync-account-h" heading={t('syncUi.account')}>
-      {status.signedIn ? (
+      {signedIn ? (
         <div className="sync-row">
           <span data-testid="sync-signed-in">{t('syncUi.signedInAs', { origin: status.origin ?? '' })}</span>
           <button
@@ -72,7 +81,7 @@ function AccountSection({ status }: { status: SyncStatus }) {
         </div>
       ) : null}
       {/* With sync off no request goes to the server, not even for the list of devices. */}
-      {status.signedIn ? (
+      {signedIn ? (
         status.enabled ? (
           <DevicesList />
         ) : null
