@@ -172,7 +172,8 @@ class FileNoteStore implements NoteStore {
     this.loaded = loaded;
     const changed: string[] = [];
     const removed: string[] = [];
-    for (const [name, note] of loaded) if (before.get(name) !== note) changed.push(note.id);
+    if (before.size === 0) for (const note of loaded.values()) changed.push(note.id);
+    else for (const [name, note] of loaded) if (before.get(name) !== note) changed.push(note.id);
     for (const [name, note] of before) if (!loaded.has(name)) removed.push(note.id);
     this.loadWarnings = warnings;
     this.heldFiles = held;
@@ -201,6 +202,13 @@ class FileNoteStore implements NoteStore {
         out.push({ name, mtimeMs: entry.mtimeMs, ctimeMs: entry.ctimeMs, size: entry.size, note });
     }
     return out;
+  }
+
+  forEachLoadedFile(fn: (name: string, note: StoredNote) => void): void {
+    this.loaded.forEach((note, name) => {
+      const entry = this.files.get(name);
+      if (entry && !entry.warning) fn(name, note);
+    });
   }
 
   list(): StoredNote[] {

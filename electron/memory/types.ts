@@ -109,6 +109,8 @@ export interface NoteStore {
   adopt(files: readonly AdoptedFile[]): void;
   /** The loaded notes with their files' mtime and size. */
   loadedFiles(): LoadedFile[];
+  /** Calls fn with the file name and note of each file loadedFiles() lists, in its order, without making the list. */
+  forEachLoadedFile(fn: (name: string, note: StoredNote) => void): void;
   /** Loaded notes, most recently updated first. */
   list(): StoredNote[];
   /** Exact id, or the same id ignoring case (ids equal ignoring case name one file). */

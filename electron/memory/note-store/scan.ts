@@ -82,7 +82,24 @@ export async function scanNoteDir(
   const needStat = known.size > 0 || names.length > d.maxNotes;
   // path.join(d.dir, name) for a plain file name, without normalising once per file.
   const dirPrefix = path.join(d.dir, '_').slice(0, -1);
-  if (needStat && d.syncIo) {
+  const files = new Map<string, FileEntry>();
+  // Unchanged files are taken as known first (no promise per file); only the others are read.
+  const changed: string[] = [];
+  // Within the limit (no file left out by recency), one-shot: each stat is compared as it comes
+  // and dropped (10,000 Stats kept to the end of the scan were most of its garbage collection).
+  const compareAsStated = needStat && d.syncIo === true && names.length <= d.maxNotes;
+  if (compareAsStated) {
+    const stated: string[] = [];
+    for (const name of names) {
+      const st = statSync(dirPrefix + name, { throwIfNoEntry: false });
+      if (!st) continue; // removed since listed
+      stated.push(name);
+      const before = known.get(name);
+      if (before && sameStamp(before, st)) files.set(name, before);
+      else changed.push(name);
+    }
+    names = stated;
+  } else if (needStat && d.syncIo) {
     for (const name of names) {
       const st = statSync(dirPrefix + name, { throwIfNoEntry: false });
       if (st) stats.set(name, st); // a Stats is a Stamp: no copy per file
@@ -115,15 +132,13 @@ export async function scanNoteDir(
     });
   }
 
-  const files = new Map<string, FileEntry>();
-  // Unchanged files are taken as known first (no promise per file); only the others are read.
-  const changed: string[] = [];
-  for (const name of names) {
-    const before = known.get(name);
-    const st = stats.get(name);
-    if (before && st && sameStamp(before, st)) files.set(name, before);
-    else changed.push(name);
-  }
+  if (!compareAsStated)
+    for (const name of names) {
+      const before = known.get(name);
+      const st = stats.get(name);
+      if (before && st && sameStamp(before, st)) files.set(name, before);
+      else changed.push(name);
+    }
   const take = (name: string, result: ReadResult): void => {
     const before = known.get(name);
     if ('entry' in result) files.set(name, result.entry);

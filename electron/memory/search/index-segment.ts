@@ -31,6 +31,11 @@ export interface IndexSegment {
   heads(t: number): Uint32Array;
   /** Note `doc`'s analysis, exactly as it was indexed. */
   analysis(doc: number): DocumentAnalysis;
+  /**
+   * Note `doc`'s packed tfs of a few terms without reading its analysis: for each term number t of
+   * the note with `marks[t] = k + 1`, sets `out[k]` to its tf (other entries of `out` unchanged).
+   */
+  lookupTfs(doc: number, marks: Int32Array, out: Int32Array): void;
   /** Note `doc`'s summary, tags and body lengths (without reading its analysis). */
   lengths(doc: number): readonly [number, number, number];
 }
@@ -196,6 +201,12 @@ export function openIndexSegment(buf: Buffer): IndexSegment | null {
       const ts: string[] = [];
       for (let i = from; i < to; i++) ts.push(terms[docTerms[i]!]!);
       return { terms: ts, tfs: Array.from(docTfs.subarray(from, to)), lengths: this.lengths(doc) };
+    },
+    lookupTfs(doc, marks, out) {
+      for (let i = docStart[doc]!, end = docStart[doc + 1]!; i < end; i++) {
+        const k = marks[docTerms[i]!]!;
+        if (k !== 0) out[k - 1] = docTfs[i]!;
+      }
     },
     lengths: (doc) => [lens[3 * doc]!, lens[3 * doc + 1]!, lens[3 * doc + 2]!],
   };

@@ -50,15 +50,17 @@ function pack(s: number, t: number, b: number): PackedTf {
 interface Entry {
   doc: SearchDocument;
   key: string;
-  /** The note's distinct terms and their frequencies (as indexed); from a segment: read on first use. */
-  analysis: DocumentAnalysis | (() => DocumentAnalysis);
+  /** The note's distinct terms and their frequencies (as indexed); null: in `segment`, read on first use. */
+  analysis: DocumentAnalysis | null;
   /** term → tf, built on first lookup: most notes are never looked up, and 10,000 maps cost a lot to build. */
   tfByTerm: Map<string, PackedTf> | null;
+  /** The persisted segment the note was adopted from and its note number there (null / -1: upserted). */
+  segment: IndexSegment | null;
+  segmentDoc: number;
 }
 
 function analysisOfEntry(e: Entry): DocumentAnalysis {
-  if (typeof e.analysis === 'function') e.analysis = e.analysis();
-  return e.analysis;
+  return (e.analysis ??= e.segment!.analysis(e.segmentDoc));
 }
 
 /** The entry's term → tf map (built on first use). */
@@ -264,7 +266,7 @@ export class SearchIndex {
       },
       updatedAt: doc.updatedAt,
     };
-    this.place(slot, own, key, analysis, analysis.lengths);
+    this.place(slot, own, key, analysis, analysis.lengths, null, -1);
   }
 
   /**
@@ -285,7 +287,7 @@ export class SearchIndex {
     docs.forEach((doc, d) => {
       // Kept as given (documents handed to a segment are never changed: the store's notes). Only
       // the lengths are read now; the terms when the note is explained, reranked or removed.
-      this.place(base + d, doc, keys[d]!, () => segment.analysis(d), segment.lengths(d));
+      this.place(base + d, doc, keys[d]!, null, segment.lengths(d), segment, d);
     });
     const adopted: AdoptedSegment = { segment, base, bigramsTracked: false };
     // Terms already merged stay complete: they take this segment's postings now.
@@ -298,15 +300,17 @@ export class SearchIndex {
     this.segmentDf.clear();
   }
 
-  /** Puts a note into a free slot with its analysis (or the means to read it) and field lengths. */
+  /** Puts a note into a free slot with its analysis (or the segment it is read from) and field lengths. */
   private place(
     slot: number,
     doc: SearchDocument,
     key: string,
-    analysis: Entry['analysis'],
+    analysis: DocumentAnalysis | null,
     [lenS, lenT, lenB]: readonly [number, number, number],
+    segment: IndexSegment | null,
+    segmentDoc: number,
   ): void {
-    this.entries[slot] = { doc, key, analysis, tfByTerm: null };
+    this.entries[slot] = { doc, key, analysis, tfByTerm: null, segment, segmentDoc };
     this.positions.delete(slot);
     this.byKey.set(key, slot);
     const idKey = noteIdKey(doc.id);
@@ -848,15 +852,34 @@ export class SearchIndex {
     const k1 = this.ranking.k1;
 
     if (n * qTerms.length <= postingsTotal) {
+      // A note still in its segment is looked up there by term number (no term table made per
+      // candidate: at 10,000 notes a common word makes thousands of them). The same tfs, summed in
+      // the same order, as the table gives. Only with distinct query terms (one mark per term).
+      const marks = new Set(qTerms).size === qTerms.length ? new Map<IndexSegment, Int32Array>() : null;
+      const qTf = new Int32Array(qTerms.length);
       for (let i = 0; i < n; i++) {
         const d = touched[i]!;
-        const terms = termsOf(this.entries[d]!);
+        const e = this.entries[d]!;
         let sum = 0;
-        for (let i = 0; i < qTerms.length; i++) {
-          const tf = terms.get(qTerms[i]!);
-          if (tf === undefined) continue;
-          const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-          sum += (qIdf[i]! * x) / (k1 + x);
+        if (marks && e.tfByTerm === null && e.segment !== null) {
+          let m = marks.get(e.segment);
+          if (!m) marks.set(e.segment, (m = this.termMarks(e.segment, qTerms)));
+          qTf.fill(-1);
+          e.segment.lookupTfs(e.segmentDoc, m, qTf);
+          for (let i = 0; i < qTerms.length; i++) {
+            const tf = qTf[i]!;
+            if (tf < 0) continue;
+            const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
+            sum += (qIdf[i]! * x) / (k1 + x);
+          }
+        } else {
+          const terms = termsOf(e);
+          for (let i = 0; i < qTerms.length; i++) {
+            const tf = terms.get(qTerms[i]!);
+            if (tf === undefined) continue;
+            const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
+            sum += (qIdf[i]! * x) / (k1 + x);
+          }
         }
         acc[d] = sum;
       }
@@ -877,6 +900,16 @@ export class SearchIndex {
       }
     }
     return n;
+  }
+
+  /** Per term number of `segment`: 1 + the term's place in `terms` (0: not one of them). */
+  private termMarks(segment: IndexSegment, terms: readonly string[]): Int32Array {
+    const marks = new Int32Array(segment.terms.length);
+    terms.forEach((term, k) => {
+      const t = segment.find(term);
+      if (t >= 0) marks[t] = k + 1;
+    });
+    return marks;
   }
 
   /** Equal scores: the more recently updated note first, then project before user, then by id. */
