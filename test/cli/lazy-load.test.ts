@@ -13,8 +13,13 @@ import {
 const moduleLog = new URL('./module-log/register.mjs', import.meta.url).href;
 
 /** Node with these arguments (a loader, an entry point) and then the CLI's. */
+/** The hook's budget at its most: run from sources with a module log, on a loaded machine it may need it. */
 const run = (nodeArgs: string[], args: string[], cwd: string, stdin = '') =>
-  runProcess([process.execPath, ...nodeArgs, ...args], { cwd, stdin });
+  runProcess([process.execPath, ...nodeArgs, ...args], {
+    cwd,
+    stdin,
+    env: { MEMDESK_HOOK_BUDGET_MS: '9999' },
+  });
 
 /** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code, other areas' schemas. */
 const HEAVY = [

@@ -20,6 +20,15 @@ import { SessionStore } from './session-state.js';
  */
 export const HOOK_BUDGET_MS = 2_500;
 
+/**
+ * The budget `MEMDESK_HOOK_BUDGET_MS` sets (a slow or loaded machine), whole milliseconds below the
+ * harness's 10 s; anything else is the default.
+ */
+export function hookBudget(env: Record<string, string | undefined>): number {
+  const ms = Number(env.MEMDESK_HOOK_BUDGET_MS);
+  return Number.isSafeInteger(ms) && ms > 0 && ms < 10_000 ? ms : HOOK_BUDGET_MS;
+}
+
 export interface HookDeps {
   core: MemoryCore;
   /** For a core opened on the session's own project (its config overrides). */
@@ -45,7 +54,7 @@ export async function answerHook(deps: HookDeps, call: HookCall): Promise<{ outp
   const empty = { output: contract.render(call.event, {}) };
   const action = contract.events[call.event];
   if (!action) return empty;
-  const budget = deps.budgetMs ?? HOOK_BUDGET_MS;
+  const budget = deps.budgetMs ?? hookBudget(deps.env);
   let timer: NodeJS.Timeout | undefined;
   try {
     const input = contract.read(payloadObject(call.payload));
