@@ -133,3 +133,33 @@ export function forgetLostHistory(
     notice,
   };
 }
+
+/**
+ * Notes the cloud lost that this computer has not uploaded again yet (BaselineState.reuploadWhileLost:
+ * id → the version agreed on before the loss; the upload was refused — a case twin in the cloud, a
+ * limit). One deleted here before its upload landed is deleted while lost, as forgetLostHistory
+ * plans a note deleted before the loss: a device still holding that version may upload it again
+ * (seed 128228). Returns those still waiting, and for the ones deleted here the version deleted
+ * and the baseline to keep (unless the cloud's new history deleted the note too). Pure.
+ */
+export function settleReuploads(
+  pending: Readonly<Record<string, string>>,
+  base: Readonly<Record<string, string>>,
+  entries: Readonly<Record<string, SyncEntry>>,
+  locals: ReadonlyMap<string, StoredNote>,
+  /** Files on disk that are not loaded, by noteIdKey. */
+  held: ReadonlyMap<string, unknown>,
+): { waiting: Record<string, string>; deletedHere: Record<string, string>; base: Record<string, string> } {
+  const waiting: Record<string, string> = {};
+  const deletedHere: Record<string, string> = {};
+  const kept: Record<string, string> = {};
+  for (const [id, agreed] of Object.entries(pending)) {
+    if (locals.has(id) || held.has(noteIdKey(id))) waiting[id] = agreed;
+    else if (!(id in base)) {
+      deletedHere[id] = agreed;
+      const cloud = entries[id];
+      if (cloud === undefined || cloud.hash !== null) kept[id] = agreed;
+    }
+  }
+  return { waiting, deletedHere, base: kept };
+}

@@ -8,7 +8,7 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
-import { baseAtLoss, forgetLostHistory, stillAgreed } from './history-reset.js';
+import { baseAtLoss, forgetLostHistory, settleReuploads, stillAgreed } from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
 import type { BaselineState, Journal } from '../baseline-store.js';
@@ -93,17 +93,20 @@ export async function runRound(
         ? forgetLostHistory(deps.scope, loadedAgain, entries, locals, held)
         : null;
     if (late) Object.assign(state.base, late.base);
-    const deletedWhileLost = { ...state.deletedWhileLost, ...reset?.deletedHere, ...late?.deletedHere };
-    const reuploadWhileLost = { ...state.reuploadWhileLost, ...reset?.reuploaded, ...late?.reuploaded };
-    for (const [id, agreed] of Object.entries(reuploadWhileLost)) {
-      if (locals.has(id) || held.has(noteIdKey(id))) continue;
-      // Deleted here before its upload landed: deleted while lost, as forgetLostHistory plans it.
-      delete reuploadWhileLost[id];
-      if (id in state.base) continue;
-      deletedWhileLost[id] = agreed;
-      const cloud = entries[id];
-      if (cloud === undefined || cloud.hash !== null) state.base[id] = agreed;
-    }
+    const reuploads = settleReuploads(
+      { ...state.reuploadWhileLost, ...reset?.reuploaded, ...late?.reuploaded },
+      state.base,
+      entries,
+      locals,
+      held,
+    );
+    Object.assign(state.base, reuploads.base);
+    const deletedWhileLost = {
+      ...state.deletedWhileLost,
+      ...reset?.deletedHere,
+      ...late?.deletedHere,
+      ...reuploads.deletedHere,
+    };
     // A new loss of history may bring back versions older than what the person decided on: ask again.
     const decidedWhileLost = reset ? {} : (state.decidedWhileLost ?? {});
     const writer = new LocalWriter(deps);
@@ -232,7 +235,10 @@ export async function runRound(
     else delete state.decidedWhileLost;
     if (Object.keys(heldWhileLost).length > 0) state.heldWhileLost = heldWhileLost;
     else delete state.heldWhileLost;
-    for (const id of Object.keys(reuploadWhileLost)) if (id in base) delete reuploadWhileLost[id];
+    // Kept until the upload lands (the baseline then holds the note).
+    const reuploadWhileLost = Object.fromEntries(
+      Object.entries(reuploads.waiting).filter(([id]) => !(id in base)),
+    );
     if (Object.keys(reuploadWhileLost).length > 0) state.reuploadWhileLost = reuploadWhileLost;
     else delete state.reuploadWhileLost;
     const localOnly = [...plan.localOnly, ...committed.localOnly];
