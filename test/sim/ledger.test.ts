@@ -764,4 +764,71 @@ describe('the simulation ledger', () => {
     );
     expect(check(kept, { m: note([k2]) }, (m) => (m === l2 || m === o2 ? 'a backup' : null))).not.toEqual([]);
   });
+
+  // Soak seed 133311: device 1's hand merge repeated conflict-marker lines the cloud's side held
+  // once (no new marker, a new version all the same); device 2's person, shown the version before,
+  // kept their delete. The merge, uploaded after, is an edit against that delete.
+  it('a hand merge that only repeats lines is an edit: it beats a delete whose person never saw it', () => {
+    const history = (repeated: boolean) => {
+      const ledger = new Ledger(10);
+      const line = ledger.marker('line');
+      const v = note(['<<<<<<< this computer', line, '>>>>>>> cloud']);
+      const merged = note(['<<<<<<< this computer', '<<<<<<< this computer', line, '>>>>>>> cloud']);
+      ledger.edited(0, 'a', null, v, 'create on 0');
+      ledger.resolved(
+        1,
+        'a',
+        { local: note(['own']), cloud: v },
+        repeated ? merged : v,
+        'resolution on 1 → merged',
+      );
+      ledger.resolved(2, 'a', { local: null, cloud: v }, null, 'resolution on 2 → keep the delete');
+      return { ledger, merged, v };
+    };
+    const withRepeat = history(true);
+    expect(check(withRepeat.ledger, { a: withRepeat.merged })).toEqual([]);
+    // Taking the cloud's version as it was adds nothing: the delete holds.
+    const asItWas = history(false);
+    expect(check(asItWas.ledger, { a: asItWas.v })).toContain(
+      'the note "a" was removed by a person (resolution on 2 → keep the delete) and came back',
+    );
+  });
+
+  // Soak seed 139177: device 0's person replaced summary s1 in a merge (not yet uploaded); device 2's
+  // person, shown a third device's s2, kept their own s1. Neither saw the other's decision: the
+  // later upload merges against the other's base, so either summary may stand — s1 lost is no
+  // silent revert. Had device 2's person been shown device 0's merge, their keep is what stands.
+  it('keeping a line another device’s unseen resolution replaced: either outcome stands, unless that resolution was shown', () => {
+    const history = (shownTheMerge: boolean) => {
+      const ledger = new Ledger(11);
+      const [s1, s2, s3, line] = [
+        ledger.marker('sum'),
+        ledger.marker('sum'),
+        ledger.marker('sum'),
+        ledger.marker('line'),
+      ];
+      const base = note([line], `s ${s1}`);
+      const merged = note([line, 'merged line'], `s ${s3}`);
+      ledger.edited(2, 'a', null, base, 'create on 2');
+      ledger.edited(1, 'a', base, note([line], `s ${s2}`), 'summary on 1');
+      ledger.resolved(
+        0,
+        'a',
+        { local: note([line], `s ${s3}`), cloud: base },
+        merged,
+        'resolution on 0 → merged',
+      );
+      const cloud = shownTheMerge ? note([line, 'merged line'], `s ${s2}`) : note([line], `s ${s2}`);
+      ledger.resolved(2, 'a', { local: base, cloud }, base, 'resolution on 2 → local');
+      return { ledger, s1, merged };
+    };
+    const unseen = history(false);
+    expect(check(unseen.ledger, { a: unseen.merged }, (m) => (m === unseen.s1 ? 'a backup' : null))).toEqual(
+      [],
+    );
+    const seen = history(true);
+    expect(check(seen.ledger, { a: seen.merged }, (m) => (m === seen.s1 ? 'a backup' : null))).toContain(
+      `"${seen.s1}" of "a" (resolution on 2 → local) was silently reverted: it survives only in a backup`,
+    );
+  });
 });

@@ -105,7 +105,15 @@ function linesOf(v: Version): Set<string> {
   if (v === null) return out;
   out.add(`summary ${v.summary}`);
   for (const t of v.tags) out.add(`tag ${t}`);
-  for (const l of v.body.replace(/\r\n/g, '\n').split('\n')) if (l.trim()) out.add(`line ${l}`);
+  // A line written twice counts twice (its second copy is `line L #2`): a hand merge that repeats
+  // conflict-marker lines the cloud's side held once is an edit (seed 133311).
+  const count = new Map<string, number>();
+  for (const l of v.body.replace(/\r\n/g, '\n').split('\n')) {
+    if (!l.trim()) continue;
+    const n = (count.get(l) ?? 0) + 1;
+    count.set(l, n);
+    out.add(n === 1 ? `line ${l}` : `line ${l} #${n}`);
+  }
   for (const [k, x] of Object.entries(v.extra ?? {})) out.add(`key ${k}=${JSON.stringify(x)}`);
   return out;
 }
@@ -341,12 +349,34 @@ export class Ledger {
         [...r].every((x) => prior.removal!.held.has(x))
       );
     };
+    // Kept against the cloud's side, but removed by another device's resolution this person was not
+    // shown (the cloud's side holds nothing that result added): two persons decided the marker, neither
+    // seeing the other, and the later upload merges against the other's base — the keep, equal to
+    // that base, gives way to the removal or stands, by which uploads first: either stands (seed
+    // 139177: a summary kept over a third device's edit, replaced meanwhile in another's merge).
+    const shownCloudLines = linesOf(sides.cloud);
+    const removedByUnseenResolution = (last: Decision | undefined): boolean => {
+      const prior = last?.either ? last.previous : last;
+      return (
+        prior !== undefined &&
+        !prior.present &&
+        prior.device !== device &&
+        prior.removal?.deletion === false &&
+        (this.resolutionEdits.get(id) ?? []).some(
+          (e) =>
+            e.device === prior.device &&
+            e.at === prior.at &&
+            e.added.size > 0 &&
+            ![...e.added].some((l) => shownCloudLines.has(l)),
+        )
+      );
+    };
     const uploaded = result !== null && (sides.cloud === null || !sameVersion(result, sides.cloud));
     const kept = (last: Decision | undefined) => ({
       present: true,
       device,
       by,
-      ...(deletedAsIs(last) ? { either: true } : {}),
+      ...(deletedAsIs(last) || removedByUnseenResolution(last) ? { either: true } : {}),
     });
     for (const m of r) {
       if (!cloud.has(m)) {
@@ -386,8 +416,7 @@ export class Ledger {
     if (result === null || sides.cloud === null || sameVersion(result, sides.cloud)) return;
     for (const m of cloud) if (!r.has(m)) this.removedByAnEdit(id, m, device);
     const list = this.resolutionEdits.get(id) ?? [];
-    const shownCloud = linesOf(sides.cloud);
-    list.push({ device, at, added: new Set([...linesOf(result)].filter((l) => !shownCloud.has(l))) });
+    list.push({ device, at, added: new Set([...linesOf(result)].filter((l) => !shownCloudLines.has(l))) });
     this.resolutionEdits.set(id, list);
   }
 
