@@ -47,6 +47,15 @@ function pack(s: number, t: number, b: number): PackedTf {
   return Math.min(s, TF_MAX) | (Math.min(t, TF_MAX) << 8) | (Math.min(b, TF_MAX) << 16);
 }
 
+/**
+ * One query term's BM25F share of a note's score: the note's packed tf weighted by its per-field
+ * length norms (`nS`, `nT`, `nB`), saturated by k1, times the term's idf.
+ */
+function bm25Share(tf: PackedTf, idf: number, nS: number, nT: number, nB: number, k1: number): number {
+  const x = (tf & 0xff) * nS + ((tf >>> 8) & 0xff) * nT + (tf >>> 16) * nB;
+  return (idf * x) / (k1 + x);
+}
+
 interface Entry {
   doc: SearchDocument;
   key: string;
@@ -809,11 +818,9 @@ export class SearchIndex {
         const d = docs[i]!;
         if ((scopeCode[d]! & mask) === 0) continue;
         const tf = tfs[i]!;
-        const st = tf & 0xffff;
-        const x = (tf & 0xff) * normS[d]! + (st >>> 8) * normT[d]! + (tf >>> 16) * normB[d]!;
         if (acc[d] === 0) touched[n++] = d;
-        acc[d] = acc[d]! + (idf * x) / (k1 + x);
-        if (st !== 0) stHit[d] = 1;
+        acc[d] = acc[d]! + bm25Share(tf, idf, normS[d]!, normT[d]!, normB[d]!, k1);
+        if ((tf & 0xffff) !== 0) stHit[d] = 1;
       }
     }
     return n;
@@ -868,17 +875,13 @@ export class SearchIndex {
           e.segment.lookupTfs(e.segmentDoc, m, qTf);
           for (let i = 0; i < qTerms.length; i++) {
             const tf = qTf[i]!;
-            if (tf < 0) continue;
-            const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-            sum += (qIdf[i]! * x) / (k1 + x);
+            if (tf >= 0) sum += bm25Share(tf, qIdf[i]!, normS[d]!, normT[d]!, normB[d]!, k1);
           }
         } else {
           const terms = termsOf(e);
           for (let i = 0; i < qTerms.length; i++) {
             const tf = terms.get(qTerms[i]!);
-            if (tf === undefined) continue;
-            const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-            sum += (qIdf[i]! * x) / (k1 + x);
+            if (tf !== undefined) sum += bm25Share(tf, qIdf[i]!, normS[d]!, normT[d]!, normB[d]!, k1);
           }
         }
         acc[d] = sum;
@@ -894,9 +897,7 @@ export class SearchIndex {
       for (let j = 0; j < docs.length; j++) {
         const d = docs[j]!;
         if (stHit[d] !== 1) continue;
-        const tf = tfs[j]!;
-        const x = (tf & 0xff) * normS[d]! + ((tf >>> 8) & 0xff) * normT[d]! + (tf >>> 16) * normB[d]!;
-        acc[d] = acc[d]! + (idf * x) / (k1 + x);
+        acc[d] = acc[d]! + bm25Share(tfs[j]!, idf, normS[d]!, normT[d]!, normB[d]!, k1);
       }
     }
     return n;
