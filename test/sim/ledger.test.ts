@@ -831,4 +831,60 @@ describe('the simulation ledger', () => {
       `"${seen.s1}" of "a" (resolution on 2 → local) was silently reverted: it survives only in a backup`,
     );
   });
+
+  // Soak seed 140789: device 2 removed l1 and pushed v2, then deleted v2; device 0, unseen, had also
+  // removed l1 from its copy, then took the cloud's v2 in a conflict. That removal never reached the
+  // cloud: it beats no delete, and the note stays deleted.
+  it('a removal in a copy its person then set aside beats no delete, though the deleting person removed it too', () => {
+    const history = (setAside: boolean) => {
+      const ledger = new Ledger(12);
+      const [l1, l2, own] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+      const v1 = note([l1]);
+      const v2 = note([l2]);
+      ledger.edited(0, 'a', null, v1, 'create on 0');
+      ledger.edited(2, 'a', null, v1, 'pulled on 2');
+      ledger.edited(2, 'a', v1, v2, 'edit on 2');
+      ledger.edited(0, 'a', v1, note([own]), 'edit on 0');
+      ledger.edited(2, 'a', v2, null, 'delete on 2');
+      ledger.resolved(
+        0,
+        'a',
+        { local: note([own]), cloud: v2 },
+        setAside ? v2 : note([own, l2]),
+        'resolution on 0',
+      );
+      return { ledger, l2, own };
+    };
+    const setAside = history(true);
+    expect(
+      check(setAside.ledger, {}, (m) =>
+        m === 'a' || m === setAside.own || m === setAside.l2 ? 'a backup' : null,
+      ),
+    ).toEqual([]);
+    // A merge that kept their own line is an edit on top of v2: it beats the delete.
+    const merged = history(false);
+    expect(check(merged.ledger, {}, () => 'a backup')).not.toEqual([]);
+  });
+
+  // Soak seed 140039: device 1 created and deleted its own "a" before it ever synced; the cloud's
+  // "a" (device 2's) was deleted by device 2, unseen by device 0's person, who took the cloud's copy
+  // over theirs. Device 1's deletion concerns another note: device 2's delete may stand.
+  it('a deletion of another note under the same id says nothing about the cloud’s version', () => {
+    const ledger = new Ledger(13);
+    const [theirs, phantom, mine] = [ledger.marker('line'), ledger.marker('line'), ledger.marker('line')];
+    const v = note([theirs]);
+    ledger.edited(2, 'a', null, v, 'create on 2');
+    ledger.edited(2, 'a', v, null, 'delete on 2');
+    ledger.edited(1, 'a', null, note([phantom]), 'create on 1');
+    ledger.edited(0, 'a', null, note([mine]), 'create on 0');
+    ledger.edited(1, 'a', note([phantom]), null, 'delete on 1');
+    ledger.resolved(0, 'a', { local: note([mine]), cloud: v }, v, 'resolution on 0 → cloud', true);
+    expect(check(ledger, {}, (m) => (m === 'a' || m === mine || m === theirs ? 'a backup' : null))).toEqual(
+      [],
+    );
+    // Device 2's delete is the decision that concerns it: the note back is that delete undone.
+    expect(check(ledger, { a: v })).toContain(
+      'the note "a" was removed by a person (delete on 2) and came back',
+    );
+  });
 });

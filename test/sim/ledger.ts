@@ -99,6 +99,28 @@ function dropWithdrawn(d: Decision | undefined, withdrawn: (x: Decision) => bool
   return rest === d.previous ? d : { ...d, previous: rest };
 }
 
+/**
+ * The decision about a note's existence that concerns `version`: past the deletions of other notes
+ * under the same id — whose persons never saw any of `version`'s markers — and each such person's
+ * creation of theirs just beneath (seed 140039: a device created and deleted its own "delta" before
+ * it ever synced; the cloud's "delta", which that device had never seen, was deleted by its own
+ * creator, unseen by the person who then took the cloud's copy in a conflict).
+ */
+function pastOtherIncarnations(d: Decision | undefined, version: ReadonlySet<string>): Decision | undefined {
+  const content = [...version].filter((m) => m !== EXISTS);
+  if (content.length === 0) return d;
+  let x = d;
+  // A removal of the note's existence is a deletion, or one a creation anew made a rewrite (recreated).
+  while (x && !x.present && x.removal && !content.some((m) => x!.removal!.knew.has(m))) {
+    const deleter = x.device;
+    let below = x.previous;
+    if (below?.present && below.creation && below.device === deleter) below = below.previous;
+    if (!below) return d;
+    x = below;
+  }
+  return x;
+}
+
 /** The lines a person reads in a version: its summary, each tag, each body line, each foreign key. */
 function linesOf(v: Version): Set<string> {
   const out = new Set<string>();
@@ -136,10 +158,10 @@ export class Ledger {
   /** Each marker's note and what the person's version held when they wrote it. */
   private readonly created = new Map<string, { id: string; knew: ReadonlySet<string> }>();
   /**
-   * Per note id, the markers a person removed by an edit (not a deletion), and on which device: an
-   * edit too, which beats a delete made without seeing it (broughtBack).
+   * Per note id, the markers a person removed by an edit (not a deletion), on which device and
+   * when: an edit too, which beats a delete made without seeing it (broughtBack).
    */
-  private readonly removedByEdit = new Map<string, Array<{ marker: string; device: number }>>();
+  private readonly removedByEdit = new Map<string, Array<{ marker: string; device: number; at: number }>>();
   /**
    * Per note id, the resolutions whose result differs from the cloud's side they were shown, and
    * when: the engine uploads such a result as an edit on top of that version, so it beats a delete
@@ -218,7 +240,7 @@ export class Ledger {
           by,
           ...(againstLostHistory && after !== null ? { either: true } : {}),
         });
-        if (after !== null) this.removedByAnEdit(id, m, device);
+        if (after !== null) this.removedByAnEdit(id, m, device, this.steps);
       }
     if (after === null) this.deletionCovers(id, knew, b, decidedLines);
   }
@@ -237,7 +259,7 @@ export class Ledger {
       if (!key.startsWith(prefix) || d.present || d.device !== device || !d.removal?.deletion) continue;
       d.removal = { ...d.removal, deletion: false };
       const marker = key.slice(prefix.length);
-      if (marker !== EXISTS) this.removedByAnEdit(id, marker, device);
+      if (marker !== EXISTS) this.removedByAnEdit(id, marker, device, d.at);
     }
   }
 
@@ -390,7 +412,7 @@ export class Ledger {
       // on top: another device's person may have decided since (seed 45318: two devices each set the
       // cloud's copy aside, then each kept it in a merge — the first one's withdrawal was under the
       // second's removal). The only decision is never withdrawn.
-      const d = dropWithdrawn(this.decisions.get(key), withdrawn);
+      const d = pastOtherIncarnations(dropWithdrawn(this.decisions.get(key), withdrawn), cloud);
       // A deletion the cloud's side shows already beaten by an edit its person had not seen (the
       // note is back in the cloud by the merge rule): what the person keeps of that live note is
       // their decision, though this computer's side agreed — even if they set the edit that beat
@@ -414,7 +436,7 @@ export class Ledger {
       if (d) this.decisions.set(key, d);
     }
     if (result === null || sides.cloud === null || sameVersion(result, sides.cloud)) return;
-    for (const m of cloud) if (!r.has(m)) this.removedByAnEdit(id, m, device);
+    for (const m of cloud) if (!r.has(m)) this.removedByAnEdit(id, m, device, at);
     const list = this.resolutionEdits.get(id) ?? [];
     list.push({ device, at, added: new Set([...linesOf(result)].filter((l) => !shownCloudLines.has(l))) });
     this.resolutionEdits.set(id, list);
@@ -453,9 +475,14 @@ export class Ledger {
     this.decisions.set(key, previous ? { ...d, previous } : d);
   }
 
-  private removedByAnEdit(id: string, marker: string, device: number): void {
+  /** Whether `device`'s person set their whole copy of `id` aside after step `at`. */
+  private setAsideSince(id: string, device: number, at: number): boolean {
+    return (this.copiesSetAside.get(id) ?? []).some((e) => e.device === device && e.at > at);
+  }
+
+  private removedByAnEdit(id: string, marker: string, device: number, at: number): void {
     const list = this.removedByEdit.get(id) ?? [];
-    list.push({ marker, device });
+    list.push({ marker, device, at });
     this.removedByEdit.set(id, list);
   }
 
@@ -520,24 +547,31 @@ export class Ledger {
         (r) => r.marker === m && r.device === now?.device,
       );
       // ... unless that person then set their whole copy aside: the edit never reached the cloud.
-      const setAsideSince = (this.copiesSetAside.get(id) ?? []).some(
-        (e) => now !== undefined && e.device === now.device && e.at > now.at,
-      );
-      if (now && !now.present && now.removal?.deletion === false && now.at > d.at && byEdit && !setAsideSince)
+      if (
+        now &&
+        !now.present &&
+        now.removal?.deletion === false &&
+        now.at > d.at &&
+        byEdit &&
+        !this.setAsideSince(id, now.device, now.at)
+      )
         return true;
     }
     // An edit that only removed (a line, a key) is an edit too: another device removed a marker
     // the deleting person's version still held, and the note came back without it. So too one the
     // deleting person had removed as well, by an edit of their own before the delete: their
     // device's engine knows only the version last synced and the delete, so the other device's
-    // removal, unseen, is an edit against a delete (seed 136565).
+    // removal, unseen, is an edit against a delete (seed 136565). Not one whose person then set
+    // their whole copy aside (seed 140789: they took the cloud's version, which was the very one
+    // the deleting person let go).
     const removedBy = (device: number, marker: string) =>
       (this.removedByEdit.get(id) ?? []).some((r) => r.device === device && r.marker === marker);
     for (const r of this.removedByEdit.get(id) ?? [])
       if (
         r.device !== d.device &&
         (d.removal.held.has(r.marker) || removedBy(d.device, r.marker)) &&
-        !live.has(r.marker)
+        !live.has(r.marker) &&
+        !this.setAsideSince(id, r.device, r.at)
       )
         return true;
     // A resolution on another device after the delete, shown a live cloud version: its result is
