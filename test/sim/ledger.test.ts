@@ -887,4 +887,38 @@ describe('the simulation ledger', () => {
       'the note "a" was removed by a person (delete on 2) and came back',
     );
   });
+
+  // Soak seed 146436: device 2 replaced the summary (v1 → v2); device 0 pulled v2 and deleted it;
+  // device 1's person, who had v1 only, edited it unseen — an edit that beats the delete, and that
+  // comes back with v1's summary. The replacement was part of the version deleted.
+  it('an unseen edit that beats a delete brings back what edits before the deleted version removed', () => {
+    const history = (editedOn1: boolean) => {
+      const ledger = new Ledger(14);
+      const [s1, l1, s2, l2] = [
+        ledger.marker('sum'),
+        ledger.marker('line'),
+        ledger.marker('sum'),
+        ledger.marker('line'),
+      ];
+      const v1 = note([l1], `s ${s1}`);
+      const v2 = note([l1], `s ${s2}`);
+      ledger.edited(2, 'a', null, v1, 'create on 2');
+      ledger.edited(1, 'a', null, v1, 'pulled on 1');
+      ledger.edited(2, 'a', v1, v2, 'summary on 2');
+      ledger.edited(0, 'a', null, v2, 'pulled on 0');
+      const back = editedOn1 ? note([l1, l2], `s ${s1}`) : v1;
+      if (editedOn1) ledger.edited(1, 'a', v1, back, 'edit on 1');
+      ledger.edited(0, 'a', v2, null, 'delete on 0');
+      return { ledger, back, s1, s2 };
+    };
+    const edited = history(true);
+    expect(check(edited.ledger, { a: edited.back }, (m) => (m === edited.s2 ? 'a backup' : null))).toEqual(
+      [],
+    );
+    // Without that edit nothing beat the delete: v1 back brings back the summary replaced.
+    const plain = history(false);
+    expect(check(plain.ledger, { a: plain.back })).toContain(
+      `"${plain.s1}" of "a" was removed by a person (summary on 2) and came back`,
+    );
+  });
 });

@@ -156,7 +156,10 @@ export class Ledger {
   private counter = 0;
   private readonly decisions = new Map<string, Decision>();
   /** Each marker's note and what the person's version held when they wrote it. */
-  private readonly created = new Map<string, { id: string; knew: ReadonlySet<string> }>();
+  private readonly created = new Map<
+    string,
+    { id: string; knew: ReadonlySet<string>; device: number; at: number }
+  >();
   /**
    * Per note id, the markers a person removed by an edit (not a deletion), on which device and
    * when: an edit too, which beats a delete made without seeing it (broughtBack).
@@ -229,7 +232,7 @@ export class Ledger {
     for (const m of a) {
       if (b.has(m)) continue;
       this.decide(id, m, { present: true, device, creation: before === null, by });
-      if (m !== EXISTS && !this.created.has(m)) this.created.set(m, { id, knew: b });
+      if (m !== EXISTS && !this.created.has(m)) this.created.set(m, { id, knew: b, device, at: this.steps });
     }
     for (const m of b)
       if (!a.has(m)) {
@@ -290,8 +293,19 @@ export class Ledger {
     decidedLines: ReadonlySet<string>,
   ): void {
     const prefix = `${id}\u0000`;
+    // Also a removal the deleting person never saw whose edit wrote a marker the deleted version
+    // holds: that edit is in the version's past (seed 146436: a summary replaced on one device, the
+    // result pulled and deleted on another; a third device's unseen edit of the version before
+    // beat the delete, and came back with the old summary).
+    const madeTheDeletedVersion = (d: Decision): boolean =>
+      [...held].some((x) => {
+        const c = this.created.get(x);
+        return c !== undefined && c.id === id && c.device === d.device && c.at === d.at;
+      });
     for (const [key, top] of this.decisions) {
-      if (!key.startsWith(prefix) || !knew.has(key.slice(prefix.length))) continue;
+      if (!key.startsWith(prefix)) continue;
+      if (!knew.has(key.slice(prefix.length)) && !(top.removal && !top.present && madeTheDeletedVersion(top)))
+        continue;
       // Down to a decision that kept it or a deletion: removals beneath one that the deleted
       // version held were not part of that version (seed 95254).
       for (
