@@ -1,7 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type BigIntStats, type Dirent, promises as fs } from 'node:fs';
+import {
+  type BigIntStats,
+  type Dirent,
+  closeSync,
+  fsync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PreconditionFailedError, StorageUnavailableError, UNCHANGED } from './storage.js';
 import type { PutCondition, StoredObject } from './storage.js';
 import { StorageBase, checkedKey } from './storage-base.js';
@@ -17,6 +33,11 @@ import { StorageBase, checkedKey } from './storage-base.js';
  * `getIfChanged` answers from one stat: every version of a key is a new file (rename), and a
  * compare-and-swap gives the new file an mtime later than the one it replaces, so (inode, size,
  * mtime) never repeats for a key and equal stats mean the very version whose ETag was recorded.
+ *
+ * Stats are synchronous: a stat of the store's own files costs a few µs on the main thread, an
+ * asynchronous one ~35 µs of its CPU (the thread pool's round trip, and for a missing file an
+ * exception built). Every poll stats its manifest and looks for the account's keyring, which
+ * mostly is not there (bench/server-load). Reads and writes of contents stay asynchronous.
  */
 export interface FsStorageOptions {
   staleLockMs?: number;
@@ -74,6 +95,8 @@ export class FsStorage extends StorageBase {
   }
 
   protected async read(key: string): Promise<StoredObject | null> {
+    // A missing file (erase markers, keyrings: most accounts have neither) answered without an open.
+    if (!statSync(this.filePath(key), { throwIfNoEntry: false })) return null;
     return (await this.readVersion(key))?.object ?? null;
   }
 
@@ -92,12 +115,9 @@ export class FsStorage extends StorageBase {
   private async currentVersion(key: string): Promise<{ etag: string; sig: string } | null> {
     const known = this.seen.get(key);
     if (known) {
-      try {
-        if (signature(await fs.stat(this.filePath(key), { bigint: true })) === known.sig) return known;
-      } catch (err) {
-        if (isCode(err, 'ENOENT')) return null;
-        throw err;
-      }
+      const stat = statSync(this.filePath(key), { bigint: true, throwIfNoEntry: false });
+      if (!stat) return null;
+      if (signature(stat) === known.sig) return known;
     }
     const read = await this.readVersion(key);
     return read && { etag: read.object.etag, sig: read.sig };
@@ -135,13 +155,13 @@ export class FsStorage extends StorageBase {
   protected async write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
     const file = this.filePath(key);
     const etag = etagOf(data);
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const temp = await writeTemp(file, data);
+    let placed = false; // the temp file renamed into place: nothing left to remove
     try {
       if (condition.ifMatch === undefined && condition.ifNoneMatch === '*') {
         // Create-only: link() is atomic and fails when the name exists.
         try {
-          await fs.link(temp, file);
+          linkSync(temp, file);
         } catch (err) {
           if (isCode(err, 'EEXIST')) throw new PreconditionFailedError(key);
           throw err;
@@ -150,7 +170,8 @@ export class FsStorage extends StorageBase {
         return { etag };
       }
       if (condition.ifMatch === undefined) {
-        await fs.rename(temp, file);
+        renameSync(temp, file);
+        placed = true;
         await syncDir(path.dirname(file));
         return { etag };
       }
@@ -164,15 +185,16 @@ export class FsStorage extends StorageBase {
         const nowNs = BigInt(Date.now()) * 1_000_000n;
         const mtimeNs = nowNs > replacedMtime + MTIME_STEP_NS ? nowNs : replacedMtime + MTIME_STEP_NS;
         const seconds = Number(mtimeNs) / 1e9;
-        await fs.utimes(temp, seconds, seconds);
-        const sig = signature(await fs.stat(temp, { bigint: true }));
-        await fs.rename(temp, file);
+        utimesSync(temp, seconds, seconds);
+        const sig = signature(statSync(temp, { bigint: true }));
+        renameSync(temp, file);
+        placed = true;
         this.remember(key, sig, etag);
         await syncDir(path.dirname(file));
       });
       return { etag };
     } finally {
-      await fs.unlink(temp).catch(() => undefined); // renamed into place already (ENOENT) on success
+      if (!placed) rmSync(temp, { force: true });
     }
   }
 
@@ -227,7 +249,7 @@ export class FsStorage extends StorageBase {
     const deadline = Date.now() + 60_000;
     for (let attempt = 0; ; attempt++) {
       try {
-        await fs.writeFile(lock, content, { flag: 'wx' });
+        writeFileSync(lock, content, { flag: 'wx' });
         break;
       } catch (err) {
         if (!isCode(err, 'EEXIST')) throw err;
@@ -239,9 +261,8 @@ export class FsStorage extends StorageBase {
     try {
       return await fn();
     } finally {
-      // Remove our lock only if it is still ours.
-      const now = await fs.readFile(lock, 'utf8').catch(() => ''); // broken by another process as stale: not ours
-      if (now === content) await fs.unlink(lock).catch(() => undefined); // gone meanwhile: nothing to release
+      // Remove our lock only if it is still ours (another process may have broken it as stale).
+      if (readIfThere(lock) === content) rmSync(lock, { force: true });
     }
   }
 
@@ -279,6 +300,17 @@ export class FsStorage extends StorageBase {
   }
 }
 
+const fsyncAsync = promisify(fsync);
+
+/** The file's text; null when it is gone or cannot be read (a lock that is not ours to remove). */
+function readIfThere(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 function etagOf(body: Buffer): string {
   return createHash('sha256').update(body).digest('hex');
 }
@@ -288,9 +320,17 @@ function signature(stat: BigIntStats): string {
   return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
 }
 
+/** `data` in a new temp file beside `file`, on disk (fsynced); the directory is made when missing. */
 async function writeTemp(file: string, data: Buffer): Promise<string> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
-  const handle = await fs.open(temp, 'wx');
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(temp, 'wx');
+  } catch (err) {
+    if (!isCode(err, 'ENOENT')) throw err;
+    mkdirSync(path.dirname(file), { recursive: true });
+    handle = await fs.open(temp, 'wx');
+  }
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -301,15 +341,18 @@ async function writeTemp(file: string, data: Buffer): Promise<string> {
 }
 
 async function syncDir(dir: string): Promise<void> {
+  let fd: number;
   try {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    fd = openSync(dir, 'r');
   } catch {
-    // Directories cannot be fsynced on every platform (Windows); the rename is still atomic.
+    return; // Directories cannot be opened for fsync on every platform (Windows); the rename is still atomic.
+  }
+  try {
+    await fsyncAsync(fd);
+  } catch {
+    // Nor fsynced on every platform; the rename is still atomic.
+  } finally {
+    closeSync(fd);
   }
 }
 
