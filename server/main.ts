@@ -6,6 +6,7 @@ import { startSyncServer, type SyncServerOptions } from './app.js';
 import { AccountError, AccountStore } from './oidc/accounts.js';
 import type { SignInOptions } from './oidc/sign-in.js';
 import { EntitlementsSchema, type Entitlements } from './entitlements.js';
+import { batchedLineWriter } from './log-lines.js';
 import { s3OptionsFromEnv, S3Storage } from './storage/s3-storage.js';
 import { FsStorage } from './storage/fs-storage.js';
 import { UnavailableStorage } from './storage/unavailable-storage.js';
@@ -55,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
   const signIn = signInFromEnv(env);
 
   const rate = env.OHARNESS_SYNC_RATE_LIMIT;
+  const logLines = batchedLineWriter(process.stderr);
   const options: SyncServerOptions = {
     host: values.host ?? env.OHARNESS_SYNC_HOST ?? '127.0.0.1',
     port: Number(values.port ?? env.OHARNESS_SYNC_PORT ?? 8787),
@@ -73,13 +75,14 @@ async function main(argv: string[]): Promise<number> {
     ...(env.OHARNESS_SYNC_ENTITLEMENTS
       ? { entitlements: loadEntitlements(env.OHARNESS_SYNC_ENTITLEMENTS) }
       : {}),
-    log: (line) => console.error(`[sync-server] ${line}`),
+    log: (line) => logLines.log(`[sync-server] ${line}`),
   };
   if (!Number.isInteger(options.port) || options.port! < 0 || options.port! > 65535) {
     console.error(`--port must be a port number, not "${values.port}"`);
     return 2;
   }
   const server = await startSyncServer(options);
+  logLines.flush();
   console.log(server.url);
   const stop = (): void => {
     server.close().then(
