@@ -99,9 +99,19 @@ function spawnServer(
   });
 }
 
+function target(spawned: { child: ChildProcess; url: string }): { url: string; pid: number } {
+  return { url: spawned.url, pid: spawned.child.pid! };
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** CPU time (user + system) the process has used, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime (fields 14, 15)
 }
 
 interface Load {
@@ -109,11 +119,13 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time per request answered, in µs. */
+  cpuPerRequest: number;
 }
 
 /** `clients` loops, each sending its next request as soon as the last is answered, for `seconds`. */
 async function load(
-  url: string,
+  { url, pid }: { url: string; pid: number },
   clients: number,
   seconds: number,
   request: (client: number, n: number) => { route: string; token: string; body: string },
@@ -122,6 +134,7 @@ async function load(
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + seconds * 1000;
+  const cpuBefore = cpuMs(pid);
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       for (let n = 0; performance.now() < end; n++) {
@@ -150,11 +163,12 @@ async function load(
       }
     }),
   );
+  const cpuPerRequest = ((cpuMs(pid) - cpuBefore) * 1000) / latencies.length;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number): number =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+  return { perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, cpuPerRequest };
 }
 
 const BARE = `
@@ -214,15 +228,15 @@ async function main(): Promise<void> {
       `sync server load: ${USERS} users × ${NOTES} notes, ${SECONDS} s per run, ${os.cpus().length} cores`,
     );
     console.log(`server RSS after start: ${rssMb(server.child.pid!).toFixed(0)} MB`);
-    await load(server.url, USERS, 1, poll); // every scope read once (what a server meets after a restart)
-    const polls = await load(server.url, USERS, SECONDS, poll);
+    await load(target(server), USERS, 1, poll); // every scope read once (what a server meets after a restart)
+    const polls = await load(target(server), USERS, SECONDS, poll);
     const pollsRss = rssMb(server.child.pid!);
-    const barePolls = await load(bare.url, USERS, SECONDS, poll);
-    const commits = await load(server.url, COMMITTERS, SECONDS, commit);
+    const barePolls = await load(target(bare), USERS, SECONDS, poll);
+    const commits = await load(target(server), COMMITTERS, SECONDS, commit);
     const commitsRss = rssMb(server.child.pid!);
-    const bareCommits = await load(bare.url, COMMITTERS, SECONDS, commit);
+    const bareCommits = await load(target(bare), COMMITTERS, SECONDS, commit);
     const row = (name: string, r: Load, base: Load): string =>
-      `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  errors ${r.errors}   bare HTTP ${base.perSecond.toFixed(0)}/s (p99 ${base.p99.toFixed(1)} ms): ${(r.perSecond / base.perSecond).toFixed(2)}×`;
+      `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)}/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpuPerRequest.toFixed(0)} µs/req  errors ${r.errors}   bare HTTP ${base.perSecond.toFixed(0)}/s (p99 ${base.p99.toFixed(1)} ms, CPU ${base.cpuPerRequest.toFixed(0)} µs/req): ${(r.perSecond / base.perSecond).toFixed(2)}×`;
     console.log(row(`no-change polls, ${USERS} clients`, polls, barePolls));
     console.log(row(`commits, ${COMMITTERS} clients/accounts`, commits, bareCommits));
     console.log(
