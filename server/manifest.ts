@@ -74,11 +74,32 @@ export function parseManifest(body: Buffer, key: string): StoredManifest {
   return parsed.data;
 }
 
+/**
+ * The manifest's JSON, entries sorted by id, in parts whose concatenation is the text; storage
+ * encodes the parts one after another (`ScratchBuffers`). Why parts: V8's JSON.stringify returns a
+ * large result as a rope, and the first thing that reads it (UTF-8 length, a Buffer) flattens it into
+ * a fresh large allocation — ~0.8 ms of page faults per commit for a 140 KB manifest on the
+ * bench machine, the largest cost of a commit. Parts of ENTRIES_PER_PART entries stay small strings.
+ */
+export function manifestJsonParts(manifest: StoredManifest): string[] {
+  const sorted = [...manifest.entries].sort((a, b) => compareIds(a.id, b.id));
+  // The manifest's own keys in their order, with an empty entries array to open at its place.
+  const shell = JSON.stringify({ ...manifest, entries: [] });
+  const open = shell.indexOf(ENTRIES_KEY) + ENTRIES_KEY.length - 1; // after `"entries":[`
+  const parts = [shell.slice(0, open)];
+  for (let at = 0; at < sorted.length; at += ENTRIES_PER_PART) {
+    const part = JSON.stringify(sorted.slice(at, at + ENTRIES_PER_PART));
+    parts.push(at === 0 ? part.slice(1, -1) : `,${part.slice(1, -1)}`);
+  }
+  parts.push(shell.slice(open));
+  return parts;
+}
+
+const ENTRIES_KEY = '"entries":[]';
+const ENTRIES_PER_PART = 100;
+
 export function serializeManifest(manifest: StoredManifest): string {
-  return JSON.stringify({
-    ...manifest,
-    entries: [...manifest.entries].sort((a, b) => compareIds(a.id, b.id)),
-  });
+  return manifestJsonParts(manifest).join('');
 }
 
 /** Drops tombstones older than the window (what a commit writes and a snapshot shows). */

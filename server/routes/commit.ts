@@ -18,9 +18,9 @@ import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
   headOf,
+  manifestJsonParts,
   nextHeads,
   pruneTombstones,
-  serializeManifest,
   type StoredManifest,
 } from '../manifest.js';
 import { eraseMarkerKey, manifestKey, objectKey, scopePrefix } from '../storage-keys.js';
@@ -217,7 +217,7 @@ export async function commit(
       try {
         const published = await deps.storage.put(
           key,
-          serializeManifest(plan.manifest),
+          manifestJsonParts(plan.manifest),
           loaded.etag === null ? { ifNoneMatch: '*' } : { ifMatch: loaded.etag },
         );
         deps.manifests.remember(key, plan.manifest, published.etag);

@@ -5,13 +5,11 @@ import {
   closeSync,
   fsync,
   linkSync,
-  mkdirSync,
   openSync,
   promises as fs,
   readFileSync,
-  renameSync,
-  rmSync,
   statSync,
+  unlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -19,8 +17,9 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PreconditionFailedError, StorageUnavailableError, UNCHANGED } from './storage.js';
-import type { PutCondition, StoredObject } from './storage.js';
+import type { ObjectBody, PutCondition, StoredObject } from './storage.js';
 import { StorageBase, checkedKey } from './storage-base.js';
+import { ScratchBuffers } from './scratch-buffers.js';
 
 /**
  * Object storage in a local directory: one file per key. Unconditional writes are temp file +
@@ -37,7 +36,9 @@ import { StorageBase, checkedKey } from './storage-base.js';
  * Stats are synchronous: a stat of the store's own files costs a few µs on the main thread, an
  * asynchronous one ~35 µs of its CPU (the thread pool's round trip, and for a missing file an
  * exception built). Every poll stats its manifest and looks for the account's keyring, which
- * mostly is not there (bench/server-load). Reads and writes of contents stay asynchronous.
+ * mostly is not there (bench/server-load). So are the small calls of a write (link, utimes, the lock
+ * file); contents, fsyncs, renames (which free the replaced file) and new directories stay
+ * asynchronous, off the main thread.
  */
 export interface FsStorageOptions {
   staleLockMs?: number;
@@ -59,6 +60,7 @@ export class FsStorage extends StorageBase {
   readonly kind = 'fs';
   private readonly staleLockMs: number;
   private readonly seen = new Map<string, { sig: string; etag: string }>();
+  private readonly scratch = new ScratchBuffers();
 
   constructor(
     readonly root: string,
@@ -152,10 +154,21 @@ export class FsStorage extends StorageBase {
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
 
-  protected async write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
+  protected async write(
+    key: string,
+    body: ObjectBody,
+    condition: PutCondition,
+  ): Promise<{ etag: string }> {
     const file = this.filePath(key);
-    const etag = etagOf(data);
-    const temp = await writeTemp(file, data);
+    const encoded = Buffer.isBuffer(body) ? { bytes: body, release: () => undefined } : this.scratch.encode(body);
+    let etag: string;
+    let temp: string;
+    try {
+      etag = etagOf(encoded.bytes);
+      temp = await writeTemp(file, encoded.bytes);
+    } finally {
+      encoded.release();
+    }
     let placed = false; // the temp file renamed into place: nothing left to remove
     try {
       if (condition.ifMatch === undefined && condition.ifNoneMatch === '*') {
@@ -170,7 +183,7 @@ export class FsStorage extends StorageBase {
         return { etag };
       }
       if (condition.ifMatch === undefined) {
-        renameSync(temp, file);
+        await fs.rename(temp, file);
         placed = true;
         await syncDir(path.dirname(file));
         return { etag };
@@ -187,14 +200,15 @@ export class FsStorage extends StorageBase {
         const seconds = Number(mtimeNs) / 1e9;
         utimesSync(temp, seconds, seconds);
         const sig = signature(statSync(temp, { bigint: true }));
-        renameSync(temp, file);
+        // Asynchronous: replacing a file frees the old one's blocks, ~0.3 ms of the main thread.
+        await fs.rename(temp, file);
         placed = true;
         this.remember(key, sig, etag);
         await syncDir(path.dirname(file));
       });
       return { etag };
     } finally {
-      if (!placed) rmSync(temp, { force: true });
+      if (!placed) removeIfThere(temp);
     }
   }
 
@@ -244,7 +258,7 @@ export class FsStorage extends StorageBase {
   /** Runs `fn` holding `<dir>/.<name>.lock`, created exclusively; breaks locks of dead holders. */
   private async withLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
     const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
-    const nonce = randomBytes(8).toString('hex');
+    const nonce = uniqueSuffix();
     const content = JSON.stringify({ pid: process.pid, host: HOST, nonce, at: Date.now() });
     const deadline = Date.now() + 60_000;
     for (let attempt = 0; ; attempt++) {
@@ -262,7 +276,7 @@ export class FsStorage extends StorageBase {
       return await fn();
     } finally {
       // Remove our lock only if it is still ours (another process may have broken it as stale).
-      if (readIfThere(lock) === content) rmSync(lock, { force: true });
+      if (readIfThere(lock) === content) removeIfThere(lock);
     }
   }
 
@@ -302,6 +316,25 @@ export class FsStorage extends StorageBase {
 
 const fsyncAsync = promisify(fsync);
 
+/**
+ * Temp file names and lock nonces: unique among the processes sharing the data directory (a random
+ * tag per process) and within this one (a counter), without a call for random bytes per write.
+ */
+const PROCESS_TAG = randomBytes(6).toString('hex');
+let uniqueCounter = 0;
+function uniqueSuffix(): string {
+  return `${PROCESS_TAG}-${(uniqueCounter++).toString(36)}`;
+}
+
+/** Unlinks `file`; one that is gone already is fine (rmSync would lstat it first). */
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if (!isCode(err, 'ENOENT')) throw err;
+  }
+}
+
 /** The file's text; null when it is gone or cannot be read (a lock that is not ours to remove). */
 function readIfThere(file: string): string | null {
   try {
@@ -322,13 +355,13 @@ function signature(stat: BigIntStats): string {
 
 /** `data` in a new temp file beside `file`, on disk (fsynced); the directory is made when missing. */
 async function writeTemp(file: string, data: Buffer): Promise<string> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${uniqueSuffix()}`);
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(temp, 'wx');
   } catch (err) {
     if (!isCode(err, 'ENOENT')) throw err;
-    mkdirSync(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true });
     handle = await fs.open(temp, 'wx');
   }
   try {

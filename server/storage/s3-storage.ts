@@ -9,7 +9,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { PreconditionFailedError, StorageUnavailableError, UNCHANGED } from './storage.js';
-import type { PutCondition, StoredObject } from './storage.js';
+import type { ObjectBody, PutCondition, StoredObject } from './storage.js';
 import { StorageBase, unquotedEtag } from './storage-base.js';
 
 /**
@@ -122,7 +122,12 @@ export class S3Storage extends StorageBase {
     }
   }
 
-  protected async write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }> {
+  protected async write(
+    key: string,
+    body: ObjectBody,
+    condition: PutCondition,
+  ): Promise<{ etag: string }> {
+    const data = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : body.join(''), 'utf8');
     const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -2,6 +2,7 @@ import type { UNCHANGED } from './storage.js';
 import {
   PreconditionFailedError,
   StorageUnavailableError,
+  type ObjectBody,
   type PutCondition,
   type StorageAdapter,
   type StoredObject,
@@ -10,7 +11,7 @@ import {
 /**
  * What every adapter does the same around its own storage calls, so that the filesystem and S3
  * adapters hold only what differs: keys are checked before they reach a path or a bucket, bodies
- * arrive as bytes, ETags arrive without quotes (the canonical form, `unquotedEtag`), and any failure
+ * arrive as bytes or text, ETags arrive without quotes (the canonical form, `unquotedEtag`), and any failure
  * that is not one of the contract's own errors leaves as StorageUnavailableError with the adapter's
  * account of it.
  */
@@ -27,8 +28,15 @@ export abstract class StorageBase implements StorageAdapter {
     key: string,
     etag: string,
   ): Promise<StoredObject | null | typeof UNCHANGED>;
-  /** `condition.ifMatch`, when given, is unquoted. */
-  protected abstract write(key: string, data: Buffer, condition: PutCondition): Promise<{ etag: string }>;
+  /**
+   * `condition.ifMatch`, when given, is unquoted. Text is written as UTF-8; each adapter encodes it
+   * where it knows how long the bytes live.
+   */
+  protected abstract write(
+    key: string,
+    body: ObjectBody,
+    condition: PutCondition,
+  ): Promise<{ etag: string }>;
   /** A missing key is not an error. */
   protected abstract remove(key: string): Promise<void>;
   protected abstract keysUnder(prefix: string): Promise<string[]>;
@@ -43,13 +51,12 @@ export abstract class StorageBase implements StorageAdapter {
     return this.guard(key, () => this.readIfChanged(key, unquotedEtag(etag)));
   }
 
-  put(key: string, body: Buffer | string, condition: PutCondition = {}): Promise<{ etag: string }> {
-    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  put(key: string, body: ObjectBody, condition: PutCondition = {}): Promise<{ etag: string }> {
     const canonical =
       condition.ifMatch === undefined
         ? condition
         : { ...condition, ifMatch: unquotedEtag(condition.ifMatch) };
-    return this.guard(key, () => this.write(key, data, canonical));
+    return this.guard(key, () => this.write(key, body, canonical));
   }
 
   delete(key: string): Promise<void> {

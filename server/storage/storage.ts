@@ -33,7 +33,7 @@ export interface StorageAdapter {
    */
   getIfChanged(key: string, etag: string): Promise<StoredObject | null | typeof UNCHANGED>;
   /** Throws PreconditionFailedError when `condition` does not hold; returns the new ETag. */
-  put(key: string, body: Buffer | string, condition?: PutCondition): Promise<{ etag: string }>;
+  put(key: string, body: ObjectBody, condition?: PutCondition): Promise<{ etag: string }>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Every key starting with `prefix`, in no particular order. */
@@ -41,6 +41,12 @@ export interface StorageAdapter {
   /** Deletes every key starting with `prefix`; returns how many were removed. */
   deletePrefix(prefix: string): Promise<number>;
 }
+
+/**
+ * What an object is written from: bytes, or text stored as UTF-8 — whole or in parts written one
+ * after another (a large JSON document made in pieces, `manifestJsonParts`).
+ */
+export type ObjectBody = Buffer | string | readonly string[];
 
 export class PreconditionFailedError extends Error {
   constructor(key: string) {
