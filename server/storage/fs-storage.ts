@@ -326,12 +326,17 @@ function uniqueSuffix(): string {
   return `${PROCESS_TAG}-${(uniqueCounter++).toString(36)}`;
 }
 
-/** Unlinks `file`; one that is gone already is fine (rmSync would lstat it first). */
+/**
+ * Unlinks a temp or lock file of ours that is no longer needed; one gone already, or that cannot be
+ * removed (a directory turned read-only), is left: a temp file is a dot-file never listed as a key,
+ * and a lock left behind makes later writes of that key fail with "could not lock", not corrupt it.
+ * Never throws: it runs in `finally`, where an error would hide the one that got there.
+ */
 function removeIfThere(file: string): void {
   try {
     unlinkSync(file);
-  } catch (err) {
-    if (!isCode(err, 'ENOENT')) throw err;
+  } catch {
+    // See above.
   }
 }
 
