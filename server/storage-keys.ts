@@ -2,8 +2,9 @@ import type { SyncScope } from '../shared/sync-protocol.js';
 
 /**
  * The storage layout (docs/sync-protocol.md):
- *   users/<user>/projects/<project-id>/memory/{manifest.json, objects/<note-id>/<revision-id>.md}
- *   users/<user>/memory/{manifest.json, objects/<note-id>/<revision-id>.md}
+ *   users/<user>/projects/<project-id>/memory/{manifest.json, objects/<note-id>/<revision-id>.md,
+ *                                              packs/<pack-id>.json}
+ *   users/<user>/memory/{manifest.json, objects/<note-id>/<revision-id>.md, packs/<pack-id>.json}
  *   users/<user>/keyring.json, users/<user>/e2ee/…   end-to-end encryption (same layout, sealed)
  *   erased/<user>.json                       the erase marker (outside users/ so erase keeps it)
  * <user> is the token's verified `sub`, escaped so that any `sub` is one safe path segment: letters,
@@ -44,6 +45,11 @@ export function objectKey(
   sealed = false,
 ): string {
   return `${scopePrefix(sub, scope, sealed)}objects/${noteId}/${rev}.md`;
+}
+
+/** The revisions of one commit of several notes (server/revisions.ts). */
+export function packKey(sub: string, scope: SyncScope, packId: string, sealed = false): string {
+  return `${scopePrefix(sub, scope, sealed)}packs/${packId}.json`;
 }
 
 /** The account's keyring (end-to-end encryption); its presence marks the account as encrypted. */

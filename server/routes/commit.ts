@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { contentHash, legacyContentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
@@ -13,7 +12,6 @@ import {
   type CommitResponse,
   type SyncEntry,
 } from '../../shared/sync-protocol.js';
-import { mapLimit } from '../../shared/map-limit.js';
 import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
@@ -23,7 +21,8 @@ import {
   pruneTombstones,
   type StoredManifest,
 } from '../manifest.js';
-import { eraseMarkerKey, manifestKey, objectKey, scopePrefix } from '../storage-keys.js';
+import { eraseMarkerKey, manifestKey, scopePrefix } from '../storage-keys.js';
+import { revisionIdsFor, writeRevisions } from '../revisions.js';
 import { PreconditionFailedError } from '../storage/storage.js';
 import { SyncError } from '../sync-error.js';
 import { requireProtocolForScope } from './protocol-rules.js';
@@ -39,6 +38,7 @@ interface CheckedPut {
   /** UTF-8 bytes of the body: what the note size limits measure, here and on the client. */
   bodyBytes: number;
   typed: boolean;
+  /** Set once every put is checked (`revisionIdsFor`: a pack's places, or one object id each). */
   rev: string;
   /** Sealed: sizes are of the sealed text, limited by `sealedContentLength`. */
   sealed?: true;
@@ -47,8 +47,8 @@ interface CheckedPut {
 /**
  * Applies a batch of puts and deletes to one scope. Each note is checked against its base hash
  * on its own (a stale one is rejected with its id, the rest applied); `strict` batches are all or
- * nothing and also require the manifest to be at the version the client checked. Revision objects
- * are written first (immutable, never overwritten), then the manifest is replaced with ETag
+ * nothing and also require the manifest to be at the version the client checked. Revisions are
+ * written first (immutable, never overwritten; server/revisions.ts), then the manifest is replaced with ETag
  * compare-and-swap; a lost race re-reads the manifest and re-checks every note.
  */
 export async function commit(
@@ -161,8 +161,16 @@ export async function commit(
       );
       continue;
     }
-    puts.push({ put, size, bodyBytes, typed, rev: newRevisionId(put.hash) });
+    puts.push({ put, size, bodyBytes, typed, rev: '' });
   }
+  const revisions = revisionIdsFor(puts.map((checked) => checked.put.hash));
+  puts.forEach((checked, index) => (checked.rev = revisions[index]!));
+  const toStore = puts.map((checked) => ({
+    id: checked.put.id,
+    content: checked.put.content,
+    rev: checked.rev,
+  }));
+  const where = { sub: caller.sub, scope: request.scope, sealed: request.sealed };
 
   const key = manifestKey(caller.sub, request.scope, request.sealed);
   return deps.scopeLock.run(`${scopePrefix(caller.sub, request.scope, request.sealed)}`, async () => {
@@ -198,15 +206,9 @@ export async function commit(
         };
       }
 
-      const toWrite = plan.writes.filter((checked) => !written.has(checked.rev));
-      await mapLimit(toWrite, 16, async (checked) => {
-        await deps.storage.put(
-          objectKey(caller.sub, request.scope, checked.put.id, checked.rev, request.sealed),
-          checked.put.content,
-          { ifNoneMatch: '*' },
-        );
-        written.add(checked.rev);
-      });
+      const planned = new Set(plan.writes.map((checked) => checked.rev));
+      const pending = toStore.filter((revision) => planned.has(revision.rev) && !written.has(revision.rev));
+      for (const rev of await writeRevisions(deps.storage, where, toStore, pending)) written.add(rev);
       // An erase that started while we were writing wins: do not publish a manifest after it.
       if (await deps.storage.get(eraseMarkerKey(caller.sub))) {
         throw new SyncError(
@@ -408,18 +410,13 @@ function checkSealedPut(put: Put): CheckedPut | { code: CommitRejectionCode; mes
   if (!/^[A-Za-z0-9_-]+$/.test(put.content))
     return { code: 'invalid_note', message: `Note ${put.id}'s sealed content is not base64url.` };
   const size = put.content.length;
-  return { put, size, bodyBytes: size, typed: false, rev: newRevisionId(put.hash), sealed: true };
+  return { put, size, bodyBytes: size, typed: false, rev: '', sealed: true };
 }
 
 function sealedMetaProblem(sealed: boolean, meta: string | undefined): string | null {
   if (sealed && meta === undefined) return 'a sealed change must carry its sealed record (meta)';
   if (!sealed && meta !== undefined) return 'meta is only for sealed scopes';
   return null;
-}
-
-/** Revision ids are unique per write (content hash prefix + random), so objects are never replaced. */
-function newRevisionId(hash: string): string {
-  return `${hash.slice(0, 12)}-${randomBytes(5).toString('hex')}`;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,7 +1,6 @@
 import type { SnapshotRequestSchema } from '../../shared/sync-protocol.js';
-import { type SnapshotResponse, type SyncEntry, type SyncObject } from '../../shared/sync-protocol.js';
+import { type SnapshotResponse, type SyncEntry } from '../../shared/sync-protocol.js';
 import type { z } from 'zod';
-import { mapLimit } from '../../shared/map-limit.js';
 import { type Caller, type ServerDeps, scopeLabel } from '../context.js';
 import {
   activeCount,
@@ -11,7 +10,8 @@ import {
   pruneTombstones,
   type StoredManifest,
 } from '../manifest.js';
-import { manifestKey, objectKey } from '../storage-keys.js';
+import { manifestKey } from '../storage-keys.js';
+import { readRevisions } from '../revisions.js';
 import { SyncError } from '../sync-error.js';
 import { requireProtocolForScope } from './protocol-rules.js';
 
@@ -117,18 +117,11 @@ export async function snapshot(
     pageEntries.push(entry);
   }
 
-  const objects = await mapLimit(wanted, 16, async (entry): Promise<SyncObject> => {
-    const stored = await deps.storage.get(
-      objectKey(caller.sub, request.scope, entry.id, entry.rev!, request.sealed),
-    );
-    if (!stored) {
-      throw new SyncError(
-        'storage_unavailable',
-        `The stored revision of note ${entry.id} is missing; the storage is damaged.`,
-      );
-    }
-    return { id: entry.id, rev: entry.rev!, hash: entry.hash!, content: stored.body.toString('utf8') };
-  });
+  const objects = await readRevisions(
+    deps.storage,
+    { sub: caller.sub, scope: request.scope, sealed: request.sealed },
+    wanted,
+  );
 
   return {
     status,

@@ -154,13 +154,11 @@ export class FsStorage extends StorageBase {
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
 
-  protected async write(
-    key: string,
-    body: ObjectBody,
-    condition: PutCondition,
-  ): Promise<{ etag: string }> {
+  protected async write(key: string, body: ObjectBody, condition: PutCondition): Promise<{ etag: string }> {
     const file = this.filePath(key);
-    const encoded = Buffer.isBuffer(body) ? { bytes: body, release: () => undefined } : this.scratch.encode(body);
+    const encoded = Buffer.isBuffer(body)
+      ? { bytes: body, release: () => undefined }
+      : this.scratch.encode(body);
     let etag: string;
     let temp: string;
     try {

@@ -122,12 +122,10 @@ export class S3Storage extends StorageBase {
     }
   }
 
-  protected async write(
-    key: string,
-    body: ObjectBody,
-    condition: PutCondition,
-  ): Promise<{ etag: string }> {
-    const data = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : body.join(''), 'utf8');
+  protected async write(key: string, body: ObjectBody, condition: PutCondition): Promise<{ etag: string }> {
+    const data = Buffer.isBuffer(body)
+      ? body
+      : Buffer.from(typeof body === 'string' ? body : body.join(''), 'utf8');
     const conditional = condition.ifMatch !== undefined || condition.ifNoneMatch !== undefined;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -32,11 +32,7 @@ export abstract class StorageBase implements StorageAdapter {
    * `condition.ifMatch`, when given, is unquoted. Text is written as UTF-8; each adapter encodes it
    * where it knows how long the bytes live.
    */
-  protected abstract write(
-    key: string,
-    body: ObjectBody,
-    condition: PutCondition,
-  ): Promise<{ etag: string }>;
+  protected abstract write(key: string, body: ObjectBody, condition: PutCondition): Promise<{ etag: string }>;
   /** A missing key is not an error. */
   protected abstract remove(key: string): Promise<void>;
   protected abstract keysUnder(prefix: string): Promise<string[]>;

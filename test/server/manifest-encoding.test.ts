@@ -7,7 +7,11 @@ const hash = fc.stringMatching(/^[0-9a-f]{64}$/);
 const entry = fc.record(
   {
     // Ids with case, digits, CJK and astral characters: the sort is by code unit, the text UTF-8.
-    id: fc.string({ unit: fc.constantFrom('a', 'B', 'z', '0', '-', '笔', '记', '😀', 'é'), minLength: 1, maxLength: 12 }),
+    id: fc.string({
+      unit: fc.constantFrom('a', 'B', 'z', '0', '-', '笔', '记', '😀', 'é'),
+      minLength: 1,
+      maxLength: 12,
+    }),
     hash: fc.option(hash, { nil: null }),
     rev: fc.option(fc.stringMatching(/^[0-9a-f]{12}-[0-9a-f]{10}$/), { nil: null }),
     seq: fc.nat(),

@@ -113,16 +113,18 @@ describe.each<AdapterKind>(['fs', 's3'])('sync protocol over %s storage', (kind)
     expect(poll.body).toMatchObject({ status: 'unchanged', version: 1 });
     expect(JSON.stringify(poll.body).length).toBeLessThan(400);
 
-    // The storage layout of server/storage-keys.ts.
+    // The storage layout of server/storage-keys.ts: alpha and beta came in one commit, so one pack.
     const keys = (await made.storage.list('users/alice/')).sort();
-    expect(keys).toContain('users/alice/projects/proj-1/memory/manifest.json');
-    expect(
-      keys.filter((k) => /^users\/alice\/projects\/proj-1\/memory\/objects\/alpha\/[^/]+\.md$/.test(k)),
-    ).toHaveLength(1);
+    expect(keys).toEqual([
+      'users/alice/projects/proj-1/memory/manifest.json',
+      expect.stringMatching(/^users\/alice\/projects\/proj-1\/memory\/packs\/[0-9a-f]{16}\.json$/),
+    ]);
+    // A commit of one note stores it as its own object.
     await alice.commit({ scope: USER_SCOPE, puts: [put('me', 'who I am\n', null, { type: 'user' })] });
-    expect(await made.storage.list('users/alice/memory/')).toEqual(
-      expect.arrayContaining(['users/alice/memory/manifest.json']),
-    );
+    expect((await made.storage.list('users/alice/memory/')).sort()).toEqual([
+      'users/alice/memory/manifest.json',
+      expect.stringMatching(/^users\/alice\/memory\/objects\/me\/[^/]+\.md$/),
+    ]);
   });
 
   it('checks each note against its base: a stale one is rejected by id, the rest applied', async () => {

@@ -4,7 +4,8 @@ import { contentHash } from '../../shared/content-hash.js';
 import { parseNote } from '../../shared/note-format.js';
 import type { SyncScope } from '../../shared/sync-protocol.js';
 import { parseManifest } from '../../server/manifest.js';
-import { manifestKey, objectKey, userSegment } from '../../server/storage-keys.js';
+import { manifestKey, userSegment } from '../../server/storage-keys.js';
+import { readRevisions } from '../../server/revisions.js';
 import {
   createStorage,
   startSyncServer,
@@ -100,16 +101,18 @@ export class SimCluster {
     const notes = new Map<string, { hash: string; content: string }>();
     if (!stored) return { version: 0, notes };
     const manifest = parseManifest(stored.body, key);
-    for (const entry of manifest.entries) {
-      if (entry.hash === null) continue;
-      const object = await this.reader.get(objectKey(user, scope, entry.id, entry.rev!));
-      if (!object)
-        throw new Error(`the store lacks the revision ${entry.rev} of "${entry.id}" its manifest names`);
-      const content = object.body.toString('utf8');
+    const active = manifest.entries.filter((entry) => entry.hash !== null);
+    // Read with the server's own layout (objects and packs), straight from the store.
+    const objects = await readRevisions(this.reader, { sub: user, scope, sealed: false }, active).catch(
+      (err: unknown) => {
+        throw new Error(`the store lacks a revision its manifest names: ${(err as Error).message}`);
+      },
+    );
+    for (const { id, hash, content } of objects) {
       const parsed = parseNote(content);
-      if (!parsed.ok || contentHash(parsed.note) !== entry.hash)
-        throw new Error(`the stored revision of "${entry.id}" does not have the hash its manifest names`);
-      notes.set(entry.id, { hash: entry.hash, content });
+      if (!parsed.ok || contentHash(parsed.note) !== hash)
+        throw new Error(`the stored revision of "${id}" does not have the hash its manifest names`);
+      notes.set(id, { hash, content });
     }
     return { version: manifest.version, notes };
   }

@@ -6,7 +6,8 @@ import { normalizeOrigin } from '../../electron/sync/cloud-config.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { MemoryTokenStore, type TokenStore } from '../../electron/sync/token-store.js';
 import { parseManifest } from '../../server/manifest.js';
-import { manifestKey, objectKey } from '../../server/storage-keys.js';
+import { manifestKey } from '../../server/storage-keys.js';
+import { readRevisions } from '../../server/revisions.js';
 import type { ScopeState, SimCluster } from './cluster.js';
 
 /**
@@ -49,16 +50,25 @@ export function encryptedAccount(): SimAccountMode {
       const notes = new Map<string, { hash: string; content: string }>();
       if (!stored) return { version: 0, notes };
       const manifest = parseManifest(stored.body, key);
+      const active = manifest.entries.filter((entry) => entry.hash !== null);
+      const objects = new Map(
+        (
+          await readRevisions(cluster.reader, { sub: user, scope, sealed: true }, active).catch(
+            (err: unknown) => {
+              throw new Error(
+                `the store lacks a sealed revision its manifest names: ${(err as Error).message}`,
+              );
+            },
+          )
+        ).map((object) => [object.id, object]),
+      );
       for (const entry of manifest.entries) {
         const record = openRecord(keys!, 'user', { id: entry.id, hash: entry.hash, meta: entry.meta ?? '' });
         if (entry.hash === null) continue;
-        const object = await cluster.reader.get(objectKey(user, scope, entry.id, entry.rev!, true));
-        if (!object)
-          throw new Error(`the store lacks the sealed revision of "${record.id}" its manifest names`);
         const plain = openObject(keys!, 'user', {
           id: entry.id,
           hash: entry.hash,
-          content: object.body.toString('utf8'),
+          content: objects.get(entry.id)!.content,
         });
         if (plain.id !== record.id || plain.hash !== record.hash)
           throw new Error(`the sealed record and object of "${record.id}" disagree`);

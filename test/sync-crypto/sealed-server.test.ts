@@ -136,6 +136,43 @@ async function uploadSample(client: SyncHttpClient): Promise<void> {
   }
 }
 
+interface StoredPack {
+  format: 1;
+  revisions: Array<{ id: string; content: string }>;
+}
+
+/** The one pack of a scope's directory: its notes were committed together (server/revisions.ts). */
+async function onlyPack(scopeDir: string): Promise<StoredPack & { file: string }> {
+  const names = await fs.readdir(path.join(scopeDir, 'packs'));
+  expect(names).toHaveLength(1);
+  const file = path.join(scopeDir, 'packs', names[0]!);
+  return { ...(JSON.parse(await fs.readFile(file, 'utf8')) as StoredPack), file };
+}
+
+/** Every file holding revisions under a scope's directory: its objects and its packs. */
+async function revisionFiles(scopeDir: string): Promise<string[]> {
+  const entries = await fs.readdir(scopeDir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter(
+      (e) =>
+        e.isFile() &&
+        !e.name.startsWith('.') &&
+        /(^|[/\\])(objects|packs)([/\\]|$)/.test(path.relative(scopeDir, e.parentPath)),
+    )
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Changes the stored revisions of a scope's one pack in place, as someone with the disk could. */
+async function editOnlyPack(
+  scopeDir: string,
+  edit: (revisions: StoredPack['revisions']) => void,
+): Promise<void> {
+  const { file, ...pack } = await onlyPack(scopeDir);
+  edit(pack.revisions);
+  await fs.writeFile(file, JSON.stringify(pack));
+}
+
 describe.each(['fs', 'rgw'] as const)('end-to-end encryption on the %s adapter', (kind) => {
   it('after encryption is on and the sample home re-uploaded, no plaintext word, tag, id or hash is in storage', async () => {
     const { store, plain, made, device } = await setup(kind);
@@ -146,8 +183,13 @@ describe.each(['fs', 'rgw'] as const)('end-to-end encryption on the %s adapter',
     expect(created.revision).toBe(1);
     const a = device();
     await uploadSample(a);
+    const plaintextKeys = [
+      ...(await store.storage.list('users/alice/memory/')),
+      ...(await store.storage.list('users/alice/projects/')),
+    ];
+    expect(plaintextKeys.length).toBeGreaterThan(2); // manifests, and the notes' packs or objects
     const done = await plain.updateKeyring({ keyring: made.keyring, revision: 1, purgePlaintext: true });
-    expect(done.purgedObjects).toBeGreaterThan(SAMPLE_NOTES.length);
+    expect(done.purgedObjects).toBe(plaintextKeys.length);
 
     const stored = await everythingStored(store.storage, store.dir);
     const leaked = plaintextNeedles().filter((w) => stored.includes(w));
@@ -197,15 +239,11 @@ describe('two notes with the same contents', () => {
     const tokens = (e: object): Set<string> => new Set(JSON.stringify(e).match(/[0-9a-f]{32,}/g) ?? []);
     const shared = [...tokens(x!)].filter((t) => tokens(y!).has(t));
     expect(shared).toEqual([]);
-    const objects = await Promise.all(
-      manifest.entries.map((e) =>
-        fs.readFile(
-          path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory', 'objects', e.id, `${e.rev}.md`),
-          'utf8',
-        ),
-      ),
-    );
-    expect(objects[0]).not.toBe(objects[1]);
+    // Committed together, the twins are stored in one pack (server/revisions.ts), side by side.
+    const pack = await onlyPack(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory'));
+    const stored = pack.revisions.map((r) => r.content);
+    expect(stored).toHaveLength(2);
+    expect(stored[0]).not.toBe(stored[1]);
   });
 });
 
@@ -297,19 +335,6 @@ describe('tampering and rollback are detected, never written', () => {
     return ctx;
   }
 
-  async function objectFiles(dir: string): Promise<string[]> {
-    const out: string[] = [];
-    const walk = async (d: string): Promise<void> => {
-      for (const e of await fs.readdir(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name);
-        if (e.isDirectory()) await walk(p);
-        else if (p.includes(`${path.sep}objects${path.sep}`) && p.endsWith('.md')) out.push(p);
-      }
-    };
-    await walk(dir);
-    return out.sort();
-  }
-
   async function failureOf(promise: Promise<unknown>): Promise<string> {
     try {
       await promise;
@@ -321,11 +346,11 @@ describe('tampering and rollback are detected, never written', () => {
 
   it('one flipped bit in a stored note', async () => {
     const { store, device } = await encryptedWithSample();
-    const [file] = await objectFiles(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory'));
-    const text = await fs.readFile(file!, 'utf8');
-    const i = 100;
-    const flipped = text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
-    await fs.writeFile(file!, flipped);
+    await editOnlyPack(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory'), (revisions) => {
+      const text = revisions[0]!.content;
+      const i = 100;
+      revisions[0]!.content = text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
+    });
     expect(await failureOf(device().snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe(
       'tampered',
     );
@@ -333,8 +358,9 @@ describe('tampering and rollback are detected, never written', () => {
 
   it('a note moved to another note id', async () => {
     const { store, device } = await encryptedWithSample();
-    const [first, second] = await objectFiles(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory'));
-    await fs.copyFile(first!, second!);
+    await editOnlyPack(path.join(store.dir!, 'users', 'alice', 'e2ee', 'memory'), (revisions) => {
+      revisions[1]!.content = revisions[0]!.content;
+    });
     expect(await failureOf(device().snapshot({ scope: { kind: 'user' }, sinceVersion: null }))).toBe(
       'tampered',
     );
@@ -369,7 +395,7 @@ describe('tampering and rollback are detected, never written', () => {
     const victim = first.objects[0]!;
     const oldManifest = JSON.parse(await fs.readFile(manifestFile, 'utf8'));
     const oldObjects = new Map(
-      await Promise.all((await objectFiles(dir)).map(async (f) => [f, await fs.readFile(f)] as const)),
+      await Promise.all((await revisionFiles(dir)).map(async (f) => [f, await fs.readFile(f)] as const)),
     );
     // A edits the note: its new entry record carries the version A had seen.
     const edited = victim.content.replace(/\n$/, '') + ' Edited later.\n';
