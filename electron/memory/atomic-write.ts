@@ -6,12 +6,14 @@ import { onUnexpectedError } from './unexpected-error.js';
 /**
  * Writes a file so that readers see either the old or the new content, never a torn one:
  * a temp file in the same directory, fsync, rename over the target, then fsync the directory
- * (best effort: not every platform lets a directory be opened).
+ * (best effort: not every platform lets a directory be opened). `syncDir: false` leaves the
+ * directory's fsync to the caller, who writes many files into one directory and fsyncs it once
+ * before anything that names them (the baseline's copies, `BaselineStore.putObjects`).
  */
 export async function writeFileAtomic(
   file: string,
   content: string | Uint8Array,
-  opts: { mode?: number } = {},
+  opts: { mode?: number; syncDir?: boolean } = {},
 ): Promise<void> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -34,7 +36,7 @@ export async function writeFileAtomic(
     await fs.rm(tmp, { force: true });
     throw err;
   }
-  await syncDir(dir);
+  if (opts.syncDir !== false) await syncDir(dir);
 }
 
 export async function syncDir(dir: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
 } from '../../shared/api/sync.js';
 import { SyncEntrySchema } from '../../shared/sync-protocol.js';
 import { readFileOrNull, writeFileAtomic } from './atomic-file.js';
+import { syncDir, writeFileAtomic as coreWriteFileAtomic } from '../memory/atomic-write.js';
 import { BaselineLocationSchema } from './baseline-location.js';
 import { reportedOr, unlessMissing } from '../memory/unexpected-error.js';
 import { mapLimit } from '../../shared/map-limit.js';
@@ -285,17 +286,26 @@ export class BaselineStore {
   /** Stores a note file under its content hash (idempotent). */
   async putObject(hash: string, content: string): Promise<void> {
     const file = path.join(this.objectsDir, hash);
-    try {
-      await fs.access(file);
-      return;
-    } catch {
-      await writeFileAtomic(file, content); // not stored yet (any other failure: the write says why)
-    }
+    if (!(await isStored(file))) await writeFileAtomic(file, content);
   }
 
-  /** Stores many objects, several at a time (their fsyncs overlap instead of queueing). */
+  /**
+   * Stores many objects, several at a time (their fsyncs overlap instead of queueing): the
+   * directory made once, each copy not stored yet written and renamed into place, then the directory
+   * fsynced once for all of them — before the caller saves the state that names them. (A first sync
+   * of 5,000 notes made 5,000 copies, each with its own mkdir and directory fsync.)
+   */
   async putObjects(items: ReadonlyArray<{ hash: string; content: string }>, concurrency = 16): Promise<void> {
-    await mapLimit(items, concurrency, (item) => this.putObject(item.hash, item.content));
+    if (items.length === 0) return;
+    await fs.mkdir(this.objectsDir, { recursive: true });
+    let wrote = false;
+    await mapLimit(items, concurrency, async (item) => {
+      const file = path.join(this.objectsDir, item.hash);
+      if (await isStored(file)) return;
+      await coreWriteFileAtomic(file, item.content, { syncDir: false });
+      wrote = true;
+    });
+    if (wrote) await syncDir(this.objectsDir);
   }
 
   async getObject(hash: string): Promise<string | null> {
@@ -348,5 +358,15 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return null; // not JSON: the schema check then refuses it
+  }
+}
+
+/** True when the copy is there; any failure to tell lets the write try (and say why it cannot). */
+async function isStored(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
   }
 }
