@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { SyncEntrySchema, type SyncEntry } from '../shared/sync-protocol.js';
+import { parseStoredJson } from './stored-json.js';
 
 /**
  * One scope's manifest, stored as `manifest.json` and replaced only by ETag compare-and-swap.
@@ -57,21 +58,9 @@ export interface LoadedManifest {
   etag: string | null;
 }
 
-/**
- * A manifest read from storage: JSON and schema checked (a damaged one is an error, never empty).
- * The key is in the message for the server's log; clients only ever see `internal`.
- */
+/** A manifest read from storage (`parseStoredJson`: a damaged one is an error, never empty). */
 export function parseManifest(body: Buffer, key: string): StoredManifest {
-  let data: unknown;
-  try {
-    data = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new Error(`the manifest ${key} is not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
-  const parsed = StoredManifestSchema.safeParse(data);
-  if (!parsed.success)
-    throw new Error(`the manifest ${key} is malformed: ${parsed.error.issues[0]?.message ?? ''}`);
-  return parsed.data;
+  return parseStoredJson(body, key, 'manifest', StoredManifestSchema);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SyncEntry, SyncObject, SyncScope } from '../shared/sync-protocol.j
 import { mapLimit } from '../shared/map-limit.js';
 import { objectKey, packKey } from './storage-keys.js';
 import type { StorageAdapter } from './storage/storage.js';
+import { parseStoredJson } from './stored-json.js';
 import { SyncError } from './sync-error.js';
 
 /**
@@ -91,7 +92,9 @@ export function readRevisions(
     let pack = packs.get(packId);
     if (!pack) {
       const key = packKey(where.sub, where.scope, packId, where.sealed);
-      pack = storage.get(key).then((stored) => stored && parsePack(stored.body, key));
+      pack = storage
+        .get(key)
+        .then((stored) => stored && parseStoredJson(stored.body, key, 'pack', PackSchema));
       packs.set(packId, pack);
     }
     return pack;
@@ -135,18 +138,4 @@ function packJsonParts(revisions: readonly RevisionToWrite[]): string[] {
   }
   parts.push(']}');
   return parts;
-}
-
-/** A pack read back; one that does not parse is damage (the key goes to the server's log). */
-function parsePack(body: Buffer, key: string): Pack {
-  let data: unknown;
-  try {
-    data = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new Error(`the pack ${key} is not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
-  const parsed = PackSchema.safeParse(data);
-  if (!parsed.success)
-    throw new Error(`the pack ${key} is malformed: ${parsed.error.issues[0]?.message ?? ''}`);
-  return parsed.data;
 }
