@@ -38,18 +38,19 @@ interface CheckedPut {
   /** UTF-8 bytes of the body: what the note size limits measure, here and on the client. */
   bodyBytes: number;
   typed: boolean;
-  /** Set once every put is checked (`revisionIdsFor`: a pack's places, or one object id each). */
+  /** Given once every put is checked (`revisionIdsFor`: a pack's places, or one object id each). */
   rev: string;
   /** Sealed: sizes are of the sealed text, limited by `sealedContentLength`. */
   sealed?: true;
 }
+type UnnumberedPut = Omit<CheckedPut, 'rev'>;
 
 /**
  * Applies a batch of puts and deletes to one scope. Each note is checked against its base hash
  * on its own (a stale one is rejected with its id, the rest applied); `strict` batches are all or
  * nothing and also require the manifest to be at the version the client checked. Revisions are
- * written first (immutable, never overwritten; server/revisions.ts), then the manifest is replaced with ETag
- * compare-and-swap; a lost race re-reads the manifest and re-checks every note.
+ * written first (immutable, never overwritten; server/revisions.ts), then the manifest is replaced
+ * with ETag compare-and-swap; a lost race re-reads the manifest and re-checks every note.
  */
 export async function commit(
   deps: ServerDeps,
@@ -87,7 +88,7 @@ export async function commit(
   }
   // A delete and a put whose ids differ only in case renames the note's file: allowed.
   seen.clear();
-  const puts: CheckedPut[] = [];
+  const accepted: UnnumberedPut[] = [];
   for (const put of request.puts) {
     const problem = noteIdProblem(put.id);
     if (problem) {
@@ -112,7 +113,7 @@ export async function commit(
       if ('code' in checked) reject(put.id, 'put', checked.code, checked.message);
       else {
         seen.add(noteIdKey(put.id));
-        puts.push(checked);
+        accepted.push(checked);
       }
       continue;
     }
@@ -161,10 +162,10 @@ export async function commit(
       );
       continue;
     }
-    puts.push({ put, size, bodyBytes, typed, rev: '' });
+    accepted.push({ put, size, bodyBytes, typed });
   }
-  const revisions = revisionIdsFor(puts.map((checked) => checked.put.hash));
-  puts.forEach((checked, index) => (checked.rev = revisions[index]!));
+  const revisions = revisionIdsFor(accepted.map((checked) => checked.put.hash));
+  const puts: CheckedPut[] = accepted.map((checked, index) => ({ ...checked, rev: revisions[index]! }));
   const toStore = puts.map((checked) => ({
     id: checked.put.id,
     content: checked.put.content,
@@ -404,13 +405,13 @@ function planCommit(
  * record, be base64url, and stay within the sealed size of a note at the size limit (the client
  * checks the exact body size before sealing); its size is what quotas and paging count.
  */
-function checkSealedPut(put: Put): CheckedPut | { code: CommitRejectionCode; message: string } {
+function checkSealedPut(put: Put): UnnumberedPut | { code: CommitRejectionCode; message: string } {
   const problem = sealedMetaProblem(true, put.meta);
   if (problem) return { code: 'invalid_note', message: `Note ${put.id}: ${problem}.` };
   if (!/^[A-Za-z0-9_-]+$/.test(put.content))
     return { code: 'invalid_note', message: `Note ${put.id}'s sealed content is not base64url.` };
   const size = put.content.length;
-  return { put, size, bodyBytes: size, typed: false, rev: '', sealed: true };
+  return { put, size, bodyBytes: size, typed: false, sealed: true };
 }
 
 function sealedMetaProblem(sealed: boolean, meta: string | undefined): string | null {
