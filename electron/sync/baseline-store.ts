@@ -12,6 +12,13 @@ import { syncDir, writeFileAtomic as coreWriteFileAtomic } from '../memory/atomi
 import { BaselineLocationSchema } from './baseline-location.js';
 import { reportedOr, unlessMissing } from '../memory/unexpected-error.js';
 import { mapLimit } from '../../shared/map-limit.js';
+import { BaselinePacks, isPackName, type PackIndex } from './baseline-packs.js';
+
+const HASH = /^[0-9a-f]{64}$/;
+/** From this many new copies on, a round's copies go into one pack rather than a file each. */
+const PACK_AT = 8;
+/** Past this many packs, collecting garbage merges all but the largest. */
+const MAX_PACKS = 8;
 
 /**
  * One scope's baseline in `$OHARNESS_HOME/memory-sync/<sha256(stableScopeKey)>/`:
@@ -20,6 +27,7 @@ import { mapLimit } from '../../shared/map-limit.js';
  *                    sides agreed on at the last sync (`base`), plus what the last pull brought
  *   objects/<hash>   a copy of each note file as last synced, content-addressed (also the pushed
  *                    versions a journal names, and the three versions a conflict shows)
+ *   objects/pack-<id>  many such copies in one file, when a round stores many (baseline-packs.ts)
  *   conflicts.json   conflicts waiting for the person, persisted across restarts
  *   journal.json     the pushes and pulls of a round in progress (see round/commit.ts and
  *                    round/recover.ts: a crash between the cloud commit or the pulls' writes and
@@ -197,11 +205,13 @@ export function emptyBaseline(scopeKey: string): BaselineState {
 
 export class BaselineStore {
   readonly objectsDir: string;
+  private readonly packs: BaselinePacks;
   constructor(
     readonly dir: string,
     readonly scopeKey: string,
   ) {
     this.objectsDir = path.join(dir, 'objects');
+    this.packs = new BaselinePacks(this.objectsDir);
   }
 
   private file(name: string): string {
@@ -285,32 +295,43 @@ export class BaselineStore {
 
   /** Stores a note file under its content hash (idempotent). */
   async putObject(hash: string, content: string): Promise<void> {
-    const file = path.join(this.objectsDir, hash);
-    if (!(await isStored(file))) await writeFileAtomic(file, content);
+    if (!(await this.hasObject(hash))) await writeFileAtomic(path.join(this.objectsDir, hash), content);
   }
 
   /**
-   * Stores many objects, several at a time (their fsyncs overlap instead of queueing): the
-   * directory made once, each copy not stored yet written and renamed into place, then the directory
-   * fsynced once for all of them — before the caller saves the state that names them. (A first sync
-   * of 5,000 notes made 5,000 copies, each with its own mkdir and directory fsync.)
+   * Stores many copies, each hash once, before the caller saves the state that names them. Many
+   * new copies go into one pack (baseline-packs.ts: one write and one fsync for a first sync's
+   * 5,000 notes); a few are files of their own, written several at a time and their directory
+   * fsynced once.
    */
   async putObjects(items: ReadonlyArray<{ hash: string; content: string }>, concurrency = 16): Promise<void> {
     if (items.length === 0) return;
     await fs.mkdir(this.objectsDir, { recursive: true });
-    let wrote = false;
-    await mapLimit(items, concurrency, async (item) => {
-      const file = path.join(this.objectsDir, item.hash);
-      if (await isStored(file)) return;
-      await coreWriteFileAtomic(file, item.content, { syncDir: false });
-      wrote = true;
-    });
-    if (wrote) await syncDir(this.objectsDir);
+    const stored = await this.listObjects();
+    const missing = new Map<string, string>();
+    for (const item of items) if (!stored.has(item.hash)) missing.set(item.hash, item.content);
+    if (missing.size === 0) return;
+    const copies = [...missing].map(([hash, content]) => ({ hash, content }));
+    if (copies.length >= PACK_AT) {
+      await this.packs.write(copies);
+      return;
+    }
+    await mapLimit(copies, concurrency, (c) =>
+      coreWriteFileAtomic(path.join(this.objectsDir, c.hash), c.content, { syncDir: false }),
+    );
+    await syncDir(this.objectsDir);
   }
 
   async getObject(hash: string): Promise<string | null> {
-    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
-    return readFileOrNull(path.join(this.objectsDir, hash));
+    if (!HASH.test(hash)) return null;
+    if (this.packs.has(hash)) {
+      const packed = await this.packs.read(hash);
+      if (packed !== null) return packed;
+    }
+    const own = await readFileOrNull(path.join(this.objectsDir, hash));
+    if (own !== null) return own;
+    await this.packs.refresh(await this.listing());
+    return this.packs.read(hash);
   }
 
   async hasObject(hash: string): Promise<boolean> {
@@ -319,37 +340,69 @@ export class BaselineStore {
       return true;
     } catch (err) {
       unlessMissing(err, 'baseline: object');
-      return false;
     }
+    await this.packs.refresh(await this.listing());
+    return this.packs.has(hash);
   }
 
   /** The hashes that have a copy (one directory listing instead of a check per note). */
   async listObjects(): Promise<Set<string>> {
-    try {
-      return new Set((await fs.readdir(this.objectsDir)).filter((name) => /^[0-9a-f]{64}$/.test(name)));
-    } catch (err) {
-      unlessMissing(err, 'baseline: list objects');
-      return new Set();
-    }
+    const names = await this.listing();
+    const stored = new Set(names.filter((name) => HASH.test(name)));
+    for (const index of (await this.packs.refresh(names)).values())
+      for (const hash of index.keys()) stored.add(hash);
+    return stored;
   }
 
-  /** Removes objects nothing refers to any more (after the state that dropped them was saved). */
+  /**
+   * Removes copies nothing refers to any more (after the state that dropped them was saved). A pack
+   * with none left (or none readable) is removed; one with fewer than half, or any but the largest
+   * when there are more than MAX_PACKS, has the copies still needed written into a new pack first.
+   */
   async collectGarbage(keep: ReadonlySet<string>): Promise<number> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.objectsDir);
-    } catch (err) {
-      unlessMissing(err, 'baseline: collect garbage');
-      return 0;
-    }
+    const names = await this.listing();
     let removed = 0;
     for (const name of names) {
-      if (keep.has(name)) continue;
+      if (keep.has(name) || isPackName(name)) continue;
       if (name.startsWith('.') && !name.endsWith('.tmp')) continue;
       await fs.rm(path.join(this.objectsDir, name), { force: true });
       removed++;
     }
+    const packs = [...(await this.packs.refresh(names))].sort((a, b) => b[1].size - a[1].size);
+    const live = (index: PackIndex): string[] => [...index.keys()].filter((hash) => keep.has(hash));
+    const rewrite = packs.filter(
+      ([, index], rank) =>
+        index.size === 0 || live(index).length * 2 < index.size || (packs.length > MAX_PACKS && rank > 0),
+    );
+    if (rewrite.length === 0) return removed;
+    const staying = new Set(names.filter((name) => HASH.test(name) && keep.has(name)));
+    for (const [name, index] of packs)
+      if (!rewrite.some(([r]) => r === name)) for (const h of index.keys()) staying.add(h);
+    const carried: Array<{ hash: string; content: string }> = [];
+    for (const [, index] of rewrite)
+      for (const hash of live(index)) {
+        if (staying.has(hash)) continue;
+        const content = await this.packs.read(hash);
+        if (content === null) continue; // its pack went meanwhile: missing, as the next round will find
+        staying.add(hash);
+        carried.push({ hash, content });
+      }
+    if (carried.length > 0) await this.packs.write(carried);
+    for (const [name, index] of rewrite) {
+      removed += index.size - live(index).length;
+      await this.packs.remove(name);
+    }
     return removed;
+  }
+
+  /** The objects directory's names (none when it does not exist yet). */
+  private async listing(): Promise<string[]> {
+    try {
+      return await fs.readdir(this.objectsDir);
+    } catch (err) {
+      unlessMissing(err, 'baseline: list objects');
+      return [];
+    }
   }
 }
 
@@ -358,15 +411,5 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return null; // not JSON: the schema check then refuses it
-  }
-}
-
-/** True when the copy is there; any failure to tell lets the write try (and say why it cannot). */
-async function isStored(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
   }
 }
