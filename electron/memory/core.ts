@@ -25,12 +25,11 @@ import type {
   Warning,
 } from './types.js';
 import { onUnexpectedError } from './unexpected-error.js';
+import { userNotesDir } from './scope-full.js';
 
 export { defaultHome } from './default-home.js';
 
-export function userNotesDir(home: string): string {
-  return path.join(home, 'memory', 'user');
-}
+export { userNotesDir } from './scope-full.js';
 
 export interface UserMemoryOptions {
   home: string;

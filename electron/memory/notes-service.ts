@@ -3,6 +3,7 @@ import { defaultScopeForType, type Note, type Scope } from '../../shared/note.js
 import { generateNoteId, noteIdProblem } from '../../shared/note-id.js';
 import { normalizeTags } from '../../shared/tags.js';
 import { refuseCredentials } from './credentials.js';
+import { scopeFullError } from './scope-full.js';
 import type {
   EditRequest,
   MemoryCore,
@@ -70,12 +71,7 @@ export function createNotesService(core: MemoryCore): NotesService {
       id = generateNoteId(summary);
       for (let i = 0; store.get(id) && i < 20; i++) id = generateNoteId(summary);
     }
-    if (store.isFull()) {
-      throw new AppError(
-        'limit_exceeded',
-        `the ${scope} scope already holds ${store.fileCount()} notes (memory.maxNotes is ${core.config.maxNotes}); remove some before adding new ones`,
-      );
-    }
+    if (store.isFull()) throw scopeFullError(scope, store.fileCount(), core.config.maxNotes);
     const draft = { summary, tags, body: req.body, ...(req.type !== undefined ? { type: req.type } : {}) };
     const { related, duplicateOf } = core.search().related(draft, { limit: 5 });
     const now = core.now();

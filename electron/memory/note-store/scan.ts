@@ -14,6 +14,7 @@ import {
   type ReadResult,
 } from './note-file.js';
 import { missingOr } from '../unexpected-error.js';
+import { isNoteFileEntry } from './note-file-entry.js';
 import { mapLimit } from '../../../shared/map-limit.js';
 
 const READ_CONCURRENCY = 64;
@@ -54,9 +55,7 @@ export async function scanNoteDir(
   let names: string[];
   let links: string[];
   try {
-    const dirents = (await fs.readdir(d.dir, { withFileTypes: true })).filter(
-      (e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md') && !e.name.startsWith('.'),
-    );
+    const dirents = (await fs.readdir(d.dir, { withFileTypes: true })).filter(isNoteFileEntry);
     // readdir's types come from lstat: a link is never followed, whatever it points to.
     names = dirents.filter((e) => e.isFile()).map((e) => e.name);
     links = dirents.filter((e) => e.isSymbolicLink()).map((e) => e.name);

@@ -120,6 +120,14 @@ export const notesCommands: CliCommand[] = [
       const tags = stringFlag(args, 'tags');
       const scope = scopeFlag(args);
       const id = stringFlag(args, 'id');
+      // A full scope is refused from its directory listing, before any note is loaded (an unknown
+      // type is left to the API's own check, which names it).
+      const { defaultScopeForType, NOTE_TYPES } = await import('../../../../shared/note.js');
+      const known = NOTE_TYPES.find((t) => t === type);
+      if (!type || known) {
+        const { refuseIfScopeFull } = await import('../../../memory/scope-full.js');
+        await refuseIfScopeFull(io.place, scope ?? defaultScopeForType(known));
+      }
       const out = await io.invoke('notes.remember', {
         summary,
         body,
