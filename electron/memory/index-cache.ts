@@ -223,37 +223,65 @@ function readAt(fd: number, position: number, length: number, lead = 0): Buffer 
   return got === length ? buf : buf.subarray(0, got);
 }
 
+/** Bodies read one by one before the rest are served from one read of the whole section. */
+const BODIES_READ_ONE_BY_ONE = 32;
+
 /**
  * The bodies section of a cache file as opened: a body by row, read by offset and checked against
  * its CRC; else (the file was damaged or replaced since it was opened) from the note's own file,
  * which matched the row's mtime and size. One per file, shared by its notes (no closure per note).
+ * A recall reads three bodies; a first sync or an export reads them all, and past
+ * BODIES_READ_ONE_BY_ONE the section is read once (5,000 bodies were 15,000 open/read/close
+ * calls), held weakly so a long-running process does not keep megabytes after such a burst.
  */
 class CachedBodies {
+  private reads = 0;
+  private section: WeakRef<Buffer> | null = null;
+
   constructor(
     private readonly cacheFile: string,
     /** Where each row's body starts in the cache file, and its length and CRC. */
     private readonly starts: Float64Array,
     private readonly numbers: Float64Array,
+    /** Where the bodies section starts in the cache file, and its length. */
+    private readonly sectionAt: number,
+    private readonly sectionLength: number,
   ) {}
 
   body(row: number, noteFile: string): string {
     const bytes = this.numbers[row * NUMBER_COLUMNS + 5]!;
     const crc = this.numbers[row * NUMBER_COLUMNS + 7]!;
     if (bytes === 0 && crc === 0) return '';
-    try {
-      const fd = openSync(this.cacheFile, 'r');
-      try {
-        const buf = readAt(fd, this.starts[row]!, bytes);
-        if (buf.length === bytes && crc32(buf) === crc) return buf.toString('utf8');
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // The cache file is gone: read the note itself.
-    }
+    const buf = this.bytesOf(row, bytes);
+    if (buf && buf.length === bytes && crc32(buf) === crc) return buf.toString('utf8');
     const parsed = fastParseNote(readFileSync(noteFile, 'utf8'));
     if (!parsed.ok) throw new Error(`${noteFile} cannot be read again: ${parsed.reason}`);
     return parsed.note.body;
+  }
+
+  /**
+   * The row's bytes, read now or from the section read once (the caller checks them against the
+   * row's CRC either way); null when the cache file is gone (the note is read instead).
+   */
+  private bytesOf(row: number, length: number): Buffer | null {
+    const bulk = ++this.reads > BODIES_READ_ONE_BY_ONE;
+    let section = bulk ? this.section?.deref() : undefined;
+    if (!section) {
+      try {
+        const fd = openSync(this.cacheFile, 'r');
+        try {
+          if (!bulk) return readAt(fd, this.starts[row]!, length);
+          section = readAt(fd, this.sectionAt, this.sectionLength);
+          this.section = new WeakRef(section);
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        return null; // the cache file is gone
+      }
+    }
+    const start = this.starts[row]! - this.sectionAt;
+    return section.subarray(start, start + length);
   }
 }
 
@@ -307,7 +335,7 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       at += numbers[row * NUMBER_COLUMNS + 5]!;
     }
     // Bodies are read one by one, when asked for (most never are in a one-shot command).
-    const cachedBodies = new CachedBodies(file, bodyStarts, numbers);
+    const cachedBodies = new CachedBodies(file, bodyStarts, numbers, bodiesAt, header.bodies.length);
     // In the store's own entry shape: it keeps these objects (NoteStore.adopt).
     const files = new Array<AdoptedFile>(count);
     for (let row = 0; row < count; row++) {

@@ -253,6 +253,71 @@ describe('the index cache (memory-cache/)', () => {
     await core.close();
   });
 
+  it('many bodies read at once (a first sync, an export) come from one read of the section, each still checked', async () => {
+    const env = await setup();
+    const ids = Array.from({ length: 90 }, (_, i) => `n${i}`);
+    const bodyOf = (i: number) => `body ${i} 数据 ${'x'.repeat(i * 13)}\n`;
+    for (const [i, id] of ids.entries())
+      await writeNote(env, {
+        id,
+        scope: 'project',
+        summary: `merge ${id}`,
+        tags: [],
+        body: bodyOf(i),
+        updatedAt: i + 1,
+      });
+    let core = await open(env);
+    core.search();
+    await core.close();
+    const file = indexCacheFile(env.home, 'project', env.dirs.project);
+    const expected = ids.map((_, i) => bodyOf(i));
+    const body = (c: MemoryCore, i: number) => c.store('project')!.get(ids[i]!)!.body;
+
+    core = await open(env);
+    for (let i = 0; i < 40; i++) expect(body(core, i)).toBe(expected[i]);
+    // The notes' files change behind the open store: what it serves now comes from the cache's
+    // section, each body at its own place (a wrong slice would fail its CRC and read these instead).
+    const onDisk = new Map<string, { text: string; mtime: Date }>();
+    for (const id of ids) {
+      const f = path.join(env.dirs.project, `${id}.md`);
+      onDisk.set(f, { text: await fs.readFile(f, 'utf8'), mtime: (await fs.stat(f)).mtime });
+      await fs.writeFile(f, onDisk.get(f)!.text.replace(/body \d+/, 'changed on disk'));
+    }
+    expect(ids.map((_, i) => body(core, i))).toEqual(expected);
+    expect(ids.map((_, i) => body(core, i))).toEqual(expected); // again, from the same section
+    await core.close();
+    for (const [f, { text, mtime }] of onDisk) {
+      await fs.writeFile(f, text);
+      await fs.utimes(f, mtime, mtime);
+    }
+    core = await open(env);
+    core.search();
+    await core.close();
+
+    // Damaged after the first bodies were read one by one, before the section is read: the damaged
+    // body's CRC sends it to its note's file; every other body comes from the section.
+    const clean = await fs.readFile(file);
+    core = await open(env);
+    for (let i = 0; i < 40; i++) expect(body(core, i)).toBe(expected[i]);
+    const damaged = Buffer.from(clean);
+    const at = damaged.lastIndexOf(Buffer.from(`body 70 `));
+    expect(at).toBeGreaterThan(clean.length / 2);
+    damaged[at + 2] = damaged[at + 2]! ^ 0x01;
+    await fs.writeFile(file, damaged);
+    expect(ids.map((_, i) => body(core, i))).toEqual(expected);
+    await core.close();
+
+    // Replaced by another process (every byte moved) before the section is read; then removed.
+    await fs.writeFile(file, clean);
+    core = await open(env);
+    for (let i = 0; i < 40; i++) expect(body(core, i)).toBe(expected[i]);
+    await fs.writeFile(file, Buffer.concat([Buffer.from('y'.repeat(11)), clean]));
+    expect(ids.map((_, i) => body(core, i))).toEqual(expected);
+    await fs.rm(file);
+    expect(ids.map((_, i) => body(core, i))).toEqual(expected);
+    await core.close();
+  });
+
   it('a cache of another analyzer version, directory or size limit is ignored', async () => {
     const env = await setup();
     await writeNote(env, { id: 'a', scope: 'project', summary: 'deploy', tags: [], body: 'x', updatedAt: 1 });
