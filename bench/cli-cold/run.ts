@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { arg, generate, generateVaried, median, rng, runsFooter } from '../load/corpus.js';
 import { startWarmMcp } from './warm-server.js';
+import { timedProcess } from '../load/processes.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -45,30 +46,7 @@ interface Timing {
 }
 
 /** Runs a command once under /usr/bin/time; wall from here, CPU (user + sys) of the child. */
-function timed(
-  cmd: string[],
-  env: NodeJS.ProcessEnv = BENCH_ENV,
-): Promise<Timing & { code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...cmd], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.stdin.end();
-    child.on('exit', (code) => {
-      const wall = performance.now() - t0;
-      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-      if (!m) return reject(new Error(`no timing from ${cmd.join(' ')}: ${stderr}`));
-      resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, code, stdout });
-    });
-  });
-}
+const timed = (cmd: string[], env: NodeJS.ProcessEnv = BENCH_ENV) => timedProcess(cmd, { env });
 
 /** Medians of RUNS runs of each command, interleaved so load changes hit every command alike. */
 async function measure(

@@ -29,6 +29,7 @@ import { buildCliBundle } from '../../scripts/build-cli.js';
 import { serializeNote } from '../../shared/note-format.js';
 import { arg, generate, median, rng, runsFooter } from '../load/corpus.js';
 import { startWarmMcp } from '../cli-cold/warm-server.js';
+import { timedProcess } from '../load/processes.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -48,26 +49,11 @@ interface Run {
   stdout: string;
 }
 
-/** One process under /usr/bin/time: `argv`, `input` on stdin, in `cwd` with `env`. */
-function once(argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...argv], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wall = performance.now() - t0;
-      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-      if (!m || (code !== 0 && code !== 1))
-        return reject(new Error(`${argv.join(' ')}: exit ${code} ${stderr}`));
-      resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, stdout });
-    });
-    child.stdin.on('error', () => {}); // a process that never reads stdin (node -e 0, cat) may exit first
-    child.stdin.end(input);
-  });
+/** One process under /usr/bin/time: `argv`, `input` on stdin, in `cwd` with `env`; exit 0 or 1. */
+async function once(argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<Run> {
+  const run = await timedProcess(argv, { input, cwd, env });
+  if (run.code !== 0 && run.code !== 1) throw new Error(`${argv.join(' ')}: exit ${run.code} ${run.stderr}`);
+  return run;
 }
 
 interface Mcp {

@@ -14,7 +14,7 @@
  * BENCH_SERVER_NODE_ARGS (space-separated) go to the sync server's node, e.g. to profile it:
  * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -35,6 +35,7 @@ import { FsStorage } from '../../server/storage/fs-storage.js';
 import { signUserToken } from '../../server/token.js';
 import { SyncHttpClient } from '../../electron/sync/http-client.js';
 import { mulberry32 } from '../../test/support/prng.js';
+import { startPrintingServer } from '../load/processes.js';
 
 const [USERS, NOTES, SECONDS, COMMITTERS] = [200, 1000, 5, 20].map((d, i) =>
   Number(process.argv[2 + i] ?? d),
@@ -86,19 +87,9 @@ function spawnServer(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...(args[0] === '-e' ? [] : nodeArgs), '--import', 'tsx', ...args], {
+  return startPrintingServer([...(args[0] === '-e' ? [] : nodeArgs), '--import', 'tsx', ...args], {
     cwd: REPO,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /^(http:\S+)$/m.exec(out);
-      if (match) resolve({ child, url: match[1]! });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));
   });
 }
 

@@ -11,16 +11,15 @@
  *
  *   npx tsx bench/sync/cli-first-sync.ts [--notes 5000] [--runs 3]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { signUserToken } from '../../server/token.js';
 import { arg, generateVaried, median, rng, runsFooter } from '../load/corpus.js';
+import { startPrintingServer, timedProcess } from '../load/processes.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -34,49 +33,22 @@ interface Timing {
   cpu: number;
 }
 
-function timed(cmd: string[], cwd?: string): Promise<Timing & { stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'cpu %U %S', ...cmd], { env: ENV, cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const wall = performance.now() - t0;
-      const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`${cmd.join(' ')} exited ${code}: ${stderr}`));
-      resolve({ wall, cpu: (Number(m[1]) + Number(m[2])) * 1000, stdout });
-    });
-  });
+async function timed(cmd: string[]): Promise<Timing & { stdout: string }> {
+  const run = await timedProcess(cmd, { env: ENV });
+  if (run.code !== 0) throw new Error(`${cmd.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return run;
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir],
-    {
-      cwd: REPO,
-      env: {
-        ...ENV,
-        OHARNESS_SYNC_JWT_SECRET: SECRET,
-        OHARNESS_SYNC_RATE_LIMIT: '0',
-        UV_THREADPOOL_SIZE: '16',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
+const startServer = (dataDir: string) =>
+  startPrintingServer(['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir], {
+    cwd: REPO,
+    env: {
+      ...ENV,
+      OHARNESS_SYNC_JWT_SECRET: SECRET,
+      OHARNESS_SYNC_RATE_LIMIT: '0',
+      UV_THREADPOOL_SIZE: '16',
     },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /^(http:\S+)$/m.exec(out);
-      if (match) resolve({ child, url: match[1]! });
-    });
-    child.once('exit', (code) => reject(new Error(`sync server exited (${code})`)));
   });
-}
 
 const ms = (x: number): string => `${Math.round(x)} ms`;
 
