@@ -81,6 +81,23 @@ async function writeNote(
   await fs.utimes(file, t, t);
 }
 
+/** Project notes `ids` (the i-th with body `bodyOf(i)`) and their index cache, written by one open: the cache file. */
+async function cachedProjectNotes(env: Env, ids: string[], bodyOf: (i: number) => string): Promise<string> {
+  for (const [i, id] of ids.entries())
+    await writeNote(env, {
+      id,
+      scope: 'project',
+      summary: `merge ${id}`,
+      tags: [],
+      body: bodyOf(i),
+      updatedAt: i + 1,
+    });
+  const core = await open(env);
+  core.search();
+  await core.close();
+  return indexCacheFile(env.home, 'project', env.dirs.project);
+}
+
 /** What a store holds, independent of the cache: the notes read fresh from disk. */
 async function freshNotes(env: Env, scope: Scope): Promise<StoredNote[]> {
   const store = createNoteStore({
@@ -219,19 +236,8 @@ describe('the index cache (memory-cache/)', () => {
   it("bodies are read when asked for; a cache file replaced or damaged since the open gives the notes' own bodies", async () => {
     const env = await setup();
     const ids = ['a', 'b', 'c', 'd'];
-    for (const [i, id] of ids.entries())
-      await writeNote(env, {
-        id,
-        scope: 'project',
-        summary: `merge ${id}`,
-        tags: [],
-        body: `body ${i} 数据`,
-        updatedAt: i + 1,
-      });
-    let core = await open(env);
-    core.search();
-    await core.close();
-    const file = indexCacheFile(env.home, 'project', env.dirs.project);
+    const file = await cachedProjectNotes(env, ids, (i) => `body ${i} 数据`);
+    let core: MemoryCore;
     const bodies = async (c: MemoryCore) => ids.map((id) => c.store('project')!.get(id)!.body);
     const expected = ids.map((_, i) => `body ${i} 数据`);
 
@@ -257,19 +263,8 @@ describe('the index cache (memory-cache/)', () => {
     const env = await setup();
     const ids = Array.from({ length: 90 }, (_, i) => `n${i}`);
     const bodyOf = (i: number) => `body ${i} 数据 ${'x'.repeat(i * 13)}\n`;
-    for (const [i, id] of ids.entries())
-      await writeNote(env, {
-        id,
-        scope: 'project',
-        summary: `merge ${id}`,
-        tags: [],
-        body: bodyOf(i),
-        updatedAt: i + 1,
-      });
-    let core = await open(env);
-    core.search();
-    await core.close();
-    const file = indexCacheFile(env.home, 'project', env.dirs.project);
+    const file = await cachedProjectNotes(env, ids, bodyOf);
+    let core: MemoryCore;
     const expected = ids.map((_, i) => bodyOf(i));
     const body = (c: MemoryCore, i: number) => c.store('project')!.get(ids[i]!)!.body;
 
