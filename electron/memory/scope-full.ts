@@ -28,7 +28,13 @@ export async function refuseIfScopeFull(
   scope: Scope,
 ): Promise<void> {
   const home = path.resolve(place.home);
-  const { config } = await loadMemoryConfig({ home, env: place.env, projectRoot: place.projectRoot });
+  // The user store's limit is the user config's (core.ts createUserMemory): a project's config
+  // never limits the person's own notes.
+  const { config } = await loadMemoryConfig({
+    home,
+    env: place.env,
+    ...(scope === 'project' ? { projectRoot: place.projectRoot } : {}),
+  });
   let dir = userNotesDir(home);
   if (scope === 'project') {
     const resolved = await resolveProjectNotesDir(path.resolve(place.projectRoot), config.dir);

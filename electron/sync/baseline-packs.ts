@@ -132,9 +132,13 @@ export class BaselinePacks {
 
   /** undefined: the pack is gone (removed between the listing and now). */
   private async readIndex(name: string): Promise<PackIndex | undefined> {
+    const file = path.join(this.objectsDir, name);
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(path.join(this.objectsDir, name), 'r');
+      // Only a regular file is a pack: a directory or a FIFO of that name holds nothing (and a FIFO
+      // would block the open).
+      if (!(await fs.lstat(file)).isFile()) return new Map();
+      handle = await fs.open(file, 'r');
     } catch (err) {
       unlessMissing(err, 'baseline: open pack');
       return undefined;

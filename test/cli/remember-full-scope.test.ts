@@ -104,6 +104,15 @@ describe('memdesk remember into a full scope', () => {
     );
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toMatch(/^remembered \S+ \(user\)/);
+    // The project's limit is not the user scope's: its own notes past 2 are still written.
+    await fill(fx.userDir, 3, 'u');
+    const userNote = await memdeskInProcess(
+      [...g, 'remember', '--scope', 'user', '--summary', 'Mine', '--body', 'x'],
+      {
+        cwd: fx.root,
+      },
+    );
+    expect(userNote.code, userNote.stderr).toBe(0);
     // An unknown type is the API's to name, not a limit.
     const badType = await memdeskInProcess(
       [...g, 'remember', '--type', 'nonsense', '--summary', 'S', '--body', 'x'],

@@ -123,6 +123,16 @@ describe('baseline packs', () => {
     expect(await names(store)).toEqual([]);
   });
 
+  it('a directory named like a pack holds nothing and stops no round', async () => {
+    const store = new BaselineStore(dir, 'user');
+    const items = copies(9);
+    await store.putObjects(items);
+    await fs.mkdir(path.join(store.objectsDir, 'pack-0123456789abcdef'));
+    const fresh = new BaselineStore(dir, 'user');
+    expect(await fresh.listObjects()).toEqual(new Set(items.map((i) => i.hash)));
+    expect(await fresh.getObject(items[3]!.hash)).toBe(items[3]!.content);
+  });
+
   it('a pack removed by another process after it was indexed reads as missing', async () => {
     const store = new BaselineStore(dir, 'user');
     const items = copies(9);
