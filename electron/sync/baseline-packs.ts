@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../memory/atomic-write.js';
-import { onUnexpectedError, unlessMissing } from '../memory/unexpected-error.js';
+import { missingOr, onUnexpectedError } from '../memory/unexpected-error.js';
 
 /**
  * Many baseline copies in one file: `objects/pack-<16 hex>`. A first sync of 5,000 notes stores one
@@ -34,8 +34,11 @@ interface Place {
 
 export type PackIndex = ReadonlyMap<string, Place>;
 
-/** The bytes of a pack holding `items` (each hash once). */
-export function encodePack(items: ReadonlyArray<{ hash: string; content: string }>): Buffer {
+/** The bytes of a pack holding `items` (each hash once), and its index. */
+export function encodePack(items: ReadonlyArray<{ hash: string; content: string }>): {
+  bytes: Buffer;
+  index: PackIndex;
+} {
   const bodies = items.map((i) => Buffer.from(i.content, 'utf8'));
   let offset = 0;
   const entries = items.map((item, n) => {
@@ -45,14 +48,19 @@ export function encodePack(items: ReadonlyArray<{ hash: string; content: string 
   });
   const header = Buffer.from(JSON.stringify({ objects: entries }), 'utf8');
   const prefix = Buffer.from(`${MAGIC}${String(header.length).padStart(10, '0')}\n`, 'latin1');
-  return Buffer.concat([prefix, header, ...bodies]);
+  const at = PREFIX_BYTES + header.length;
+  const index = new Map(entries.map(([hash, o, length]) => [hash, { offset: at + o, length }]));
+  return { bytes: Buffer.concat([prefix, header, ...bodies]), index };
 }
+
+/** The header length a pack's prefix states (NaN when it is no number). */
+const headerLengthOf = (prefix: Buffer): number => Number(prefix.toString('latin1').slice(MAGIC.length, -1));
 
 /** The index of a pack's header, or null when the header is not a pack's (damaged, cut short). */
 export function decodePackHeader(prefix: Buffer, header: Buffer | null, fileSize: number): PackIndex | null {
   const text = prefix.toString('latin1');
   if (prefix.length !== PREFIX_BYTES || !text.startsWith(MAGIC) || !text.endsWith('\n')) return null;
-  const headerLength = Number(text.slice(MAGIC.length, -1));
+  const headerLength = headerLengthOf(prefix);
   if (!Number.isSafeInteger(headerLength) || header === null || header.length !== headerLength) return null;
   let parsed: unknown;
   try {
@@ -118,10 +126,9 @@ export class BaselinePacks {
   /** Writes `items` as a new pack (atomically, the directory fsynced) and indexes it. */
   async write(items: ReadonlyArray<{ hash: string; content: string }>): Promise<string> {
     const name = `pack-${randomBytes(8).toString('hex')}`;
-    const bytes = encodePack(items);
+    const { bytes, index } = encodePack(items);
     await writeFileAtomic(path.join(this.objectsDir, name), bytes);
-    const index = decodePackHeader(...splitHeader(bytes), bytes.length);
-    if (index) this.indexes.set(name, index);
+    this.indexes.set(name, index);
     return name;
   }
 
@@ -133,21 +140,18 @@ export class BaselinePacks {
   /** undefined: the pack is gone (removed between the listing and now). */
   private async readIndex(name: string): Promise<PackIndex | undefined> {
     const file = path.join(this.objectsDir, name);
-    let handle: fs.FileHandle;
-    try {
-      // Only a regular file is a pack: a directory or a FIFO of that name holds nothing (and a FIFO
-      // would block the open).
-      if (!(await fs.lstat(file)).isFile()) return new Map();
-      handle = await fs.open(file, 'r');
-    } catch (err) {
-      unlessMissing(err, 'baseline: open pack');
-      return undefined;
-    }
+    // Only a regular file is a pack: a directory or a FIFO of that name holds nothing (and a FIFO
+    // would block the open).
+    const isFile = await fs.lstat(file).then((st) => st.isFile(), missingOr(null, 'baseline: pack'));
+    if (isFile === null) return undefined;
+    if (!isFile) return new Map();
+    const handle = await this.open(name);
+    if (!handle) return undefined;
     try {
       const size = (await handle.stat()).size;
       const prefix = Buffer.alloc(Math.min(PREFIX_BYTES, size));
       await handle.read(prefix, 0, prefix.length, 0);
-      const headerLength = Number(prefix.toString('latin1').slice(MAGIC.length, -1));
+      const headerLength = headerLengthOf(prefix);
       const header =
         Number.isSafeInteger(headerLength) && headerLength >= 0 && PREFIX_BYTES + headerLength <= size
           ? Buffer.alloc(headerLength)
@@ -165,14 +169,14 @@ export class BaselinePacks {
     }
   }
 
+  /** The pack open for reading; null when it is gone. */
+  private open(name: string): Promise<fs.FileHandle | null> {
+    return fs.open(path.join(this.objectsDir, name), 'r').catch(missingOr(null, 'baseline: open pack'));
+  }
+
   private async readBytes(name: string, offset: number, length: number): Promise<Buffer | null> {
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(path.join(this.objectsDir, name), 'r');
-    } catch (err) {
-      unlessMissing(err, 'baseline: read pack');
-      return null;
-    }
+    const handle = await this.open(name);
+    if (!handle) return null;
     try {
       const out = Buffer.alloc(length);
       const { bytesRead } = await handle.read(out, 0, length, offset);
@@ -181,11 +185,4 @@ export class BaselinePacks {
       await handle.close();
     }
   }
-}
-
-/** The prefix and header of a pack's bytes (for indexing a pack just written). */
-function splitHeader(bytes: Buffer): [Buffer, Buffer | null] {
-  const prefix = bytes.subarray(0, PREFIX_BYTES);
-  const headerLength = Number(prefix.toString('latin1').slice(MAGIC.length, -1));
-  return [prefix, bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)];
 }

@@ -171,7 +171,7 @@ describe('baseline packs', () => {
         }),
         (pairs) => {
           const items = pairs.map(([hash, content]) => ({ hash, content }));
-          const bytes = encodePack(items);
+          const { bytes, index: written } = encodePack(items);
           const headerLength = Number(bytes.subarray(8, 18).toString('latin1'));
           const index = decodePackHeader(
             bytes.subarray(0, 19),
@@ -179,6 +179,7 @@ describe('baseline packs', () => {
             bytes.length,
           )!;
           expect(index.size).toBe(items.length);
+          expect(written).toEqual(index); // what a store keeps for a pack it wrote
           for (const item of items) {
             const place = index.get(item.hash)!;
             expect(bytes.subarray(place.offset, place.offset + place.length).toString('utf8')).toBe(
