@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Where retained facts go: global → user scope; per-project → project scope; per-project-tagged →

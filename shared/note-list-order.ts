@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NoteTypeSchema } from './note.js';
 
 /** The note list's orders (search results have their own: relevance). */

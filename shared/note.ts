@@ -1,4 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+
+// zod/mini (functional checks, same core and messages as zod): every note command loads this file,
+// and zod's full API costs a cold CLI start ~50 ms (docs/performance.md, "zod/mini on the note path").
 
 /**
  * The four note types: who the user is, feedback on how to work, facts of the project, pointers to
@@ -21,12 +24,12 @@ export function defaultScopeForType(type: NoteType | undefined): Scope {
  * written back unchanged; timestamps are optional on disk and filled from the file's mtime on load.
  */
 export const NoteFrontmatterSchema = z.looseObject({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   summary: z.string(),
-  type: NoteTypeSchema.optional(),
-  tags: z.array(z.string()).optional(),
-  createdAt: z.number().finite().optional(),
-  updatedAt: z.number().finite().optional(),
+  type: z.optional(NoteTypeSchema),
+  tags: z.optional(z.array(z.string())),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
 });
 export type NoteFrontmatter = z.infer<typeof NoteFrontmatterSchema>;
 
@@ -34,13 +37,13 @@ export type NoteFrontmatter = z.infer<typeof NoteFrontmatterSchema>;
 export const NoteSchema = z.object({
   id: z.string(),
   summary: z.string(),
-  type: NoteTypeSchema.optional(),
+  type: z.optional(NoteTypeSchema),
   tags: z.array(z.string()),
   createdAt: z.number(),
   updatedAt: z.number(),
   body: z.string(),
   /** Frontmatter keys this version does not know, preserved byte-for-byte in meaning. */
-  extra: z.record(z.string(), z.unknown()).optional(),
+  extra: z.optional(z.record(z.string(), z.unknown())),
 });
 export type Note = z.infer<typeof NoteSchema>;
 

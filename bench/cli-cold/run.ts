@@ -9,7 +9,8 @@
  *     generateVaried; `--uniform` for bench/load's 38-word corpus instead): recall, list,
  *     remember (project scope) and a refused remember (the full user scope), with the index cache
  *     warm (the normal case) and once cold (first run after the cache is removed);
- *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer;
+ *   - `memdesk mcp`: time to the `initialize` answer and to the first `recall` answer, at a
+ *     project's first start (no prompt snapshot yet) and at later starts (the snapshot valid);
  *   - with a `memdesk mcp` of the same home and project running: `recall` answered warm (over its
  *     socket) against the same command cold, `grep -ril` and `node -e 0`, after checking the warm and
  *     cold answers are byte-identical; and the server's own CPU per warm answer.
@@ -28,6 +29,7 @@ import { buildCliBundle } from '../../scripts/build-cli.js';
 import { arg, generate, generateVaried, median, rng, runsFooter } from '../load/corpus.js';
 import { startWarmMcp } from './warm-server.js';
 import { timedProcess } from '../load/processes.js';
+import { RACY_MS as SNAPSHOT_RACY_MS } from '../../electron/agents/recall/prompt-snapshot.js';
 
 const NOTES = arg('notes', 5000);
 const RUNS = arg('runs', 3);
@@ -124,9 +126,16 @@ function mcpSession(bin: string, g: string[]): Promise<{ initialize: number; rec
   });
 }
 
-async function mcpMedians(bin: string, g: string[]): Promise<{ initialize: number; recall: number }> {
+async function mcpMedians(
+  bin: string,
+  g: string[],
+  before?: () => Promise<void>,
+): Promise<{ initialize: number; recall: number }> {
   const runs: Array<{ initialize: number; recall: number }> = [];
-  for (let r = 0; r < RUNS; r++) runs.push(await mcpSession(bin, g));
+  for (let r = 0; r < RUNS; r++) {
+    await before?.();
+    runs.push(await mcpSession(bin, g));
+  }
   return { initialize: median(runs.map((x) => x.initialize)), recall: median(runs.map((x) => x.recall)) };
 }
 
@@ -208,10 +217,24 @@ async function main(): Promise<void> {
     table(`${total} notes, against grep`, grep!, '`grep -ril` over both folders', allRows);
     table(`${total} notes, against node`, nodeFull!, '`node -e 0`', allRows);
 
-    const mcp = await mcpMedians(bin, g);
-    console.log(
-      `\nmemdesk mcp at ${total} notes: initialize answered ${ms(mcp.initialize)} (${(mcp.initialize / nodeFull!.wall).toFixed(2)}× node -e 0), first recall answered ${ms(mcp.recall)} (${(mcp.recall / nodeFull!.wall).toFixed(2)}×)`,
-    );
+    // `memdesk mcp` answers initialize from the last prompt it built (prompt-snapshot.ts) when no
+    // notes directory changed since: the first start of a project has none, every later start does.
+    // A snapshot is not saved within RACY_MS of a change, so the later starts begin after that.
+    const removeSnapshots = async () => {
+      for (const f of await fs.readdir(cacheDir))
+        if (f.startsWith('prompt-')) await fs.rm(path.join(cacheDir, f), { force: true });
+    };
+    const firstStart = await mcpMedians(bin, g, removeSnapshots);
+    await new Promise((r) => setTimeout(r, SNAPSHOT_RACY_MS + 100));
+    await mcpSession(bin, g); // saves the snapshot
+    const laterStart = await mcpMedians(bin, g);
+    for (const [what, mcp] of [
+      ['first start (no prompt snapshot)', firstStart],
+      ['later starts (prompt snapshot valid)', laterStart],
+    ] as const)
+      console.log(
+        `${what.startsWith('first') ? '\n' : ''}memdesk mcp at ${total} notes, ${what}: initialize answered ${ms(mcp.initialize)} (${(mcp.initialize / nodeFull!.wall).toFixed(2)}× node -e 0), first recall answered ${ms(mcp.recall)} (${(mcp.recall / nodeFull!.wall).toFixed(2)}×)`,
+      );
 
     // ---- warm: a `memdesk mcp` of this home and project is running (docs/agents.md "Warm answers") ----
     const warmEnv = { ...BENCH_ENV, XDG_RUNTIME_DIR: path.join(base, 'run') };

@@ -1,5 +1,6 @@
 import type { ApiMethodName, ApiOutput, ApiParsedInput } from '../../shared/api.js';
 import { isApiMethod } from '../../shared/api/methods.js';
+import { safeParse } from 'zod/mini';
 import { AppError } from '../../shared/errors.js';
 import { apiMethodDef } from './api-tables.js';
 
@@ -15,7 +16,7 @@ export type ApiHandlers = {
  */
 export async function invokeApi(handlers: ApiHandlers, method: string, rawInput: unknown): Promise<unknown> {
   if (!isApiMethod(method)) throw new AppError('invalid_input', `unknown method "${method}"`);
-  const parsed = (await apiMethodDef(method)).input.safeParse(rawInput ?? {});
+  const parsed = safeParse((await apiMethodDef(method)).input, rawInput ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';

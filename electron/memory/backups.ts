@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../../shared/errors.js';
 import { ScopeSchema } from '../../shared/note.js';
 import { parseNote } from '../../shared/note-format.js';
@@ -18,8 +18,8 @@ import { missingOr } from './unexpected-error.js';
 export const BackupSidecarSchema = z.object({
   version: z.literal(1),
   noteId: z.string(),
-  scope: ScopeSchema.nullable(),
-  summary: z.string().nullable(),
+  scope: z.nullable(ScopeSchema),
+  summary: z.nullable(z.string()),
   reason: z.string(),
   originDir: z.string(),
   at: z.number(),

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -18,7 +18,7 @@ import { missingOr, unlessMissing } from './unexpected-error.js';
  */
 const execFileAsync = promisify(execFile);
 
-export const ProjectFileSchema = z.looseObject({ id: z.string().min(1) });
+export const ProjectFileSchema = z.looseObject({ id: z.string().check(z.minLength(1)) });
 
 export function projectFilePath(root: string): string {
   return path.join(root, '.oharness', 'project.json');

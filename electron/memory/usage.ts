@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Scope } from '../../shared/note.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { withDirLock } from './dir-lock.js';
@@ -22,7 +22,7 @@ const UsageFileSchema = z.object({
   version: z.literal(1),
   notes: z.record(
     z.string(),
-    z.object({ count: z.number().int().nonnegative(), lastRecalledAt: z.number().nullable() }),
+    z.object({ count: z.int().check(z.nonnegative()), lastRecalledAt: z.nullable(z.number()) }),
   ),
 });
 

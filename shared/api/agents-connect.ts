@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ScopeSchema } from '../note.js';
 import { RetainReceiptSchema } from './agents.js';
 import { defineMethod, NoInputSchema } from './define.js';
@@ -18,7 +18,7 @@ const RecallOutputSchema = z.object({
   linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
   text: z.string(),
   /** Semantic recall on and its endpoint down: said once per outage; the notes are by words alone. */
-  notice: z.string().optional(),
+  notice: z.optional(z.string()),
 });
 
 export const SetupFileChangeSchema = z.object({
@@ -26,7 +26,7 @@ export const SetupFileChangeSchema = z.object({
   /** created / updated: written (or would be, with dryRun); unchanged: already set up; restored / removed: undo. */
   action: z.enum(['created', 'updated', 'unchanged', 'restored', 'removed']),
   /** The copy of the file as it was before setup changed it (null when there was no file). */
-  backup: z.string().nullable(),
+  backup: z.nullable(z.string()),
   /** The change as unified-diff-like lines (`-` old, `+` new). */
   diff: z.string(),
 });
@@ -47,7 +47,7 @@ export const agentsConnectApi = {
   'agents.recall': defineMethod({
     summary:
       'Per-message recall for an agent: like notes.recall, and each attached note counts as recalled on this machine.',
-    input: z.object({ message: z.string(), alreadyAttached: z.array(z.string()).default([]) }),
+    input: z.object({ message: z.string(), alreadyAttached: z._default(z.array(z.string()), []) }),
     output: RecallOutputSchema,
   }),
   'agents.prompt': defineMethod({
@@ -58,8 +58,8 @@ export const agentsConnectApi = {
       prompt: z.string(),
       /** The index alone, and how many notes it shows / leaves out. */
       text: z.string(),
-      shown: z.number().int(),
-      omitted: z.number().int(),
+      shown: z.int(),
+      omitted: z.int(),
       /** Every note an agent in this project sees, newest first (the MCP resources). */
       notes: z.array(
         z.object({ id: z.string(), scope: ScopeSchema, summary: z.string(), updatedAt: z.number() }),
@@ -68,29 +68,33 @@ export const agentsConnectApi = {
   }),
   'agents.hook': defineMethod({
     summary: "Answer one hook call of an agent harness, in that harness's own format ('' = no answer).",
-    input: z.object({ harness: HarnessSchema, event: z.string().min(1), payload: z.unknown() }),
+    input: z.object({
+      harness: HarnessSchema,
+      event: z.string().check(z.minLength(1)),
+      payload: z.unknown(),
+    }),
     output: z.object({ output: z.string() }),
   }),
   'agents.extract': defineMethod({
     summary:
       'Ask the configured model for facts worth keeping in a transcript; each becomes a note through retain.',
     input: z.object({
-      transcript: z.string().min(1, 'a transcript file is required'),
+      transcript: z.string().check(z.minLength(1, 'a transcript file is required')),
       /**
        * manual: asked for (runs whatever memory.autoExtract says); stop / compact: started by a
        * hook (needs onStop / onCompaction; compact reads what is left however short).
        */
-      trigger: z.enum(['manual', 'stop', 'compact']).default('manual'),
+      trigger: z._default(z.enum(['manual', 'stop', 'compact']), 'manual'),
       /** The hook's session: extraction continues where the last one of this session stopped. */
-      sessionId: z.string().optional(),
-      harness: HarnessSchema.optional(),
+      sessionId: z.optional(z.string()),
+      harness: z.optional(HarnessSchema),
     }),
     output: z.object({
       status: z.enum(['saved', 'skipped', 'failed']),
-      reason: z.string().optional(),
-      userTurns: z.number().int().nonnegative(),
+      reason: z.optional(z.string()),
+      userTurns: z.int().check(z.nonnegative()),
       receipts: z.array(RetainReceiptSchema),
-      saved: z.number().int().nonnegative(),
+      saved: z.int().check(z.nonnegative()),
     }),
   }),
   'agents.setup': defineMethod({
@@ -98,16 +102,16 @@ export const agentsConnectApi = {
       "Write (or with undo, take out) the MCP server entry and hooks in a harness's own config under the home directory.",
     input: z.object({
       harness: HarnessSchema,
-      dryRun: z.boolean().default(false),
-      undo: z.boolean().default(false),
+      dryRun: z._default(z.boolean(), false),
+      undo: z._default(z.boolean(), false),
       /**
        * Cursor only: also write the project's always-applied rule with the memory prompt
        * (`.cursor/rules/memory-desk.mdc`, kept current as notes change). With undo: take out that
        * project's rule alone (the MCP server and hooks stay); undo without it removes every rule setup wrote.
        */
-      projectRule: z.boolean().default(false),
+      projectRule: z._default(z.boolean(), false),
       /** The project folder (absolute) for the rule; the open project when left out. */
-      projectRoot: z.string().min(1).optional(),
+      projectRoot: z.optional(z.string().check(z.minLength(1))),
     }),
     output: z.object({
       harness: HarnessSchema,
@@ -135,7 +139,7 @@ export const agentsConnectApi = {
         }),
       ),
       /** The open project's label (`project:<label>`); null when no project is open (nothing filtered). */
-      projectLabel: z.string().nullable(),
+      projectLabel: z.nullable(z.string()),
       /** User notes tagged for a project, by label (the one-off check in `memdesk info`). */
       taggedForProjects: z.array(
         z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BankScopeSchema } from '../bank-scope.js';
 import { ScopeSchema } from '../note.js';
 import { defineMethod } from './define.js';
@@ -17,35 +17,33 @@ export const RetainItemSchema = z.object({
    * One specific, self-contained fact (who, what, when, why). Empty or credential-looking content is
    * not a schema error: that item alone is refused in its receipt, the others are still stored.
    */
-  content: z.string().describe('one specific, self-contained fact: who, what, when, why'),
+  content: z.string().check(z.describe('one specific, self-contained fact: who, what, when, why')),
   context: z
-    .string()
-    .optional()
-    .describe('where the fact comes from (per-item provenance), e.g. a file, a PR, a conversation'),
+    .optional(z.string())
+    .check(z.describe('where the fact comes from (per-item provenance), e.g. a file, a PR, a conversation')),
 });
 export type RetainItem = z.infer<typeof RetainItemSchema>;
 
 export const RetainInputSchema = z.object({
   items: z
     .array(RetainItemSchema)
-    .min(1, 'at least one item is required')
-    .max(500, 'at most 500 items per call'),
+    .check(z.minLength(1, 'at least one item is required'), z.maxLength(500, 'at most 500 items per call')),
   /** Overrides the configured `memory.retain.scoping` for this call. */
-  bankScope: BankScopeSchema.optional(),
+  bankScope: z.optional(BankScopeSchema),
 });
 
 export const RETAIN_STATUSES = ['stored', 'updated', 'refused', 'failed'] as const;
 
 export const RetainReceiptSchema = z.object({
-  index: z.number().int().nonnegative(),
+  index: z.int().check(z.nonnegative()),
   /** The note's id; null when the item was refused before an id existed, or failed before one was chosen. */
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   status: z.enum(RETAIN_STATUSES),
   /** Why an item was refused or failed; a note for `updated`. */
-  reason: z.string().optional(),
-  scope: ScopeSchema.optional(),
+  reason: z.optional(z.string()),
+  scope: z.optional(ScopeSchema),
   /** An existing note this item probably duplicates (not identical: identical content is `updated`). */
-  probableDuplicate: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).optional(),
+  probableDuplicate: z.optional(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
 });
 export type RetainReceipt = z.infer<typeof RetainReceiptSchema>;
 
@@ -63,7 +61,7 @@ const ArchiveProblemSchema = z.object({ entry: z.string(), reason: z.string() })
 export const ImportZipOutputSchema = z.object({
   scope: ScopeSchema,
   /** Notes written; `renamedFrom` when keep-both gave the note a new id. */
-  imported: z.array(z.object({ id: z.string(), renamedFrom: z.string().optional() })),
+  imported: z.array(z.object({ id: z.string(), renamedFrom: z.optional(z.string()) })),
   /** Entries not written because a note with that id exists (on-collision skip, or identical content). */
   skipped: z.array(ArchiveProblemSchema),
   /** Entries refused: path traversal, not a note, malformed, too large, … */
@@ -77,18 +75,18 @@ export const MnemopiBankReportSchema = z.object({
   bank: z.string(),
   status: z.enum(['imported', 'skipped']),
   /** Why a bank was skipped (missing, unreadable, corrupt, no working_memory table). */
-  reason: z.string().optional(),
-  imported: z.number().int().nonnegative(),
+  reason: z.optional(z.string()),
+  imported: z.int().check(z.nonnegative()),
   /** Rows already present (identical content) or not convertible. */
-  skippedRows: z.number().int().nonnegative(),
+  skippedRows: z.int().check(z.nonnegative()),
   problems: z.array(z.string()),
   /** Every row read, in order: imported (with the note's id) or skipped and why. */
   rows: z.array(
     z.object({
       row: z.string(),
       status: z.enum(['imported', 'skipped']),
-      id: z.string().optional(),
-      reason: z.string().optional(),
+      id: z.optional(z.string()),
+      reason: z.optional(z.string()),
     }),
   ),
 });
@@ -102,21 +100,24 @@ export const agentsApi = {
   }),
   'agents.export': defineMethod({
     summary: 'Write every note file of a scope, byte for byte, into a zip archive.',
-    input: z.object({ scope: ScopeSchema, out: z.string().min(1, 'an output file is required') }),
+    input: z.object({
+      scope: ScopeSchema,
+      out: z.string().check(z.minLength(1, 'an output file is required')),
+    }),
     output: z.object({
       path: z.string(),
       scope: ScopeSchema,
-      notes: z.number().int().nonnegative(),
-      bytes: z.number().int().nonnegative(),
+      notes: z.int().check(z.nonnegative()),
+      bytes: z.int().check(z.nonnegative()),
     }),
   }),
   'agents.import': defineMethod({
     summary:
       'Import the notes of a zip written by export into a scope; a note whose id exists is skipped or kept under a new id.',
     input: z.object({
-      file: z.string().min(1, 'a zip file is required'),
+      file: z.string().check(z.minLength(1, 'a zip file is required')),
       scope: ScopeSchema,
-      onCollision: OnCollisionSchema.default('skip'),
+      onCollision: z._default(OnCollisionSchema, 'skip'),
     }),
     output: ImportZipOutputSchema,
   }),
@@ -124,13 +125,13 @@ export const agentsApi = {
     summary:
       'Import the working-memory rows of an oh-my-pi Mnemopi SQLite bank (a file, or a data directory with banks/) as notes.',
     input: z.object({
-      path: z.string().min(1, 'a database file or Mnemopi data directory is required'),
-      scope: ScopeSchema.default('user'),
+      path: z.string().check(z.minLength(1, 'a database file or Mnemopi data directory is required')),
+      scope: z._default(ScopeSchema, 'user'),
     }),
     output: z.object({
       scope: ScopeSchema,
       banks: z.array(MnemopiBankReportSchema),
-      imported: z.number().int().nonnegative(),
+      imported: z.int().check(z.nonnegative()),
     }),
   }),
 };

@@ -26,7 +26,7 @@ export type Finding = z.infer<typeof FindingSchema>;
 
 export const MergeDraftSchema = z.object({
   summary: z.string().trim().min(1, 'the merged note needs a summary'),
-  type: NoteTypeSchema.optional(),
+  type: z.optional(NoteTypeSchema),
   tags: z.array(z.string()),
   body: z.string(),
 });
@@ -116,7 +116,7 @@ export const cleanupApi = {
         .array(z.string().min(1))
         .min(2, 'a merge needs at least 2 notes')
         .max(6, 'a merge takes at most 6 notes'),
-      scope: ScopeSchema.optional(),
+      scope: z.optional(ScopeSchema),
       draft: DraftKindSchema.default('manual'),
       /** Names this request so `cleanup.cancelDraft` can stop a model draft in progress. */
       requestId: z.string().min(1).max(100).optional(),

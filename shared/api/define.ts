@@ -1,7 +1,14 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-/** One method of the API table: what the UI (or the CLI, or an agent) may call, with its schemas. */
-export interface ApiMethodDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+/**
+ * One method of the API table: what the UI (or the CLI, or an agent) may call, with its schemas.
+ * Any zod schema (zod/mini or zod's full API: one core): the notes table is built with zod/mini so
+ * a note command never loads the full API; validate with `z.safeParse(def.input, …)`.
+ */
+export interface ApiMethodDef<
+  I extends z.core.$ZodType = z.core.$ZodType,
+  O extends z.core.$ZodType = z.core.$ZodType,
+> {
   input: I;
   output: O;
   /** One line for people reading the table and for generated help. */
@@ -11,7 +18,7 @@ export interface ApiMethodDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
 /** The input of a method that takes nothing: `{}`. */
 export const NoInputSchema = z.object({});
 
-export function defineMethod<I extends z.ZodType, O extends z.ZodType>(
+export function defineMethod<I extends z.core.$ZodType, O extends z.core.$ZodType>(
   def: ApiMethodDef<I, O>,
 ): ApiMethodDef<I, O> {
   return def;

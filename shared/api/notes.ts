@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
 import { ListSortSchema, TypeFilterSchema } from '../note-list-order.js';
 import { defineMethod, lazyMethods, NoInputSchema } from './define.js';
@@ -10,8 +10,8 @@ export const WarningSchema = z.object({
   /** A stable code the UI can translate: over_note_limit, unreadable_note, user_dir_unavailable, invalid_config, … */
   code: z.string(),
   message: z.string(),
-  scope: ScopeSchema.optional(),
-  path: z.string().optional(),
+  scope: z.optional(ScopeSchema),
+  path: z.optional(z.string()),
 });
 export type Warning = z.infer<typeof WarningSchema>;
 
@@ -19,7 +19,7 @@ export const NoteSummarySchema = z.object({
   id: z.string(),
   scope: ScopeSchema,
   summary: z.string(),
-  type: NoteTypeSchema.optional(),
+  type: z.optional(NoteTypeSchema),
   tags: z.array(z.string()),
   createdAt: z.number(),
   updatedAt: z.number(),
@@ -30,29 +30,29 @@ export type NoteSummary = z.infer<typeof NoteSummarySchema>;
 export const NoteLinkSchema = z.object({
   id: z.string(),
   /** Where the link resolves: project first, then user; null for a note that does not exist (yet). */
-  resolved: ScopeSchema.nullable(),
+  resolved: z.nullable(ScopeSchema),
 });
 
-export const NoteDetailSchema = NoteSummarySchema.extend({
+export const NoteDetailSchema = z.extend(NoteSummarySchema, {
   body: z.string(),
   links: z.array(NoteLinkSchema),
   backlinks: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
-  recallCount: z.number().int().nonnegative(),
-  lastRecalledAt: z.number().nullable(),
+  recallCount: z.int().check(z.nonnegative()),
+  lastRecalledAt: z.nullable(z.number()),
 });
 export type NoteDetail = z.infer<typeof NoteDetailSchema>;
 
-const NoteRefSchema = z.object({ id: z.string().min(1), scope: ScopeSchema.optional() });
+const NoteRefSchema = z.object({ id: z.string().check(z.minLength(1)), scope: z.optional(ScopeSchema) });
 
 const TagsInputSchema = z.union([z.string(), z.array(z.string())]);
 
 export const RememberInputSchema = z.object({
-  summary: z.string().trim().min(1, 'a summary is required'),
-  type: NoteTypeSchema.optional(),
-  tags: TagsInputSchema.optional(),
+  summary: z.string().check(z.trim(), z.minLength(1, 'a summary is required')),
+  type: z.optional(NoteTypeSchema),
+  tags: z.optional(TagsInputSchema),
   /** Defaults by type: `user` notes to the user scope, everything else to the project. */
-  scope: ScopeSchema.optional(),
-  id: z.string().optional(),
+  scope: z.optional(ScopeSchema),
+  id: z.optional(z.string()),
   body: z.string(),
 });
 
@@ -60,23 +60,23 @@ export const RememberOutputSchema = z.object({
   id: z.string(),
   scope: ScopeSchema,
   related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
-  duplicateOf: z.string().nullable(),
+  duplicateOf: z.nullable(z.string()),
   danglingLinks: z.array(z.string()),
 });
 
-export const EditInputSchema = NoteRefSchema.extend({
-  summary: z.string().trim().min(1).optional(),
+export const EditInputSchema = z.extend(NoteRefSchema, {
+  summary: z.optional(z.string().check(z.trim(), z.minLength(1))),
   /** null removes the type. */
-  type: NoteTypeSchema.nullable().optional(),
-  tags: TagsInputSchema.optional(),
-  body: z.string().optional(),
+  type: z.optional(z.nullable(NoteTypeSchema)),
+  tags: z.optional(TagsInputSchema),
+  body: z.optional(z.string()),
   /** The hash the editor started from: when the note changed since, the edit is refused as a conflict. */
-  baseHash: z.string().optional(),
+  baseHash: z.optional(z.string()),
   /**
    * Back up the version on disk before replacing it, with this reason (the editor's "keep mine":
    * the person replaces a version they saw but did not write).
    */
-  backupReason: z.string().min(1).optional(),
+  backupReason: z.optional(z.string().check(z.minLength(1))),
 });
 
 export const ScoreExplanationSchema = z.object({
@@ -91,15 +91,15 @@ export const ScoreExplanationSchema = z.object({
     tags: z.number(),
     body: z.number(),
     usage: z.number(),
-    proximity: z.number().optional(),
-    semantic: z.number().optional(),
+    proximity: z.optional(z.number()),
+    semantic: z.optional(z.number()),
   }),
   /** With semantic recall on: the note's cosine similarity to the query and its rank in the semantic scan. */
-  semantic: z.object({ similarity: z.number(), rank: z.number().int().positive() }).optional(),
+  semantic: z.optional(z.object({ similarity: z.number(), rank: z.int().check(z.positive()) })),
 });
 
 /** What a list row shows beyond a search hit's id, scope and summary. */
-const ListFieldsSchema = NoteSummarySchema.pick({
+const ListFieldsSchema = z.pick(NoteSummarySchema, {
   type: true,
   tags: true,
   createdAt: true,
@@ -135,15 +135,17 @@ export const notesApi = lazyMethods({
       input: NoInputSchema,
       output: z.object({
         home: z.string(),
-        project: z.object({ root: z.string(), id: z.string().nullable(), memoryDir: z.string() }).nullable(),
-        userDir: z.string().nullable(),
+        project: z.nullable(
+          z.object({ root: z.string(), id: z.nullable(z.string()), memoryDir: z.string() }),
+        ),
+        userDir: z.nullable(z.string()),
         counts: z.object({ project: z.number(), user: z.number() }),
         warnings: z.array(WarningSchema),
         /** Errors nobody expected that the process carried on after (electron/memory/unexpected-error.ts). */
         unexpectedErrors: z.object({
-          count: z.number().int().nonnegative(),
+          count: z.int().check(z.nonnegative()),
           /** The log file each distinct one was written to once, or null. */
-          log: z.string().nullable(),
+          log: z.nullable(z.string()),
           recent: z.array(z.object({ where: z.string(), message: z.string() })),
         }),
       }),
@@ -153,31 +155,31 @@ export const notesApi = lazyMethods({
       summary:
         'Loaded notes of a scope (or both), most recently updated first; with `limit`, one page at a time (filtered and sorted by the core).',
       input: z.object({
-        scope: ScopeSelectionSchema.default('both'),
+        scope: z._default(ScopeSelectionSchema, 'both'),
         /** Notes per page; absent: every note (the CLI, the quick switcher). */
-        limit: z.number().int().positive().max(1000).optional(),
+        limit: z.optional(z.int().check(z.positive(), z.lte(1000))),
         /** The previous page's `nextCursor`: this page starts right after that note. */
-        cursor: z.string().optional(),
-        sort: ListSortSchema.default('updated'),
-        type: TypeFilterSchema.default('all'),
+        cursor: z.optional(z.string()),
+        sort: z._default(ListSortSchema, 'updated'),
+        type: z._default(TypeFilterSchema, 'all'),
         /** A tag or the start of one. */
-        tag: z.string().default(''),
+        tag: z._default(z.string(), ''),
       }),
       output: z.object({
         notes: z.array(NoteSummarySchema),
         warnings: z.array(WarningSchema),
         /** How many notes pass the filters (all pages). */
-        total: z.number().int().nonnegative(),
+        total: z.int().check(z.nonnegative()),
         /** Where the next page starts; null on the last page. */
-        nextCursor: z.string().nullable(),
+        nextCursor: z.nullable(z.string()),
       }),
     }),
   'notes.tags': () =>
     defineMethod({
       summary:
         'Every tag in use in a scope (or both), most used first, with its count (the tag filter’s suggestions).',
-      input: z.object({ scope: ScopeSelectionSchema.default('both') }),
-      output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.number().int().positive() })) }),
+      input: z.object({ scope: z._default(ScopeSelectionSchema, 'both') }),
+      output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.int().check(z.positive()) })) }),
     }),
   'notes.get': () =>
     defineMethod({
@@ -198,12 +200,12 @@ export const notesApi = lazyMethods({
       input: z.object({
         summary: z.string(),
         body: z.string(),
-        tags: TagsInputSchema.optional(),
-        type: NoteTypeSchema.optional(),
+        tags: z.optional(TagsInputSchema),
+        type: z.optional(NoteTypeSchema),
       }),
       output: z.object({
         related: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
-        duplicateOf: z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() }).nullable(),
+        duplicateOf: z.nullable(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
       }),
     }),
   'notes.edit': () =>
@@ -223,31 +225,31 @@ export const notesApi = lazyMethods({
       summary: 'Ranked search over every field of every note, best first, each hit saying why it matched.',
       input: z.object({
         query: z.string(),
-        limit: z.number().int().positive().max(1000).default(20),
-        scope: ScopeSelectionSchema.default('both'),
+        limit: z._default(z.int().check(z.positive(), z.lte(1000)), 20),
+        scope: z._default(ScopeSelectionSchema, 'both'),
         /**
          * The Memory page's search: each hit also carries the list's fields (type, tags, dates) so
          * the page filters and sorts hits without the whole list, and a note whose id is the query
          * comes first.
          */
-        listing: z.boolean().default(false),
+        listing: z._default(z.boolean(), false),
       }),
       output: z.object({
-        notes: z.array(SearchHitSchema.extend(ListFieldsSchema.partial().shape)),
+        notes: z.array(z.extend(SearchHitSchema, z.partial(ListFieldsSchema).shape)),
         /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
-        notice: z.string().optional(),
+        notice: z.optional(z.string()),
       }),
     }),
   'notes.recall': () =>
     defineMethod({
       summary: 'What per-message recall would attach to this message (and the <recalled-memory> text).',
-      input: z.object({ message: z.string(), alreadyAttached: z.array(z.string()).default([]) }),
+      input: z.object({ message: z.string(), alreadyAttached: z._default(z.array(z.string()), []) }),
       output: z.object({
         notes: z.array(SearchHitSchema),
         linked: z.array(z.object({ id: z.string(), scope: ScopeSchema, summary: z.string() })),
         text: z.string(),
         /** Semantic recall on and its endpoint down: said once per outage; the result is by words alone. */
-        notice: z.string().optional(),
+        notice: z.optional(z.string()),
       }),
     }),
   'notes.index': () =>
@@ -255,23 +257,23 @@ export const notesApi = lazyMethods({
       summary:
         'The memory index as the system prompt shows it: one line per note, newest first, within indexChars.',
       input: NoInputSchema,
-      output: z.object({ text: z.string(), shown: z.number().int(), omitted: z.number().int() }),
+      output: z.object({ text: z.string(), shown: z.int(), omitted: z.int() }),
     }),
   'backups.list': () =>
     defineMethod({
       summary: 'The latest 50 backups with when and why.',
-      input: z.object({ limit: z.number().int().positive().max(500).default(50) }),
+      input: z.object({ limit: z._default(z.int().check(z.positive(), z.lte(500)), 50) }),
       output: z.object({
         backups: z.array(
           z.object({
             id: z.string(),
             noteId: z.string(),
-            scope: ScopeSchema.nullable(),
-            summary: z.string().nullable(),
+            scope: z.nullable(ScopeSchema),
+            summary: z.nullable(z.string()),
             /** null for backups written before reasons were recorded. */
-            reason: z.string().nullable(),
+            reason: z.nullable(z.string()),
             at: z.number(),
-            originDir: z.string().nullable(),
+            originDir: z.nullable(z.string()),
           }),
         ),
       }),
@@ -280,12 +282,12 @@ export const notesApi = lazyMethods({
     defineMethod({
       summary:
         'Restore a backup to the directory it came from; a newer version it replaces is backed up first.',
-      input: z.object({ backupId: z.string().min(1) }),
+      input: z.object({ backupId: z.string().check(z.minLength(1)) }),
       output: z.object({
         id: z.string(),
-        scope: ScopeSchema.nullable(),
+        scope: z.nullable(ScopeSchema),
         dir: z.string(),
-        replacedBackupId: z.string().nullable(),
+        replacedBackupId: z.nullable(z.string()),
       }),
     }),
 });

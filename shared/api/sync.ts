@@ -165,7 +165,7 @@ export type SyncNowOutput = z.infer<typeof SyncNowOutputSchema>;
 
 const MergedContentSchema = z.object({
   summary: z.string().trim().min(1, 'a summary is required'),
-  type: NoteTypeSchema.optional(),
+  type: z.optional(NoteTypeSchema),
   tags: z.array(z.string()).default([]),
   body: z.string(),
 });
@@ -179,7 +179,7 @@ export const syncApi = {
   }),
   'sync.now': defineMethod({
     summary: '立即同步: one sync round for both scopes at once; optionally answer the mass-delete question.',
-    input: z.object({ deletes: z.enum(['delete', 'keep']).optional(), scope: ScopeSchema.optional() }),
+    input: z.object({ deletes: z.enum(['delete', 'keep']).optional(), scope: z.optional(ScopeSchema) }),
     output: SyncNowOutputSchema,
   }),
   'sync.setEnabled': defineMethod({
@@ -213,16 +213,16 @@ export const syncApi = {
   'sync.conflict': defineMethod({
     summary:
       'One conflict with the last synced version, this computer’s, the cloud’s, and the automatic merge draft.',
-    input: z.object({ id: z.string().min(1), scope: ScopeSchema.optional() }),
+    input: z.object({ id: z.string().min(1), scope: z.optional(ScopeSchema) }),
     output: z.object({
       id: z.string(),
       scope: ScopeSchema,
       kind: ConflictKindSchema,
       message: z.string(),
       reasons: z.array(z.string()),
-      base: NoteSchema.nullable(),
-      local: NoteSchema.nullable(),
-      cloud: NoteSchema.nullable(),
+      base: z.nullable(NoteSchema),
+      local: z.nullable(NoteSchema),
+      cloud: z.nullable(NoteSchema),
       draft: MergedContentSchema,
     }),
   }),
@@ -232,7 +232,7 @@ export const syncApi = {
     input: z
       .object({
         id: z.string().min(1),
-        scope: ScopeSchema.optional(),
+        scope: z.optional(ScopeSchema),
         keep: z.enum(['local', 'cloud', 'both']).optional(),
         merged: MergedContentSchema.optional(),
       })

@@ -40,6 +40,8 @@ const HEAVY = [
   '/shared/api/encryption.ts',
   '/shared/sync-protocol.ts',
 ];
+/** zod's full (classic) API, as the module log names its files. */
+const ZOD_CLASSIC = /\/node_modules\/zod\/(index\.js|v4\/classic\/)/;
 /** Leaves a one-shot command may load under a HEAVY folder: the warm step's pid check (node: modules only). */
 const LEAVES = ['/electron/sync/owner/process-identity.ts'];
 /**
@@ -121,8 +123,14 @@ describe('memdesk CLI loading', () => {
         );
         expect(unexpected, `${args[0]}: the warm step`).toEqual([]);
         // zod/mini and the core it is built on, never zod's full (classic) API.
-        expect(first.filter((m) => /\/node_modules\/zod\/(index\.js|v4\/classic\/)/.test(m))).toEqual([]);
+        expect(first.filter((m) => ZOD_CLASSIC.test(m))).toEqual([]);
       }
+      // The schemas of the note commands and the hook are zod/mini (shared/note.ts, the notes and agents
+      // tables, the config): zod's full API is the MCP server's and the other areas', never theirs.
+      expect(
+        modules.filter((m) => ZOD_CLASSIC.test(m)),
+        `${args[0]}: zod`,
+      ).toEqual([]);
       // The agents table (and the schemas it builds) is the hook's: the memory config's bank-scope
       // enum is in shared/bank-scope.ts, so a note command no longer builds it (issue 14).
       const agentsTable = args[0] === 'hook' ? [] : ['/shared/api/agents.ts'];
@@ -137,6 +145,7 @@ describe('memdesk CLI loading', () => {
         .split('\n')
         .filter((l) => [...HEAVY, '/shared/api/agents.ts'].some((h) => l.includes(h))),
     ).toEqual([]);
+    expect(remember.stderr.split('\n').filter((l) => ZOD_CLASSIC.test(l))).toEqual([]);
     // The note was checked for credentials: the check itself still loads where it is needed.
     expect(remember.stderr).toContain('@secretlint/core');
     // Five processes under the tsx loader: on the shared machine each can take several seconds.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { withDirLock } from '../../memory/dir-lock.js';
 import { missingOr } from '../../memory/unexpected-error.js';
@@ -26,11 +26,11 @@ export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const SessionStateSchema = z.object({
   version: z.literal(1),
   updatedAt: z.number(),
-  attached: z.array(z.string()).default([]),
-  extractedUpTo: z.number().int().nonnegative().default(0),
-  savedPending: z.number().int().nonnegative().default(0),
+  attached: z._default(z.array(z.string()), []),
+  extractedUpTo: z._default(z.int().check(z.nonnegative()), 0),
+  savedPending: z._default(z.int().check(z.nonnegative()), 0),
   /** Cursor: the prompt just submitted, recalled for at the turn's first tool use (contracts.ts). */
-  pendingPrompt: z.string().nullable().default(null),
+  pendingPrompt: z._default(z.nullable(z.string()), null),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

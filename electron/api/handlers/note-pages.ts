@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../../../shared/errors.js';
 import {
   listFilter,

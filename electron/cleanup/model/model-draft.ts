@@ -31,7 +31,7 @@ export type ModelDraftResult =
 
 const ModelAnswerSchema = z.object({
   summary: z.string().trim().min(1),
-  type: NoteTypeSchema.nullable().optional(),
+  type: z.nullable(NoteTypeSchema).optional(),
   tags: z.union([z.array(z.string()), z.string()]).optional(),
   body: z.string(),
 });

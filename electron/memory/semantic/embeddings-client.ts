@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * What semantic recall needs of a model: texts in, one vector per text out. One interface, so any
@@ -25,7 +25,7 @@ export class EmbeddingsError extends Error {
 
 const ResponseSchema = z.looseObject({
   data: z.array(
-    z.looseObject({ index: z.number().int().nonnegative().optional(), embedding: z.array(z.number()) }),
+    z.looseObject({ index: z.optional(z.int().check(z.nonnegative())), embedding: z.array(z.number()) }),
   ),
 });
 

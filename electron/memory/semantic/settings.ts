@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../../../shared/errors.js';
 import { readFileOrNull, writeFileAtomic } from '../atomic-write.js';
 
@@ -13,18 +13,18 @@ import { readFileOrNull, writeFileAtomic } from '../atomic-write.js';
  * (never in a file that is shared or synced).
  */
 export const EmbeddingsSettingsSchema = z.object({
-  enabled: z.boolean().default(false),
-  baseUrl: z.string().url().nullable().default(null),
-  model: z.string().min(1).nullable().default(null),
+  enabled: z._default(z.boolean(), false),
+  baseUrl: z._default(z.nullable(z.url()), null),
+  model: z._default(z.nullable(z.string().check(z.minLength(1))), null),
   /** A query's embedding must come back within this, or recall goes on with words alone. */
-  timeoutMs: z.number().int().positive().default(3000),
+  timeoutMs: z._default(z.int().check(z.positive()), 3000),
   /** Notes sent per request when (re-)embedding. */
-  batchSize: z.number().int().min(1).max(2048).default(64),
+  batchSize: z._default(z.int().check(z.gte(1), z.lte(2048)), 64),
   /**
    * The share of a fused score given to meaning (search/fusion.ts): absent, the default fitted with
    * the one model measured; a model measured better by `bench/recall-public/fusion-fit.ts` earns more.
    */
-  weight: z.number().min(0).max(1).optional(),
+  weight: z.optional(z.number().check(z.gte(0), z.lte(1))),
 });
 export type EmbeddingsSettings = z.infer<typeof EmbeddingsSettingsSchema>;
 

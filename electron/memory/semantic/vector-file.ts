@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { writeFileAtomic } from '../atomic-write.js';
 
 /**
@@ -25,8 +25,8 @@ const HeaderSchema = z.object({
   format: z.literal('memdesk-vectors'),
   version: z.literal(VERSION),
   space: z.string(),
-  dims: z.number().int().min(1).max(65_536),
-  count: z.number().int().min(0),
+  dims: z.int().check(z.gte(1), z.lte(65_536)),
+  count: z.int().check(z.gte(0)),
   endian: z.enum(['LE', 'BE']),
 });
 /** The first version's JSON file: per note id [key, base64 float32]. */

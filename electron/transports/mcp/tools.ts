@@ -14,8 +14,8 @@ import { SELF_CONTAINED, TAG_OTHER_WORDS, WORTH_WRITING } from '../../agents/gui
 export interface McpTool {
   name: string;
   description: string;
-  /** Validates the tool's arguments (the API schema itself, or one composed of API schema parts). */
-  input: z.ZodType;
+  /** Validates the tool's arguments (the API schema itself, or one composed of API schema parts; zod or zod/mini). */
+  input: z.core.$ZodType;
   /** The API call these (already validated) arguments make. */
   route: (args: unknown) => { method: ApiMethodName; input: unknown };
 }
@@ -26,12 +26,12 @@ const getInput = notesApi['notes.get'].input;
 /** `memory`: search (query) or read one note in full (id) — exactly one of them. */
 export const MemoryToolInputSchema = z
   .object({
-    query: searchInput.shape.query.optional().describe('words to search for in summaries, tags and bodies'),
-    id: getInput.shape.id.optional().describe('the id of one note to read in full'),
-    scope: searchInput.shape.scope
-      .optional()
+    query: z.optional(searchInput.shape.query).describe('words to search for in summaries, tags and bodies'),
+    id: z.optional(getInput.shape.id).describe('the id of one note to read in full'),
+    scope: z
+      .optional(searchInput.shape.scope)
       .describe('project, user or both (default both; with id: where to look first)'),
-    limit: searchInput.shape.limit.optional().describe('at most this many hits (default 20)'),
+    limit: z.optional(searchInput.shape.limit).describe('at most this many hits (default 20)'),
   })
   .refine((a) => (a.query === undefined) !== (a.id === undefined), {
     message: 'give either "query" (to search) or "id" (to read one note), not both and not neither',
@@ -121,7 +121,7 @@ export function toolJsonSchema(tool: McpTool): { type: 'object'; [key: string]: 
 
 /** Validates a tool's arguments with its schema; a person-readable invalid_input error otherwise. */
 export function parseToolArgs(tool: McpTool, args: unknown): unknown {
-  const parsed = tool.input.safeParse(args ?? {});
+  const parsed = z.safeParse(tool.input, args ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
