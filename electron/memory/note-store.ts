@@ -66,6 +66,7 @@ export function createNoteStore(opts: NoteStoreOptions): NoteStore {
 class FileNoteStore implements NoteStore {
   readonly scope: Scope;
   readonly dir: string;
+  readonly maxNotes: number;
   private files = new Map<string, FileEntry>();
   /** File name → the note loaded from it (files with problems or case collisions are absent). */
   private loaded = new Map<string, StoredNote>();
@@ -87,6 +88,7 @@ class FileNoteStore implements NoteStore {
   constructor(private readonly opts: NoteStoreOptions) {
     this.scope = opts.scope;
     this.dir = opts.dir;
+    this.maxNotes = opts.maxNotes;
     this.watcher = new DirWatcher({
       dir: opts.dir,
       debounceMs: opts.debounceMs ?? 100,
@@ -256,7 +258,7 @@ class FileNoteStore implements NoteStore {
   }
 
   isFull(): boolean {
-    return this.mdFileCount >= this.opts.maxNotes;
+    return this.mdFileCount >= this.maxNotes;
   }
 
   async readRaw(id: string): Promise<string | null> {

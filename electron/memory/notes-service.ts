@@ -71,7 +71,8 @@ export function createNotesService(core: MemoryCore): NotesService {
       id = generateNoteId(summary);
       for (let i = 0; store.get(id) && i < 20; i++) id = generateNoteId(summary);
     }
-    if (store.isFull()) throw scopeFullError(scope, store.fileCount(), core.config.maxNotes);
+    // The store's own limit: the user scope's is the user config's, not core.config's (project-layered).
+    if (store.isFull()) throw scopeFullError(scope, store.fileCount(), store.maxNotes);
     const draft = { summary, tags, body: req.body, ...(req.type !== undefined ? { type: req.type } : {}) };
     const { related, duplicateOf } = core.search().related(draft, { limit: 5 });
     const now = core.now();

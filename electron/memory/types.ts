@@ -99,6 +99,11 @@ export interface NoteIndexCache {
 export interface NoteStore {
   readonly scope: Scope;
   readonly dir: string;
+  /**
+   * This directory's memory.maxNotes: the user config's for the user scope, the project-layered one
+   * for the project scope (core.ts). Limits and refusals must name this, not MemoryCore.config.
+   */
+  readonly maxNotes: number;
   /** (Re)reads the directory. Malformed files are reported in warnings(), never touched. */
   load(): Promise<void>;
   /**

@@ -313,3 +313,41 @@ describe('remember / edit / forget', () => {
     expect(fx.events).toContainEqual({ type: 'notes.changed', scope: 'project', ids: [r.note.id] });
   });
 });
+
+describe('remember into a full scope: each scope by its own limit', () => {
+  // The user scope's limit is the user config's (a project's config never limits the person's own
+  // notes); the project scope's is the layered one. Project limits below and above the user's 4.
+  it.each([2, 9])('user config maxNotes 4, project config maxNotes %i', async (projectMax) => {
+    const fx = await fixture();
+    await fs.mkdir(fx.home, { recursive: true });
+    await fs.writeFile(path.join(fx.home, 'config.json'), JSON.stringify({ memory: { maxNotes: 4 } }));
+    await fs.mkdir(path.join(fx.root, '.oharness'), { recursive: true });
+    await fs.writeFile(
+      path.join(fx.root, '.oharness', 'config.json'),
+      JSON.stringify({ memory: { maxNotes: projectMax } }),
+    );
+    for (let i = 0; i < 3; i++) await writeNoteFile(fx.userDir, note(`u${i}`));
+    for (let i = 0; i < projectMax; i++) await writeNoteFile(fx.memoryDir, note(`p${i}`));
+    const { core, notes } = await fx.open();
+
+    // 3 user notes: under the user limit (and above the project's 2): accepted.
+    const fourth = await notes.remember({ summary: 'Fourth of mine', body: 'x', scope: 'user' });
+    expect(fourth.note.scope).toBe('user');
+    expect(await fs.readdir(fx.userDir)).toHaveLength(4);
+
+    // 4 user notes: full at the user limit, refused naming it (not the project's number).
+    const full = await rejection(notes.remember({ summary: 'Fifth of mine', body: 'x', scope: 'user' }));
+    expect(full.code).toBe('limit_exceeded');
+    expect(full.message).toBe(
+      'the user scope already holds 4 notes (memory.maxNotes is 4); remove some before adding new ones',
+    );
+    expect(await fs.readdir(fx.userDir)).toHaveLength(4);
+
+    // The project scope, full at the project's limit, still names the project's number.
+    const project = await rejection(notes.remember({ summary: 'One more', body: 'x', scope: 'project' }));
+    expect(project.message).toBe(
+      `the project scope already holds ${projectMax} notes (memory.maxNotes is ${projectMax}); remove some before adding new ones`,
+    );
+    await core.close();
+  });
+});
