@@ -2,8 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportScope, importArchive } from '../../electron/agents/archive/export-import.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
+import type { MemoryCore } from '../../electron/memory/types.js';
+import { serializeNote } from '../../shared/note-format.js';
 import { runMemdesk } from './run-cli.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -192,5 +195,66 @@ describe('export / import through the CLI', { timeout: 180_000 }, () => {
     );
     expect(badCollision.code).toBe(2);
     expect(badCollision.stderr).toMatch(/skip.*keep-both/);
+  });
+});
+
+describe("import into a full scope: the target store's own limit", () => {
+  // The user scope's limit is the user config's memory.maxNotes (a project's config never limits the
+  // person's own notes); archive imports write files directly, so their own check must use it too.
+  // Project limits below and above the user's 4.
+  it.each([2, 9])('user config maxNotes 4, project config maxNotes %i', async (projectMax) => {
+    const base = await tempDir('import-limit');
+    let core: MemoryCore | undefined;
+    try {
+      const noteFile = (id: string) =>
+        serializeNote({ id, summary: `summary of ${id}`, tags: [], createdAt: 1, updatedAt: 1, body: 'x\n' });
+      // The archive: six notes exported from another home's user scope.
+      const source = path.join(base, 'source');
+      await fs.mkdir(userDir(source), { recursive: true });
+      const ids = ['a0', 'a1', 'a2', 'a3', 'a4', 'a5'];
+      for (const id of ids) await fs.writeFile(path.join(userDir(source), `${id}.md`), noteFile(id));
+      const sourceCore = await createMemoryCore({ home: source, env: {} });
+      const zip = path.join(base, 'six.zip');
+      await exportScope(sourceCore, { scope: 'user', out: zip });
+      await sourceCore.close();
+
+      // The target: one user note already there; the user config says 4, the project's another number.
+      const home = path.join(base, 'home');
+      const root = path.join(base, 'project');
+      await fs.mkdir(userDir(home), { recursive: true });
+      await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ memory: { maxNotes: 4 } }));
+      await fs.mkdir(path.join(root, '.oharness'), { recursive: true });
+      // The project's notes folder exists already (an archive import does not create it).
+      await fs.mkdir(path.join(root, 'MEMORY'), { recursive: true });
+      await fs.writeFile(
+        path.join(root, '.oharness', 'config.json'),
+        JSON.stringify({ memory: { maxNotes: projectMax } }),
+      );
+      await fs.writeFile(path.join(userDir(home), 'mine.md'), noteFile('mine'));
+      core = await createMemoryCore({ home, projectRoot: root, env: {} });
+      expect(core.config.maxNotes).toBe(projectMax);
+
+      const result = await importArchive(core, { file: zip, scope: 'user', onCollision: 'skip' });
+      // 1 + 3 imported = the user limit; the rest refused as a full scope.
+      expect(result.imported).toEqual([{ id: 'a0' }, { id: 'a1' }, { id: 'a2' }]);
+      expect(result.skipped).toEqual([]);
+      expect(result.refused).toEqual(
+        ['a3', 'a4', 'a5'].map((id) => ({
+          entry: `notes/${id}.md`,
+          reason: 'refused: the user scope is full (memory.maxNotes)',
+        })),
+      );
+      const names = (await fs.readdir(userDir(home))).filter((n) => n.endsWith('.md')).sort();
+      expect(names).toEqual(['a0.md', 'a1.md', 'a2.md', 'mine.md']);
+      expect(core.store('user')?.isFull()).toBe(true);
+
+      // The project scope still stops at the project's own limit.
+      const intoProject = await importArchive(core, { file: zip, scope: 'project', onCollision: 'skip' });
+      expect(intoProject.imported).toHaveLength(Math.min(ids.length, projectMax));
+      expect((await snapshot(core.store('project')!.dir)).size).toBe(Math.min(ids.length, projectMax));
+    } finally {
+      await core?.close();
+      await fs.rm(base, { recursive: true, force: true });
+    }
   });
 });

@@ -159,7 +159,9 @@ export async function importArchive(
       });
       continue;
     }
-    if (store.isFull() || store.fileCount() + rawWrites >= core.config.maxNotes) {
+    // This store's own limit (the user config's for the user scope, never a project's): raw writes
+    // bypass the store's check and are not in fileCount() until the load at the end.
+    if (store.fileCount() + rawWrites >= store.maxNotes) {
       result.refused.push({
         entry: entry.entry,
         reason: `refused: the ${input.scope} scope is full (memory.maxNotes)`,
