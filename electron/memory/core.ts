@@ -76,7 +76,7 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
         ...(opts.watch ? {} : { syncIo: true }),
       })
     : null;
-  const indexCache = store ? new StoreIndexCache(home, store, config.maxNoteBytes) : null;
+  const indexCache = store ? new StoreIndexCache(home, store, config.maxNoteBytes, !opts.watch) : null;
   indexCache?.prime();
   await store?.load();
   if (opts.watch) store?.watch();
@@ -89,6 +89,7 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
     homeUsable,
     warnings: () => [...warnings],
     close: async () => {
+      indexCache?.close();
       await store?.close();
     },
   };
@@ -141,7 +142,8 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
         ...(opts.watch ? {} : { syncIo: true }),
       });
       // The index cache lives in the home: without a usable home the project's notes are read as before.
-      if (user.homeUsable) projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes);
+      if (user.homeUsable)
+        projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, !opts.watch);
       projectCache?.prime();
       await projectStore.load();
       if (opts.watch) projectStore.watch();
@@ -359,6 +361,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       warming = null;
       for (const u of unsubscribe) u();
       await saveCaches();
+      projectCache?.close();
       await projectStore?.close();
       if (ownsUser) await user.close();
     },

@@ -6,7 +6,14 @@ import type { Note, Scope } from '../../shared/note.js';
 import { fastParseNote } from './fast-parse.js';
 import { cachedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
-import { encodeIndexSegment, openIndexSegment, type IndexSegment } from './search/index-segment.js';
+import {
+  encodeIndexSegment,
+  listsInMemory,
+  openIndexSegment,
+  SegmentDamagedError,
+  type IndexSegment,
+  type SegmentLists,
+} from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
 import type { AdoptedFile, LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
 import { unlessMissing } from './unexpected-error.js';
@@ -20,9 +27,11 @@ import { unlessMissing } from './unexpected-error.js';
  * and held), the others are read; the search index adopts the persisted postings and patches only
  * the notes that changed (docs/performance.md, "CLI cold start").
  *
- * Opening reads the header, the note rows and the index segment (one read); the bodies come last
- * in the file and are read one by one, by offset, when a note's body is first asked for (a recall
- * shows three, a `list` none): 10,000 notes' bodies are neither read nor checked at open.
+ * Opening reads the header, the note rows and the index segment's head (one read); the segment's
+ * lists and the bodies come last in the file and are read one by one, by offset, when a term's
+ * postings, a note's analysis or a note's body is first asked for (a recall reads a few of each, a
+ * `list` none): 10,000 notes' lists and bodies are neither read nor checked at open. A long-running
+ * process (`listsOnDisk: false`) reads the lists with the rest and checks them whole instead.
  *
  * Never a wrong answer: the file carries the analyzer's fingerprint, CRCs of its rows and index,
  * and one CRC per body; it is ignored when the fingerprint or a section CRC does not match, when it
@@ -33,8 +42,9 @@ import { unlessMissing } from './unexpected-error.js';
  */
 const FORMAT = 'memdesk-index-cache';
 // 5: content hashes cover foreign frontmatter keys (shared/content-hash.ts). 6: rows carry ctime.
-// 7: rows in columns (numbers binary, strings as one JSON array per column).
-const VERSION = 7;
+// 7: rows in columns (numbers binary, strings as one JSON array per column). 8: the index segment
+// in two sections, its head and its lists (search/index-segment.ts), each list with its own CRC.
+const VERSION = 8;
 const RACY_MS = 2000;
 /** The header line is far shorter (a path and a few numbers); a file without a newline in this many bytes is not a cache. */
 const HEADER_MAX = 64 * 1024;
@@ -81,8 +91,10 @@ interface Header {
   maxNoteBytes: number;
   /** Byte length and CRC-32 of the sections that follow the header line, in this order; `rows`: the note count. */
   notes: { length: number; crc: number; rows: number };
-  /** The index segment (search/index-segment.ts) of the notes that have an analysis. */
+  /** The head of the index segment (search/index-segment.ts) of the notes that have an analysis. */
   index: { length: number; crc: number };
+  /** The segment's lists (each also checked by its own CRC in the head when read alone). */
+  lists: { length: number; crc: number };
   /** The bodies, one after the other in row order (each with its own CRC in its row). */
   bodies: { length: number };
 }
@@ -194,6 +206,15 @@ export interface CacheContents {
   bodyBytes(row: number): Buffer | null;
   /** Null when the section is damaged: the notes are analysed again. */
   segment(): IndexSegment | null;
+  /** Lets go of the file the lists are read from (a one-shot process keeps it open until then). */
+  close(): void;
+}
+
+export interface ReadOptions {
+  /** Read the segment's lists when asked for (one-shot processes) rather than with the rest. */
+  listsOnDisk: boolean;
+  /** Called once when a list read later turns out damaged: the file must not be kept as it is. */
+  onDamage?: () => void;
 }
 
 /** The fields of a note the cache keeps beside its body, in a fixed shape. */
@@ -286,7 +307,7 @@ class CachedBodies {
 }
 
 /** The cached files of a directory, or null when there is no usable cache. Synchronous: one read at open. */
-export function readIndexCache(file: string, key: CacheKey): CacheContents | null {
+export function readIndexCache(file: string, key: CacheKey, options: ReadOptions): CacheContents | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -294,6 +315,7 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
     unlessMissing(err, 'index cache: read'); // no cache yet: built from the notes
     return null;
   }
+  let keepOpen = false;
   try {
     const size = fstatSync(fd).size;
     const head = readAt(fd, 0, Math.min(size, HEADER_MAX));
@@ -307,20 +329,23 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       header.scope !== key.scope ||
       header.dir !== path.resolve(key.dir) ||
       header.maxNoteBytes !== key.maxNoteBytes ||
-      size !== nl + 1 + header.notes.length + header.index.length + header.bodies.length
+      size !== nl + 1 + header.notes.length + header.index.length + header.lists.length + header.bodies.length
     )
       return null;
-    // Rows and index in one read, the index 4-byte aligned (opened as views); the bodies stay on disk.
+    // Rows and the segment's head in one read (its lists too when not read one by one), the head
+    // 4-byte aligned (opened as views); the bodies stay on disk.
+    const listsAt = nl + 1 + header.notes.length + header.index.length;
     const sections = readAt(
       fd,
       nl + 1,
-      header.notes.length + header.index.length,
+      header.notes.length + header.index.length + (options.listsOnDisk ? 0 : header.lists.length),
       (4 - (header.notes.length % 4)) % 4,
     );
     const notes = sections.subarray(0, header.notes.length);
-    const index = sections.subarray(header.notes.length);
+    const index = sections.subarray(header.notes.length, header.notes.length + header.index.length);
+    const listsRead = sections.subarray(header.notes.length + header.index.length);
     if (index.length !== header.index.length || crc32(notes) !== header.notes.crc) return null;
-    const bodiesAt = nl + 1 + header.notes.length + header.index.length;
+    const bodiesAt = listsAt + header.lists.length;
     const rows = decodeRows(notes, header.notes.rows);
     if (!rows) return null;
     const { count, numbers } = rows;
@@ -368,10 +393,18 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       };
     }
     if (at !== header.bodies.length) return null;
+    const listsOnDisk = options.listsOnDisk
+      ? new ListsOnDisk(file, fd, listsAt, header.lists, options.onDamage)
+      : null;
     let opened: IndexSegment | null | undefined;
     const open = (): IndexSegment | null => {
       if (crc32(index) !== header.index.crc) return null;
-      const segment = openIndexSegment(index);
+      let lists: SegmentLists;
+      if (listsOnDisk) lists = listsOnDisk;
+      else if (listsRead.length === header.lists.length && crc32(listsRead) === header.lists.crc)
+        lists = listsInMemory(listsRead, true);
+      else return null;
+      const segment = openIndexSegment(index, lists, header.lists.length);
       const analysed = segmentDocs.filter((d) => d >= 0).length;
       if (!segment || segment.docCount !== analysed) return null;
       // Row order and segment order agree (each analysed row took the next number).
@@ -394,16 +427,87 @@ export function readIndexCache(file: string, key: CacheKey): CacheContents | nul
       const body = bodies?.subarray(start, start + length);
       return body && body.length === length && crc32(body) === crc ? body : null;
     };
+    keepOpen = listsOnDisk !== null;
     return {
       files,
       segmentDocs,
       bodyBytes,
       segment: () => (opened === undefined ? (opened = open()) : opened),
+      close: () => listsOnDisk?.close(),
     };
   } catch {
     return null; // unparseable: rebuilt from the notes
   } finally {
-    closeSync(fd);
+    if (!keepOpen) closeSync(fd);
+  }
+}
+
+/** Lists read one by one before the rest are served from one read of the whole section. */
+const LISTS_READ_ONE_BY_ONE = 32;
+
+/**
+ * A segment's lists left in the cache file, read by offset from the file as opened (the
+ * descriptor stays open: a save by another process replaces the file, not what was opened); each
+ * list is checked against its CRC by the segment. Past LISTS_READ_ONE_BY_ONE reads (a search for a
+ * common word looks up thousands of notes) the section is read once and checked whole.
+ */
+class ListsOnDisk implements SegmentLists {
+  private reads = 0;
+  private section: Uint32Array | null = null;
+  private warned = false;
+
+  constructor(
+    private readonly file: string,
+    private fd: number,
+    private readonly at: number,
+    private readonly whole: { length: number; crc: number },
+    private readonly onDamage: (() => void) | undefined,
+  ) {}
+
+  get checked(): boolean {
+    return this.section !== null;
+  }
+
+  read(at: number, words: number): Uint32Array | null {
+    if (this.section) return at + words <= this.section.length ? this.section.subarray(at, at + words) : null;
+    if (this.fd < 0) return null; // closed: the index analyses these notes again
+    try {
+      if (++this.reads <= LISTS_READ_ONE_BY_ONE) return this.readWords(this.at + 4 * at, words);
+      const all = this.readWords(this.at, this.whole.length / 4);
+      if (!all || crc32(all) !== this.whole.crc)
+        throw this.damaged('the lists section does not match its checksum');
+      this.section = all;
+      return this.read(at, words);
+    } catch (err) {
+      if (err instanceof SegmentDamagedError) throw err;
+      return null; // read error: reported as damage by the segment
+    }
+  }
+
+  damaged(what: string): SegmentDamagedError {
+    if (!this.warned) {
+      this.warned = true;
+      this.onDamage?.();
+    }
+    return new SegmentDamagedError(
+      `the index cache ${this.file} is damaged (${what}); its notes are indexed again`,
+    );
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private readWords(position: number, words: number): Uint32Array | null {
+    const out = new Uint32Array(words);
+    let got = 0;
+    while (got < out.byteLength) {
+      const n = readSync(this.fd, out, got, out.byteLength - got, position + got);
+      if (n === 0) return null;
+      got += n;
+    }
+    return out;
   }
 }
 
@@ -445,7 +549,8 @@ export async function writeIndexCache(
     dir: path.resolve(key.dir),
     maxNoteBytes: key.maxNoteBytes,
     notes: { length: notes.length, crc: crc32(notes), rows: noteRows.length },
-    index: { length: index.length, crc: crc32(index) },
+    index: { length: index.head.length, crc: crc32(index.head) },
+    lists: { length: index.lists.length, crc: crc32(index.lists) },
     bodies: { length: bodies.length },
   };
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -453,7 +558,7 @@ export async function writeIndexCache(
   try {
     await fs.writeFile(
       tmp,
-      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, index, bodies]),
+      Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, index.head, index.lists, bodies]),
     );
     await fs.rename(tmp, file);
   } catch (err) {
@@ -479,11 +584,17 @@ export class StoreIndexCache implements NoteIndexCache {
   private read: { rowOf: Map<string, number>; notes: StoredNote[]; inFile: boolean[] } | null = null;
   /** The file as read at open (null after a save: the analyses are then in `analyses`). */
   private contents: CacheContents | null = null;
+  /** The file as opened, until close() (its lists may still be read after a save). */
+  private opened: CacheContents | null = null;
+  /** A list of the file was found damaged: the next save rewrites it whatever else changed. */
+  private damaged = false;
 
   constructor(
     home: string,
     private readonly store: NoteStore,
     maxNoteBytes: number,
+    /** One-shot process: the segment's lists stay in the file until asked for (ReadOptions). */
+    private readonly listsOnDisk = false,
   ) {
     this.key = { scope: store.scope, dir: store.dir, maxNoteBytes };
     this.file = indexCacheFile(home, store.scope, store.dir);
@@ -491,9 +602,13 @@ export class StoreIndexCache implements NoteIndexCache {
 
   /** Call before the store's first load. */
   prime(): void {
-    const contents = readIndexCache(this.file, this.key);
+    const contents = readIndexCache(this.file, this.key, {
+      listsOnDisk: this.listsOnDisk,
+      onDamage: () => (this.damaged = true),
+    });
     if (!contents) return;
     this.contents = contents;
+    this.opened = contents;
     const { files, segmentDocs } = contents;
     const rowOf = new Map<string, number>();
     const notes = new Array<StoredNote>(files.length);
@@ -516,7 +631,13 @@ export class StoreIndexCache implements NoteIndexCache {
   /** A row's analysis as the file holds it (null: not analysed, or the index section is damaged). */
   private fileAnalysis(row: number): DocumentAnalysis | null {
     const doc = this.contents?.segmentDocs[row] ?? -1;
-    return doc >= 0 ? (this.contents?.segment()?.analysis(doc) ?? null) : null;
+    if (doc < 0) return null;
+    try {
+      return this.contents?.segment()?.analysis(doc) ?? null;
+    } catch (err) {
+      if (err instanceof SegmentDamagedError) return null; // analysed from the note instead
+      throw err;
+    }
   }
 
   /** The note's analysis: from the cache when the note came from it, else computed (and kept). */
@@ -563,7 +684,7 @@ export class StoreIndexCache implements NoteIndexCache {
         if (!this.read!.inFile[row] && this.analyses.has(note)) stale++;
       } else stale++;
     });
-    const worth = this.read === null ? count > 0 : stale >= Math.max(1, count / 100);
+    const worth = this.read === null || this.damaged ? count > 0 : stale >= Math.max(1, count / 100);
     if (!worth) return;
     const files = this.store.loadedFiles();
     // Notes analysed neither now nor in the file are saved without analysis.
@@ -577,11 +698,18 @@ export class StoreIndexCache implements NoteIndexCache {
       return { ...f, analysis, bodyBytes };
     });
     await writeIndexCache(this.file, this.key, rows);
+    this.damaged = false;
     this.contents = null;
     this.read = {
       rowOf: new Map(rows.map((r, row) => [r.name, row])),
       notes: rows.map((r) => r.note),
       inFile: rows.map((r) => r.analysis !== null),
     };
+  }
+
+  /** Lets go of the cache file as opened (after this, lists not yet read are analysed from the notes). */
+  close(): void {
+    this.opened?.close();
+    this.opened = null;
   }
 }

@@ -93,6 +93,8 @@ export interface NoteIndexCache {
   adoptInto(index: SearchIndex): Set<StoredNote>;
   /** Writes the cache when enough changed since it was read. */
   save(): Promise<void>;
+  /** Lets go of the cache file (called when the core closes, after the save). */
+  close(): void;
 }
 
 /** One note directory (`<project>/MEMORY/` or `$OHARNESS_HOME/memory/user/`). */

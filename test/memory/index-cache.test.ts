@@ -259,6 +259,50 @@ describe('the index cache (memory-cache/)', () => {
     await core.close();
   });
 
+  it("a one-shot open reads the index's lists when asked for: damaged after the open, answers stay exact and the cache is rewritten", async () => {
+    const env = await setup();
+    const ids = Array.from({ length: 40 }, (_, i) => `n${i}`);
+    const file = await cachedProjectNotes(
+      env,
+      ids,
+      (i) => `deploy font ${i % 3 ? 'theme' : 'tests'} 数据库 ${i}`,
+    );
+    const listsOf = async () => {
+      const bytes = await fs.readFile(file);
+      const nl = bytes.indexOf(0x0a);
+      const header = JSON.parse(bytes.toString('utf8', 0, nl)) as {
+        notes: { length: number };
+        index: { length: number };
+        lists: { length: number; crc: number };
+      };
+      const at = nl + 1 + header.notes.length + header.index.length;
+      return { at, length: header.lists.length, crc: header.lists.crc, bytes };
+    };
+    for (const watch of [true, false]) {
+      const before = await listsOf();
+      const core = await createMemoryCore({ home: env.home, projectRoot: env.root, env: {}, watch });
+      // Every list's bytes changed in place (the same file, as opened) after the open.
+      const handle = await fs.open(file, 'r+');
+      const flipped = Buffer.from(before.bytes.subarray(before.at, before.at + before.length)).map(
+        (b) => b ^ 0x10,
+      );
+      await handle.write(flipped, 0, flipped.length, before.at);
+      await handle.close();
+      await expectSameAsFresh(env, core);
+      await core.close();
+      const after = await listsOf();
+      if (watch) {
+        // Read and checked whole at open: nothing of the damage was seen, the file is kept as it is.
+        expect(crc32(after.bytes.subarray(after.at, after.at + after.length))).not.toBe(after.crc);
+        await fs.writeFile(file, before.bytes);
+      } else {
+        // Read when asked for: each damaged list was caught by its CRC, and the cache was rewritten.
+        expect(crc32(after.bytes.subarray(after.at, after.at + after.length))).toBe(after.crc);
+      }
+    }
+    await fs.rm(path.dirname(env.home), { recursive: true, force: true });
+  });
+
   it('many bodies read at once (a first sync, an export) come from one read of the section, each still checked', async () => {
     const env = await setup();
     const ids = Array.from({ length: 90 }, (_, i) => `n${i}`);

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/note.js';
-import { encodeIndexSegment, openIndexSegment } from '../../electron/memory/search/index-segment.js';
+import {
+  encodeIndexSegment,
+  listsInMemory,
+  openIndexSegment,
+  SegmentDamagedError,
+} from '../../electron/memory/search/index-segment.js';
 import { analyseDocument, SearchIndex } from '../../electron/memory/search/search-index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
 
@@ -47,6 +52,24 @@ function answers(index: SearchIndex) {
   };
 }
 
+/** Copied to an odd offset: a section read from inside a file need not be aligned. */
+function unaligned(buf: Buffer): Buffer {
+  const odd = Buffer.alloc(buf.length + 1).subarray(1);
+  buf.copy(odd);
+  return odd;
+}
+
+/** A segment of `docs` as a cache holds it, its lists checked one by one; `flip`: one byte of the lists changed. */
+function segmentOf(docs: readonly SearchDocument[], flip?: number) {
+  const { head, lists } = encodeIndexSegment(docs.map(analyseDocument));
+  const damaged = Buffer.from(lists);
+  if (flip !== undefined && damaged.length > 0) {
+    const at = Math.floor(flip * damaged.length);
+    damaged[at] = damaged[at]! ^ 0x04;
+  }
+  return openIndexSegment(unaligned(head), listsInMemory(unaligned(damaged), false), lists.length)!;
+}
+
 describe('index segments (the persisted inverted index)', () => {
   it('an index adopting segments, then patched, answers like one built by upserting the same notes', () => {
     fc.assert(
@@ -62,7 +85,8 @@ describe('index segments (the persisted inverted index)', () => {
             maxLength: 6,
           },
         ),
-        (project, user, changes) => {
+        fc.option(fc.double({ min: 0, max: 0.999, noNaN: true }), { nil: undefined }),
+        (project, user, changes, flip) => {
           const persisted = [
             unique(project.map((d) => ({ ...d, scope: 'project' as const }))),
             unique(user.map((d) => ({ ...d, scope: 'user' as const }))),
@@ -71,11 +95,8 @@ describe('index segments (the persisted inverted index)', () => {
           const adopted = new SearchIndex();
           for (const docs of persisted) {
             for (const d of docs) fresh.upsert(d);
-            const buf = encodeIndexSegment(docs.map(analyseDocument));
-            // Copied to an odd offset: a section read from inside a file need not be aligned.
-            const odd = Buffer.alloc(buf.length + 1).subarray(1);
-            buf.copy(odd);
-            adopted.adoptSegment(openIndexSegment(odd)!, docs);
+            // A damaged list (flip) is found when read: the index analyses its notes again.
+            adopted.adoptSegment(segmentOf(docs, docs === persisted[0] ? flip : undefined), docs);
             adopted.search('merge the'); // terms looked up before the next segment comes must take its postings too
           }
           expect(answers(adopted)).toEqual(answers(fresh));
@@ -92,10 +113,45 @@ describe('index segments (the persisted inverted index)', () => {
     );
   });
 
-  it('a damaged segment is refused, not read', () => {
-    const buf = encodeIndexSegment([analyseDocument({ summary: 'merge', tags: [], body: 'deploy' })]);
-    expect(openIndexSegment(buf)).not.toBeNull();
-    expect(openIndexSegment(buf.subarray(0, buf.length - 4))).toBeNull();
-    expect(openIndexSegment(Buffer.alloc(3))).toBeNull();
+  it('a head that does not add up is refused; a damaged list is never read as data', () => {
+    const { head, lists } = encodeIndexSegment([
+      analyseDocument({ summary: 'merge', tags: [], body: 'deploy' }),
+      analyseDocument({ summary: 'font', tags: ['theme'], body: 'deploy the font' }),
+    ]);
+    const inMemory = (buf: Buffer) => listsInMemory(buf, false);
+    expect(openIndexSegment(head, inMemory(lists), lists.length)).not.toBeNull();
+    expect(openIndexSegment(head.subarray(0, head.length - 4), inMemory(lists), lists.length)).toBeNull();
+    expect(openIndexSegment(head, inMemory(lists), lists.length - 4)).toBeNull();
+    expect(openIndexSegment(Buffer.alloc(3), inMemory(lists), lists.length)).toBeNull();
+    // Each list against its own CRC: a flipped byte anywhere in the lists is found by whichever
+    // reader touches it (postings, analysis or tf lookup), and nothing else is.
+    for (let at = 0; at < lists.length; at++) {
+      const damaged = Buffer.from(lists);
+      damaged[at] = damaged[at]! ^ 0x01;
+      const segment = openIndexSegment(head, inMemory(damaged), lists.length)!;
+      const reads = [
+        ...segment.terms.map((_, t) => () => segment.postings(t, () => {})),
+        ...[0, 1].map((doc) => () => segment.analysis(doc)),
+        ...[0, 1].map(
+          (doc) => () => segment.lookupTfs(doc, new Int32Array(segment.terms.length), new Int32Array(1)),
+        ),
+      ];
+      const failed = reads.filter((read) => {
+        try {
+          read();
+          return false;
+        } catch (err) {
+          expect(err).toBeInstanceOf(SegmentDamagedError);
+          return true;
+        }
+      });
+      // One term's postings, or one note's analysis (read by both analysis and lookupTfs).
+      expect([1, 2]).toContain(failed.length);
+    }
+    // Lists checked whole (a long-running process) are served without a check per list.
+    const whole = openIndexSegment(head, listsInMemory(lists, true), lists.length)!;
+    expect(whole.analysis(1)).toEqual(
+      analyseDocument({ summary: 'font', tags: ['theme'], body: 'deploy the font' }),
+    );
   });
 });

@@ -3,7 +3,7 @@ import { noteIdKey } from '../../../shared/note-id.js';
 import { analyze, analyzeQuery, cjkChars } from './analyze.js';
 import { expandAsTyped, type Vocabulary } from './as-you-type.js';
 import { expandQuery } from './feedback.js';
-import type { IndexSegment } from './index-segment.js';
+import { SegmentDamagedError, type IndexSegment } from './index-segment.js';
 import type { FeedbackDoc, WeightedQuery } from './feedback.js';
 import { recall } from './recall.js';
 import { hiddenInProject } from './project-tag.js';
@@ -207,10 +207,12 @@ export class SearchIndex {
 
   /** The analysis an indexed note was indexed with (what the index cache persists). */
   analysisOf(scope: Scope, id: string): DocumentAnalysis | undefined {
-    const slot = this.byKey.get(docKey(scope, id));
-    const e = slot === undefined ? undefined : this.entries[slot];
-    if (!e) return undefined;
-    return analysisOfEntry(e);
+    return this.healed(() => {
+      const slot = this.byKey.get(docKey(scope, id));
+      const e = slot === undefined ? undefined : this.entries[slot];
+      if (!e) return undefined;
+      return analysisOfEntry(e);
+    });
   }
 
   *documents(): IterableIterator<SearchDocument> {
@@ -236,6 +238,9 @@ export class SearchIndex {
     this.lenB = [];
     this.sumS = this.sumT = this.sumB = this.count = 0;
     this.normsDirty = true;
+    // A query cut short (a damaged segment, then a rebuild) leaves its marks in the scratch arrays.
+    this.acc.fill(0);
+    this.stHit.fill(0);
   }
 
   /**
@@ -244,38 +249,40 @@ export class SearchIndex {
    * text analysis, which is most of the cost of indexing a note.
    */
   upsert(doc: SearchDocument, analysis: DocumentAnalysis = analyseDocument(doc)): void {
-    const key = docKey(doc.scope, doc.id);
-    if (this.byKey.has(key)) this.remove(doc.scope, doc.id);
+    return this.healed(() => {
+      const key = docKey(doc.scope, doc.id);
+      if (this.byKey.has(key)) this.remove(doc.scope, doc.id);
 
-    const slot = this.free.pop() ?? this.entries.length;
-    this.ensureCapacity(slot + 1);
-    for (let i = 0; i < analysis.terms.length; i++) {
-      const term = analysis.terms[i]!;
-      const tf = analysis.tfs[i]!;
-      const p = this.posting(term) ?? this.newPosting(term);
-      p.docs.push(slot);
-      p.tfs.push(tf);
-      if ((tf & 0xffff) !== 0) {
-        const head = this.head(term);
-        if (head) head.push(slot);
-        else this.headPostings.set(term, [slot]);
+      const slot = this.free.pop() ?? this.entries.length;
+      this.ensureCapacity(slot + 1);
+      for (let i = 0; i < analysis.terms.length; i++) {
+        const term = analysis.terms[i]!;
+        const tf = analysis.tfs[i]!;
+        const p = this.posting(term) ?? this.newPosting(term);
+        p.docs.push(slot);
+        p.tfs.push(tf);
+        if ((tf & 0xffff) !== 0) {
+          const head = this.head(term);
+          if (head) head.push(slot);
+          else this.headPostings.set(term, [slot]);
+        }
       }
-    }
-    // Only the fields search uses (a StoredNote's spread would also compute its derived links).
-    // The body is read from the document when needed (recall's block): with a precomputed
-    // analysis, indexing never reads it (a note from the index cache loads its body lazily).
-    const own: SearchDocument = {
-      id: doc.id,
-      scope: doc.scope,
-      summary: doc.summary,
-      tags: [...doc.tags],
-      type: doc.type,
-      get body() {
-        return doc.body;
-      },
-      updatedAt: doc.updatedAt,
-    };
-    this.place(slot, own, key, analysis, analysis.lengths, null, -1);
+      // Only the fields search uses (a StoredNote's spread would also compute its derived links).
+      // The body is read from the document when needed (recall's block): with a precomputed
+      // analysis, indexing never reads it (a note from the index cache loads its body lazily).
+      const own: SearchDocument = {
+        id: doc.id,
+        scope: doc.scope,
+        summary: doc.summary,
+        tags: [...doc.tags],
+        type: doc.type,
+        get body() {
+          return doc.body;
+        },
+        updatedAt: doc.updatedAt,
+      };
+      this.place(slot, own, key, analysis, analysis.lengths, null, -1);
+    });
   }
 
   /**
@@ -299,14 +306,49 @@ export class SearchIndex {
       this.place(base + d, doc, keys[d]!, null, segment.lengths(d), segment, d);
     });
     const adopted: AdoptedSegment = { segment, base, bigramsTracked: false };
-    // Terms already merged stay complete: they take this segment's postings now.
-    for (const term of this.merged) {
-      this.mergePostings(adopted, term, this.postings.get(term));
-      this.mergeHeads(adopted, term);
+    try {
+      // Terms whose postings are complete (merged, or held for notes indexed before any segment:
+      // after a rebuild) stay complete: they take this segment's postings now.
+      for (const term of new Set([...this.merged, ...this.postings.keys()])) {
+        this.merged.add(term);
+        this.mergePostings(adopted, term, this.postings.get(term));
+        this.mergeHeads(adopted, term);
+      }
+      for (const term of new Set([...this.headsMerged, ...this.headPostings.keys()]))
+        if (!this.merged.has(term)) {
+          this.headsMerged.add(term);
+          this.mergeHeads(adopted, term);
+        }
+    } catch (err) {
+      if (!(err instanceof SegmentDamagedError)) throw err;
+      this.rebuildWithoutSegments(); // the notes just placed are among those analysed again
+      return;
     }
-    for (const term of this.headsMerged) if (!this.merged.has(term)) this.mergeHeads(adopted, term);
     this.segments.push(adopted);
     this.segmentDf.clear();
+  }
+
+  /**
+   * Runs `op` and, when a persisted segment's list turns out damaged on the way (read on demand,
+   * index-segment.ts), analyses every note again without segments and runs it once more: a
+   * damaged cache costs time, never a wrong or missing answer. Whatever `op` changed before the
+   * damage is undone by the rebuild (built from the notes held), so it runs again from the start.
+   */
+  private healed<T>(op: () => T): T {
+    try {
+      return op();
+    } catch (err) {
+      if (!(err instanceof SegmentDamagedError) || this.segments.length === 0) throw err;
+      this.rebuildWithoutSegments();
+      return op();
+    }
+  }
+
+  /** Every note held, indexed again from its own text; the persisted segments are dropped. */
+  private rebuildWithoutSegments(): void {
+    const docs = [...this.documents()];
+    this.clear();
+    for (const doc of docs) this.upsert(doc);
   }
 
   /** Puts a note into a free slot with its analysis (or the segment it is read from) and field lengths. */
@@ -407,51 +449,53 @@ export class SearchIndex {
 
   /** Remove the note; returns whether it was indexed. */
   remove(scope: Scope, id: string): boolean {
-    const key = docKey(scope, id);
-    const slot = this.byKey.get(key);
-    if (slot === undefined) return false;
-    const entry = this.entries[slot]!;
-    const { terms, tfs } = analysisOfEntry(entry);
-    for (let k = 0; k < terms.length; k++) {
-      const term = terms[k]!;
-      const tf = tfs[k]!;
-      const p = this.posting(term)!;
-      if ((tf & 0xffff) !== 0) {
-        const head = this.headPostings.get(term)!;
-        const h = head.indexOf(slot);
-        head[h] = head[head.length - 1]!;
-        head.pop();
-        if (head.length === 0) this.headPostings.delete(term);
+    return this.healed(() => {
+      const key = docKey(scope, id);
+      const slot = this.byKey.get(key);
+      if (slot === undefined) return false;
+      const entry = this.entries[slot]!;
+      const { terms, tfs } = analysisOfEntry(entry);
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k]!;
+        const tf = tfs[k]!;
+        const p = this.posting(term)!;
+        if ((tf & 0xffff) !== 0) {
+          const head = this.headPostings.get(term)!;
+          const h = head.indexOf(slot);
+          head[h] = head[head.length - 1]!;
+          head.pop();
+          if (head.length === 0) this.headPostings.delete(term);
+        }
+        const i = p.docs.indexOf(slot);
+        const last = p.docs.length - 1;
+        p.docs[i] = p.docs[last]!;
+        p.tfs[i] = p.tfs[last]!;
+        p.docs.pop();
+        p.tfs.pop();
+        if (p.docs.length === 0) {
+          this.postings.delete(term);
+          this.ownTerms.removed();
+          this.trackBigram(term, false);
+        }
       }
-      const i = p.docs.indexOf(slot);
-      const last = p.docs.length - 1;
-      p.docs[i] = p.docs[last]!;
-      p.tfs[i] = p.tfs[last]!;
-      p.docs.pop();
-      p.tfs.pop();
-      if (p.docs.length === 0) {
-        this.postings.delete(term);
-        this.ownTerms.removed();
-        this.trackBigram(term, false);
+      this.byKey.delete(key);
+      const idKey = noteIdKey(id);
+      const pair = this.byIdKey.get(idKey);
+      if (pair) {
+        pair[scope === 'project' ? 0 : 1] = -1;
+        if (pair[0] < 0 && pair[1] < 0) this.byIdKey.delete(idKey);
       }
-    }
-    this.byKey.delete(key);
-    const idKey = noteIdKey(id);
-    const pair = this.byIdKey.get(idKey);
-    if (pair) {
-      pair[scope === 'project' ? 0 : 1] = -1;
-      if (pair[0] < 0 && pair[1] < 0) this.byIdKey.delete(idKey);
-    }
-    this.sumS -= this.lenS[slot]!;
-    this.sumT -= this.lenT[slot]!;
-    this.sumB -= this.lenB[slot]!;
-    this.entries[slot] = undefined;
-    this.positions.delete(slot);
-    this.scopeCode[slot] = 0;
-    this.free.push(slot);
-    this.count--;
-    this.normsDirty = true;
-    return true;
+      this.sumS -= this.lenS[slot]!;
+      this.sumT -= this.lenT[slot]!;
+      this.sumB -= this.lenB[slot]!;
+      this.entries[slot] = undefined;
+      this.positions.delete(slot);
+      this.scopeCode[slot] = 0;
+      this.free.push(slot);
+      this.count--;
+      this.normsDirty = true;
+      return true;
+    });
   }
 
   /** The note a `[[id]]` link names: the project scope first, then the user scope (ids compared ignoring case). */
@@ -500,33 +544,35 @@ export class SearchIndex {
    * also matches as a prefix, and a longer word with one typo still finds (as-you-type.ts).
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const limit = Math.max(0, Math.floor(options.limit ?? 20));
-    const exact = this.widenCjk(this.queryOf(query));
-    const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
-    const label = options.projectLabel;
-    const scope = options.scope ?? 'both';
-    const skip = label !== undefined ? this.hiddenIn(label) : undefined;
-    const semantic = options.semantic;
-    const hits = this.rank(q, {
-      limit: semantic ? Math.max(limit, FUSION_LEXICAL_POOL) : limit,
-      scope,
-      usage: options.usage,
-      feedback: true,
-      proximityTerms: exact.terms,
-      ...(skip ? { skip } : {}),
+    return this.healed(() => {
+      const limit = Math.max(0, Math.floor(options.limit ?? 20));
+      const exact = this.widenCjk(this.queryOf(query));
+      const q = options.asYouType === false ? exact : expandAsTyped(exact, query, this.vocabulary);
+      const label = options.projectLabel;
+      const scope = options.scope ?? 'both';
+      const skip = label !== undefined ? this.hiddenIn(label) : undefined;
+      const semantic = options.semantic;
+      const hits = this.rank(q, {
+        limit: semantic ? Math.max(limit, FUSION_LEXICAL_POOL) : limit,
+        scope,
+        usage: options.usage,
+        feedback: true,
+        proximityTerms: exact.terms,
+        ...(skip ? { skip } : {}),
+      });
+      if (!semantic || limit === 0) return hits;
+      const fused = fuseScores(
+        hits,
+        semantic,
+        (s, id) => {
+          const doc = this.get(s, id);
+          if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
+          return unmatchedHit(doc);
+        },
+        options.semanticWeight,
+      );
+      return fused.slice(0, limit);
     });
-    if (!semantic || limit === 0) return hits;
-    const fused = fuseScores(
-      hits,
-      semantic,
-      (s, id) => {
-        const doc = this.get(s, id);
-        if (!doc || (scope !== 'both' && s !== scope) || skip?.(s, id)) return undefined;
-        return unmatchedHit(doc);
-      },
-      options.semanticWeight,
-    );
-    return fused.slice(0, limit);
   }
 
   /** `skip` for notes tagged only for other projects than `label` (project-tag.ts). */
@@ -595,32 +641,34 @@ export class SearchIndex {
    * related note whose `similarity` reaches DUPLICATE_THRESHOLD.
    */
   related(note: NoteLike, options: RelatedOptions = {}): RelatedResult {
-    const limit = Math.max(0, Math.floor(options.limit ?? 5));
-    const q = this.noteQuery(note);
-    const ex = options.exclude;
-    const hits = this.rank(q, {
-      limit,
-      scope: options.scope ?? 'both',
-      usage: undefined,
-      ...(ex ? { skip: (scope: Scope, id: string) => scope === ex.scope && id === ex.id } : {}),
-    });
-    let duplicateOf: RelatedResult['duplicateOf'] = null;
-    const vec = this.vectorOf(termCounts(note));
-    for (const hit of hits.slice(0, 3)) {
-      const sim = cosine(
-        vec,
-        this.vectorOf(termsOf(this.entries[this.byKey.get(docKey(hit.scope, hit.id))!]!)),
-      );
-      if (sim >= DUPLICATE_THRESHOLD && (!duplicateOf || sim > duplicateOf.similarity)) {
-        duplicateOf = { id: hit.id, scope: hit.scope, summary: hit.summary, similarity: sim };
+    return this.healed(() => {
+      const limit = Math.max(0, Math.floor(options.limit ?? 5));
+      const q = this.noteQuery(note);
+      const ex = options.exclude;
+      const hits = this.rank(q, {
+        limit,
+        scope: options.scope ?? 'both',
+        usage: undefined,
+        ...(ex ? { skip: (scope: Scope, id: string) => scope === ex.scope && id === ex.id } : {}),
+      });
+      let duplicateOf: RelatedResult['duplicateOf'] = null;
+      const vec = this.vectorOf(termCounts(note));
+      for (const hit of hits.slice(0, 3)) {
+        const sim = cosine(
+          vec,
+          this.vectorOf(termsOf(this.entries[this.byKey.get(docKey(hit.scope, hit.id))!]!)),
+        );
+        if (sim >= DUPLICATE_THRESHOLD && (!duplicateOf || sim > duplicateOf.similarity)) {
+          duplicateOf = { id: hit.id, scope: hit.scope, summary: hit.summary, similarity: sim };
+        }
       }
-    }
-    if (duplicateOf) {
-      const d = duplicateOf;
-      const i = hits.findIndex((h) => h.id === d.id && h.scope === d.scope);
-      if (i > 0) hits.unshift(...hits.splice(i, 1));
-    }
-    return { related: hits, duplicateOf };
+      if (duplicateOf) {
+        const d = duplicateOf;
+        const i = hits.findIndex((h) => h.id === d.id && h.scope === d.scope);
+        if (i > 0) hits.unshift(...hits.splice(i, 1));
+      }
+      return { related: hits, duplicateOf };
+    });
   }
 
   /**
@@ -628,9 +676,11 @@ export class SearchIndex {
    * term vectors. 1 for the same text; what the duplicate threshold compares. 0 when `id` is unknown.
    */
   similarity(note: NoteLike, scope: Scope, id: string): number {
-    const slot = this.byKey.get(docKey(scope, id));
-    if (slot === undefined) return 0;
-    return cosine(this.vectorOf(termCounts(note)), this.vectorOf(termsOf(this.entries[slot]!)));
+    return this.healed(() => {
+      const slot = this.byKey.get(docKey(scope, id));
+      if (slot === undefined) return 0;
+      return cosine(this.vectorOf(termCounts(note)), this.vectorOf(termsOf(this.entries[slot]!)));
+    });
   }
 
   /** Per-message recall (see ./recall.ts). Never throws. */
@@ -648,16 +698,18 @@ export class SearchIndex {
    * terms, the best `limit` kept in a heap, then explained.
    */
   rank(q: WeightedQuery, o: RankOptions): SearchHit[] {
-    if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
-    const prox = this.proximityQuery(o);
-    if (!prox) return this.rankLexical(q, o).map((x) => x.hit);
-    // The best `pool` notes are re-ranked by how close the typed terms stand in their text.
-    const pool = this.rankLexical(q, { ...o, limit: Math.max(o.limit, prox.config.pool) });
-    return pool
-      .map((x, i) => ({ hit: this.withProximity(x, prox), i }))
-      .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
-      .slice(0, o.limit)
-      .map((x) => x.hit);
+    return this.healed(() => {
+      if (o.limit <= 0 || q.terms.length === 0 || this.count === 0) return [];
+      const prox = this.proximityQuery(o);
+      if (!prox) return this.rankLexical(q, o).map((x) => x.hit);
+      // The best `pool` notes are re-ranked by how close the typed terms stand in their text.
+      const pool = this.rankLexical(q, { ...o, limit: Math.max(o.limit, prox.config.pool) });
+      return pool
+        .map((x, i) => ({ hit: this.withProximity(x, prox), i }))
+        .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
+        .slice(0, o.limit)
+        .map((x) => x.hit);
+    });
   }
 
   /** BM25F (with feedback when asked) without proximity: the ranking proximity re-ranks (with each hit's slot). */
