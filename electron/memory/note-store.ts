@@ -8,7 +8,14 @@ import { withDirLock } from './dir-lock.js';
 import type { FileEntry } from './note-store/note-file.js';
 import { scanNoteDir } from './note-store/scan.js';
 import { DirWatcher } from './note-store/watcher.js';
-import { deleteNote, isLink, replaceNoteRaw, writeNote, type WriteTarget } from './note-store/writer.js';
+import {
+  deleteNote,
+  isLink,
+  replaceNoteRaw,
+  withDirCreatedAndLocked,
+  writeNote,
+  type WriteTarget,
+} from './note-store/writer.js';
 import type {
   AdoptedFile,
   BackupStore,
@@ -280,6 +287,10 @@ class FileNoteStore implements NoteStore {
       fn,
       this.opts.lockTimeoutMs !== undefined ? { timeoutMs: this.opts.lockTimeoutMs } : {},
     );
+  }
+
+  withDirCreatedAndLocked<T>(fn: () => Promise<T>): Promise<T> {
+    return withDirCreatedAndLocked(this.target, fn);
   }
 
   async write(note: Note, opts: WriteNoteOptions = {}): Promise<StoredNote> {

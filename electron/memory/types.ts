@@ -151,8 +151,17 @@ export interface NoteStore {
   ): Promise<{ note: StoredNote | null; replacedBackupId: string | null }>;
   /** Backs the file up, then removes it, under the lock. */
   delete(id: string, opts: DeleteNoteOptions): Promise<{ backupId: string }>;
-  /** Runs fn holding the directory's write lock (in-process queue + cross-process lock file). */
+  /**
+   * Runs fn holding the directory's write lock (in-process queue + cross-process lock file). The
+   * lock file lives in the directory: when it may not exist yet, use withDirCreatedAndLocked.
+   */
   withLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * For a write made outside write()/replaceRaw() (an archive import's exact bytes): creates the
+   * directory when missing, as the first write() does (a wanted watcher starts), then runs fn under
+   * withLock. A directory that cannot be created is an io_error naming it, and fn does not run.
+   */
+  withDirCreatedAndLocked<T>(fn: () => Promise<T>): Promise<T>;
   /** The raw bytes of a note's file as on disk (for sync baselines and backups). */
   readRaw(id: string): Promise<string | null>;
   onChange(listener: (change: NoteStoreChange) => void): () => void;

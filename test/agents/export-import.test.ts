@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportScope, importArchive } from '../../electron/agents/archive/export-import.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import { createNotesService } from '../../electron/memory/notes-service.js';
@@ -15,6 +15,24 @@ let homeA: string;
 let homeB: string;
 let work: string;
 const userDir = (home: string) => path.join(home, 'memory', 'user');
+
+const noteFile = (id: string) =>
+  serializeNote({ id, summary: `summary of ${id}`, tags: [], createdAt: 1, updatedAt: 1, body: 'x\n' });
+
+/** An export zip (exportScope) of notes `ids`, written in another home's user scope under `base`. */
+async function exportedNotes(base: string, ids: string[]): Promise<string> {
+  const source = path.join(base, 'source');
+  await fs.mkdir(userDir(source), { recursive: true });
+  for (const id of ids) await fs.writeFile(path.join(userDir(source), `${id}.md`), noteFile(id));
+  const sourceCore = await createMemoryCore({ home: source, env: {} });
+  const zip = path.join(base, `${ids.length}-notes.zip`);
+  try {
+    await exportScope(sourceCore, { scope: 'user', out: zip });
+  } finally {
+    await sourceCore.close();
+  }
+  return zip;
+}
 
 async function snapshot(dir: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
@@ -206,17 +224,9 @@ describe("import into a full scope: the target store's own limit", () => {
     const base = await tempDir('import-limit');
     let core: MemoryCore | undefined;
     try {
-      const noteFile = (id: string) =>
-        serializeNote({ id, summary: `summary of ${id}`, tags: [], createdAt: 1, updatedAt: 1, body: 'x\n' });
       // The archive: six notes exported from another home's user scope.
-      const source = path.join(base, 'source');
-      await fs.mkdir(userDir(source), { recursive: true });
       const ids = ['a0', 'a1', 'a2', 'a3', 'a4', 'a5'];
-      for (const id of ids) await fs.writeFile(path.join(userDir(source), `${id}.md`), noteFile(id));
-      const sourceCore = await createMemoryCore({ home: source, env: {} });
-      const zip = path.join(base, 'six.zip');
-      await exportScope(sourceCore, { scope: 'user', out: zip });
-      await sourceCore.close();
+      const zip = await exportedNotes(base, ids);
 
       // The target: one user note already there; the user config says 4, the project's another number.
       const home = path.join(base, 'home');
@@ -224,8 +234,6 @@ describe("import into a full scope: the target store's own limit", () => {
       await fs.mkdir(userDir(home), { recursive: true });
       await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ memory: { maxNotes: 4 } }));
       await fs.mkdir(path.join(root, '.oharness'), { recursive: true });
-      // The project's notes folder exists already (an archive import does not create it).
-      await fs.mkdir(path.join(root, 'MEMORY'), { recursive: true });
       await fs.writeFile(
         path.join(root, '.oharness', 'config.json'),
         JSON.stringify({ memory: { maxNotes: projectMax } }),
@@ -258,3 +266,97 @@ describe("import into a full scope: the target store's own limit", () => {
     }
   });
 });
+
+describe('import into a notes folder that does not exist yet', () => {
+  const ids = ['n1', 'n2', 'n3'];
+  let base: string;
+  let core: MemoryCore | undefined;
+
+  beforeEach(async () => {
+    base = await tempDir('import-mkdir');
+  });
+  afterEach(async () => {
+    await core?.close();
+    core = undefined;
+    await fs.rm(base, { recursive: true, force: true });
+  });
+
+  /** A registered project without MEMORY/ (git keeps no empty folder: a fresh clone has none). */
+  async function projectWithoutNotesFolder(): Promise<{ root: string; home: string }> {
+    const root = path.join(base, 'project');
+    await fs.mkdir(path.join(root, '.oharness'), { recursive: true });
+    await fs.writeFile(path.join(root, '.oharness', 'project.json'), JSON.stringify({ id: 'p-mkdir' }));
+    return { root, home: path.join(base, 'home') };
+  }
+
+  it('the project scope: the import creates MEMORY/ as a first write does, then writes every note', async () => {
+    const zip = await exportedNotes(base, ids);
+    const { root, home } = await projectWithoutNotesFolder();
+    core = await createMemoryCore({ home, projectRoot: root, env: {} });
+    const memoryDir = path.join(root, 'MEMORY');
+    expect(core.store('project')?.dir).toBe(memoryDir);
+    await expect(fs.stat(memoryDir)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const result = await importArchive(core, { file: zip, scope: 'project', onCollision: 'skip' });
+    expect(result.refused).toEqual([]);
+    expect(result.skipped).toEqual([]);
+    expect(result.imported).toEqual(ids.map((id) => ({ id })));
+    expect((await fs.readdir(memoryDir)).sort()).toEqual(ids.map((id) => `${id}.md`));
+    // Byte for byte the exported files, and loaded by the store.
+    const source = await snapshot(userDir(path.join(base, 'source')));
+    const written = await snapshot(memoryDir);
+    for (const [name, bytes] of source) expect(Buffer.compare(written.get(name)!, bytes), name).toBe(0);
+    expect(
+      core
+        .store('project')!
+        .list()
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(ids);
+  });
+
+  it('the user scope: a home whose memory/user/ is gone (removed while the app runs) gets it back', async () => {
+    const zip = await exportedNotes(base, ids);
+    const home = path.join(base, 'home');
+    core = await createMemoryCore({ home, env: {} });
+    await fs.rm(path.join(home, 'memory'), { recursive: true });
+
+    const result = await importArchive(core, { file: zip, scope: 'user', onCollision: 'skip' });
+    expect(result.refused).toEqual([]);
+    expect(result.imported).toEqual(ids.map((id) => ({ id })));
+    expect((await fs.readdir(userDir(home))).sort()).toEqual(ids.map((id) => `${id}.md`));
+    expect(
+      core
+        .store('user')!
+        .list()
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(ids);
+  });
+
+  it('a file named MEMORY in its place: every entry fails saying the folder cannot be created; nothing is written', async () => {
+    const zip = await exportedNotes(base, ids);
+    const { root, home } = await projectWithoutNotesFolder();
+    const memoryPath = path.join(root, 'MEMORY');
+    await fs.writeFile(memoryPath, 'not a folder');
+    core = await createMemoryCore({ home, projectRoot: root, env: {} });
+
+    const result = await importArchive(core, { file: zip, scope: 'project', onCollision: 'skip' });
+    expect(result.imported).toEqual([]);
+    expect(result.skipped).toEqual([]);
+    expect(result.refused).toEqual(
+      ids.map((id) => ({
+        entry: `notes/${id}.md`,
+        reason: expect.stringMatching(new RegExp(`^failed: cannot create ${escapeRegExp(memoryPath)}: E`)),
+      })),
+    );
+    expect(await fs.readFile(memoryPath, 'utf8')).toBe('not a folder');
+    expect((await fs.readdir(root)).sort()).toEqual(['.oharness', 'MEMORY']);
+    expect(await fs.readdir(path.join(root, '.oharness'))).toEqual(['project.json']);
+    expect(core.store('project')!.list()).toEqual([]);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

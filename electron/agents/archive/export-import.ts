@@ -171,7 +171,8 @@ export async function importArchive(
     try {
       if (!taken(note.id)) {
         const target = path.join(store.dir, `${note.id}.md`);
-        const wrote = await store.withLock(async () => {
+        // The notes folder may not exist yet (a project cloned without MEMORY/): created as for write().
+        const wrote = await store.withDirCreatedAndLocked(async () => {
           // Re-checked under the lock: another process may have written the id meanwhile.
           const names = await fs.readdir(store.dir);
           if (names.some((n) => noteIdKey(n) === noteIdKey(`${note.id}.md`))) return false;

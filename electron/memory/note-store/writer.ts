@@ -29,6 +29,24 @@ export interface WriteTarget extends NoteDir {
 }
 
 /**
+ * Creates the directory when missing, then runs `fn` under its cross-process lock — whose file lives
+ * in that directory, so it cannot be taken first. A directory that cannot be created (a file in its
+ * place, no permission) is an io_error naming it; `fn` does not run. Every write to the directory
+ * goes through here (NoteStore.withDirCreatedAndLocked for writes made outside this file).
+ */
+export async function withDirCreatedAndLocked<T>(
+  t: Pick<WriteTarget, 'dir' | 'ensureDir' | 'withLock'>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    await t.ensureDir();
+  } catch (err) {
+    throw new AppError('io_error', `cannot create ${t.dir}: ${(err as Error).message}`);
+  }
+  return t.withLock(fn);
+}
+
+/**
  * The steps every write shares: a valid id, the directory created, the cross-process lock, no
  * other file whose id equals this one ignoring case (`sameFile` ends that refusal's message),
  * and never through a symbolic link. `fn` runs under the lock with the directory's `*.md` names.
@@ -39,14 +57,9 @@ async function inLockedDir<T>(
   sameFile: string,
   fn: (names: string[], name: string, file: string) => Promise<T>,
 ): Promise<T> {
-  try {
-    await t.ensureDir();
-  } catch (err) {
-    throw new AppError('io_error', `cannot create ${t.dir}: ${(err as Error).message}`);
-  }
   const name = `${id}.md`;
   const file = path.join(t.dir, name);
-  return t.withLock(async () => {
+  return withDirCreatedAndLocked(t, async () => {
     const names = await mdNames(t.dir);
     const key = noteIdKey(id);
     const other = names.find((n) => n !== name && noteIdKey(n.slice(0, -3)) === key);
