@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from './zod-mini.js';
 
 /**
  * Where retained facts go: global → user scope; per-project → project scope; per-project-tagged →

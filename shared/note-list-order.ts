@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from './zod-mini.js';
 import { NoteTypeSchema } from './note.js';
 
 /** The note list's orders (search results have their own: relevance). */

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from './zod-mini.js';
 
 // zod/mini (functional checks, same core and messages as zod): every note command loads this file,
 // and zod's full API costs a cold CLI start ~50 ms (docs/performance.md, "zod/mini on the note path").

@@ -1,6 +1,6 @@
 import type { ApiMethodName, ApiOutput, ApiParsedInput } from '../../shared/api.js';
 import { isApiMethod } from '../../shared/api/methods.js';
-import { safeParse } from 'zod/mini';
+import { z } from '../../shared/zod-mini.js';
 import { AppError } from '../../shared/errors.js';
 import { apiMethodDef } from './api-tables.js';
 
@@ -16,7 +16,7 @@ export type ApiHandlers = {
  */
 export async function invokeApi(handlers: ApiHandlers, method: string, rawInput: unknown): Promise<unknown> {
   if (!isApiMethod(method)) throw new AppError('invalid_input', `unknown method "${method}"`);
-  const parsed = safeParse((await apiMethodDef(method)).input, rawInput ?? {});
+  const parsed = z.safeParse((await apiMethodDef(method)).input, rawInput ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';

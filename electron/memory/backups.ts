@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod/mini';
+import { z } from '../../shared/zod-mini.js';
 import { AppError } from '../../shared/errors.js';
 import { ScopeSchema } from '../../shared/note.js';
 import { parseNote } from '../../shared/note-format.js';

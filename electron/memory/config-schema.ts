@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../../shared/zod-mini.js';
 import { BankScopeSchema, DEFAULT_BANK_SCOPE } from '../../shared/bank-scope.js';
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import * as z from 'zod/mini';
+import { z } from '../../shared/zod-mini.js';
 import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
 import { writeFileAtomic } from './atomic-write.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod/mini';
+import { z } from '../../shared/zod-mini.js';
 import type { Scope } from '../../shared/note.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { withDirLock } from './dir-lock.js';

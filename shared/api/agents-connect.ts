@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../zod-mini.js';
 import { ScopeSchema } from '../note.js';
 import { RetainReceiptSchema } from './agents.js';
 import { defineMethod, NoInputSchema } from './define.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../zod-mini.js';
 import { BankScopeSchema } from '../bank-scope.js';
 import { ScopeSchema } from '../note.js';
 import { defineMethod } from './define.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../zod-mini.js';
 
 /**
  * One method of the API table: what the UI (or the CLI, or an agent) may call, with its schemas.

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../zod-mini.js';
 import { NoteTypeSchema, ScopeSchema } from '../note.js';
 import { ListSortSchema, TypeFilterSchema } from '../note-list-order.js';
 import { defineMethod, lazyMethods, NoInputSchema } from './define.js';

@@ -146,6 +146,16 @@ describe('memdesk CLI loading', () => {
         .filter((l) => [...HEAVY, '/shared/api/agents.ts'].some((h) => l.includes(h))),
     ).toEqual([]);
     expect(remember.stderr.split('\n').filter((l) => ZOD_CLASSIC.test(l))).toEqual([]);
+    // zod/mini alone still speaks English (shared/zod-mini.ts): zod registers its messages only
+    // when its full API builds a schema, and without them every issue read "Invalid input".
+    const tooMany = await run(
+      ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
+      [...g, 'search', 'deploy', '--limit', '5000'],
+      fx.root,
+    );
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.stderr).toContain('limit: Too big: expected number to be <=1000');
+    expect(tooMany.stderr.split('\n').filter((l) => ZOD_CLASSIC.test(l))).toEqual([]);
     // The note was checked for credentials: the check itself still loads where it is needed.
     expect(remember.stderr).toContain('@secretlint/core');
     // Five processes under the tsx loader: on the shared machine each can take several seconds.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod/mini';
+import { z } from '../../../shared/zod-mini.js';
 import { writeFileAtomic } from '../../memory/atomic-write.js';
 import { withDirLock } from '../../memory/dir-lock.js';
 import { missingOr } from '../../memory/unexpected-error.js';

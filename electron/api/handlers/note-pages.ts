@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../../../shared/zod-mini.js';
 import { AppError } from '../../../shared/errors.js';
 import {
   listFilter,

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from '../../../shared/zod-mini.js';
 
 /**
  * What semantic recall needs of a model: texts in, one vector per text out. One interface, so any

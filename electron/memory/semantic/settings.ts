@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod/mini';
+import { z } from '../../../shared/zod-mini.js';
 import { AppError } from '../../../shared/errors.js';
 import { readFileOrNull, writeFileAtomic } from '../atomic-write.js';
 

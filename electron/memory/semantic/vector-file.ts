@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import * as z from 'zod/mini';
+import { z } from '../../../shared/zod-mini.js';
 import { writeFileAtomic } from '../atomic-write.js';
 
 /**
