@@ -454,12 +454,16 @@ const LISTS_READ_ONE_BY_ONE = 4096;
  * A segment's lists left in the cache file, read by offset from the file as opened (the
  * descriptor stays open: a save by another process replaces the file, not what was opened); each
  * list is checked against its CRC by the segment. Past LISTS_READ_ONE_BY_ONE reads (a save
- * copies every note's analysis) the section is read once and checked whole.
+ * copies every note's analysis) the section is read once and checked whole; when that check fails
+ * (a list somewhere is damaged) the lists go on being read one by one, each checked, so the
+ * undamaged ones are still served (a whole-section read per list would make a close take minutes).
  */
 class ListsOnDisk implements SegmentLists {
   private reads = 0;
   private bytesRead = 0;
   private section: Uint32Array | null = null;
+  /** The whole section was read and did not match its CRC: lists are read one by one from then on. */
+  private wholeDamaged = false;
   private warned = false;
 
   constructor(
@@ -479,15 +483,17 @@ class ListsOnDisk implements SegmentLists {
     if (this.fd < 0) return null; // closed: the index analyses these notes again
     try {
       this.bytesRead += 4 * words;
-      if (++this.reads <= LISTS_READ_ONE_BY_ONE && this.bytesRead <= this.whole.length / 4)
-        return this.readWords(this.at + 4 * at, words);
+      const oneByOne = ++this.reads <= LISTS_READ_ONE_BY_ONE && this.bytesRead <= this.whole.length / 4;
+      if (oneByOne || this.wholeDamaged) return this.readWords(this.at + 4 * at, words);
       const all = this.readWords(this.at, this.whole.length / 4);
-      if (!all || crc32(all) !== this.whole.crc)
-        throw this.damaged('the lists section does not match its checksum');
-      this.section = all;
-      return this.read(at, words);
-    } catch (err) {
-      if (err instanceof SegmentDamagedError) throw err;
+      if (all && crc32(all) === this.whole.crc) {
+        this.section = all;
+        return this.read(at, words);
+      }
+      this.wholeDamaged = true;
+      this.damaged('the lists section does not match its checksum'); // the file is rewritten at save
+      return this.readWords(this.at + 4 * at, words);
+    } catch {
       return null; // read error: reported as damage by the segment
     }
   }
@@ -568,10 +574,29 @@ export async function writeIndexCache(
       tmp,
       Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), notes, index.head, index.lists, bodies]),
     );
-    await fs.rename(tmp, file);
+    await renameOver(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Windows refuses to rename over a file another process holds open, and a one-shot process holds
+ * its cache file open for its short life (its index's lists are read from the file as opened):
+ * there, a refused rename is tried again a few times before the save gives up (a failed save only
+ * costs the next open its speed).
+ */
+async function renameOver(tmp: string, file: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.rename(tmp, file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const held = code === 'EPERM' || code === 'EACCES' || code === 'EBUSY';
+      if (process.platform !== 'win32' || !held || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 25 << attempt));
+    }
   }
 }
 
@@ -705,6 +730,9 @@ export class StoreIndexCache implements NoteIndexCache {
       const bodyBytes = row >= 0 ? this.contents?.bodyBytes(row) : null;
       return { ...f, analysis, bodyBytes };
     });
+    // Every list this save needs is read: the file as opened is let go before it is replaced
+    // (Windows will not rename over a file this process holds open).
+    this.close();
     await writeIndexCache(this.file, this.key, rows);
     this.damaged = false;
     this.contents = null;

@@ -267,6 +267,10 @@ describe('the index cache (memory-cache/)', () => {
       ids,
       (i) => `deploy font ${i % 3 ? 'theme' : 'tests'} 数据库 ${i}`,
     );
+    const core = (e: Env) => createMemoryCore({ home: e.home, projectRoot: e.root, env: {} });
+    /** The notes with an analysis in the cache: N of its segment's head (the word after T). */
+    const analysedIn = (c: { bytes: Buffer; at: number; headAt: number }) =>
+      c.bytes.readUInt32LE(c.headAt + 4);
     const listsOf = async () => {
       const bytes = await fs.readFile(file);
       const nl = bytes.indexOf(0x0a);
@@ -275,8 +279,9 @@ describe('the index cache (memory-cache/)', () => {
         index: { length: number };
         lists: { length: number; crc: number };
       };
-      const at = nl + 1 + header.notes.length + header.index.length;
-      return { at, length: header.lists.length, crc: header.lists.crc, bytes };
+      const headAt = nl + 1 + header.notes.length;
+      const at = headAt + header.index.length;
+      return { at, headAt, length: header.lists.length, crc: header.lists.crc, bytes };
     };
     for (const watch of [true, false]) {
       const before = await listsOf();
@@ -300,6 +305,25 @@ describe('the index cache (memory-cache/)', () => {
         expect(crc32(after.bytes.subarray(after.at, after.at + after.length))).toBe(after.crc);
       }
     }
+    // One byte of one list damaged: the other lists are still read (one by one, each checked) and
+    // the rewritten cache keeps every analysis but that list's note's.
+    const again = await core(env);
+    again.search(); // analyses every note again: a complete cache to damage
+    await again.close();
+    const complete = await listsOf();
+    expect(analysedIn(complete)).toBe(ids.length);
+    const damaged = Buffer.from(complete.bytes);
+    const at = complete.at + complete.length - 8; // inside the last note's analysis
+    damaged[at] = damaged[at]! ^ 0x01;
+    await fs.writeFile(file, damaged);
+    const oneShot = await core(env);
+    await expectSameAsFresh(env, oneShot);
+    await oneShot.close();
+    const rewritten = await listsOf();
+    expect(crc32(rewritten.bytes.subarray(rewritten.at, rewritten.at + rewritten.length))).toBe(
+      rewritten.crc,
+    );
+    expect(analysedIn(rewritten)).toBeGreaterThanOrEqual(ids.length - 1);
     await fs.rm(path.dirname(env.home), { recursive: true, force: true });
   });
 

@@ -86,13 +86,20 @@ describe('index segments (the persisted inverted index)', () => {
           },
         ),
         fc.option(fc.double({ min: 0, max: 0.999, noNaN: true }), { nil: undefined }),
-        (project, user, changes, flip) => {
+        fc.array(
+          docArb.map((d) => ({ ...d, id: `early-${d.id}` })),
+          { maxLength: 3 },
+        ),
+        (project, user, changes, flip, early) => {
           const persisted = [
             unique(project.map((d) => ({ ...d, scope: 'project' as const }))),
             unique(user.map((d) => ({ ...d, scope: 'user' as const }))),
           ];
           const fresh = new SearchIndex();
           const adopted = new SearchIndex();
+          // Notes indexed before any segment (as after a rebuild): a segment adopted then must give
+          // their terms its postings too, and a damaged one is found while doing so.
+          for (const d of unique(early)) for (const index of [fresh, adopted]) index.upsert(d);
           for (const docs of persisted) {
             for (const d of docs) fresh.upsert(d);
             // A damaged list (flip) is found when read: the index analyses its notes again.

@@ -218,12 +218,6 @@ export function listsInMemory(buf: Uint8Array, checked: boolean): SegmentLists {
   };
 }
 
-/** The length in bytes of the lists of the segment whose head is `head` (to check a section's size), or -1. */
-export function listsLengthOf(head: Uint8Array): number {
-  if (head.length < FIELDS * 4 || head.length % 4 !== 0) return -1;
-  return 16 * wordsOf(head.subarray(0, FIELDS * 4))[2]!;
-}
-
 /**
  * Opens a segment from its head (read now) and its lists (read when asked for); null when the
  * head's sizes do not add up or the lists are not the size the head says.
@@ -243,15 +237,11 @@ export function openIndexSegment(
   terms.pop(); // after the last \0
   if (terms.length !== T) return null;
   const { termPost, termHead, headDocs, docStart, lens, listCrc } = headSections(words, textWords, T, N, H);
-  /** Lists already checked against their CRC (a list is read again each time it is asked for). */
-  const good = new Uint8Array(T + N);
+  // Checked at every read (lists are small): a list read again is read from the file again.
   const list = (i: number, at: number, n: number, what: string): Uint32Array => {
     const v = lists.read(at, n);
     if (!v || v.length !== n) throw lists.damaged(`${what} cannot be read`);
-    if (good[i] === 0 && !lists.checked) {
-      if (crc32(v) !== listCrc[i]) throw lists.damaged(`${what} does not match its checksum`);
-      good[i] = 1;
-    }
+    if (!lists.checked && crc32(v) !== listCrc[i]) throw lists.damaged(`${what} does not match its checksum`);
     return v;
   };
   const termList = (t: number) =>
