@@ -7,6 +7,7 @@ import { credentialsMessage, findFieldCredentials } from './credentials.js';
 import { parseNote } from '../../shared/note-format.js';
 import { createBackupStore } from './backups.js';
 import { loadMemoryConfig } from './config.js';
+import type { MemoryConfig } from './config-schema.js';
 import { StoreIndexCache } from './index-cache.js';
 import { createNoteStore } from './note-store.js';
 import { readProjectId, registerProject, resolveProjectNotesDir } from './project.js';
@@ -21,6 +22,7 @@ import type {
   NoteStoreChange,
   ProjectInfo,
   StoredNote,
+  UsageStore,
   UserMemory,
   Warning,
 } from './types.js';
@@ -110,52 +112,63 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       ...(opts.watch ? { watch: true } : {}),
     }));
   const root = opts.projectRoot !== undefined ? path.resolve(opts.projectRoot) : undefined;
-  const { config, warnings: configWarnings } = await loadMemoryConfig({
-    home,
-    env,
-    ...(root !== undefined ? { projectRoot: root } : {}),
-  });
   const projectWarnings: Warning[] = [];
-
+  let config: MemoryConfig;
+  let configWarnings: Warning[];
   let project: ProjectInfo | null = null;
   let projectStore: NoteStore | null = null;
   let projectCache: StoreIndexCache | null = null;
-  if (root !== undefined) {
-    const notesDir = await resolveProjectNotesDir(root, config.dir);
-    if (notesDir.warning) projectWarnings.push(notesDir.warning);
-    const memoryDir = notesDir.dir;
-    project = {
-      root,
-      id: await readProjectId(root, projectWarnings),
-      memoryDir,
-      artifactsDir: path.join(root, 'ARTIFACTS'),
-    };
-    if (notesDir.ok) {
-      projectStore = createNoteStore({
-        scope: 'project',
-        dir: memoryDir,
-        maxNotes: config.maxNotes,
-        maxNoteBytes: config.maxNoteBytes,
-        backups: user.backups,
-        now,
-        ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-        ...(opts.watch ? {} : { syncIo: true }),
-      });
-      // The index cache lives in the home: without a usable home the project's notes are read as before.
-      if (user.homeUsable)
-        projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, !opts.watch);
-      projectCache?.prime();
-      await projectStore.load();
-      if (opts.watch) projectStore.watch();
+  let usage: UsageStore;
+  // A core that fails to open lets go of what it opened: the user memory it created and the
+  // project cache's file (a one-shot process holds it open; Windows will not replace it then).
+  try {
+    ({ config, warnings: configWarnings } = await loadMemoryConfig({
+      home,
+      env,
+      ...(root !== undefined ? { projectRoot: root } : {}),
+    }));
+    if (root !== undefined) {
+      const notesDir = await resolveProjectNotesDir(root, config.dir);
+      if (notesDir.warning) projectWarnings.push(notesDir.warning);
+      const memoryDir = notesDir.dir;
+      project = {
+        root,
+        id: await readProjectId(root, projectWarnings),
+        memoryDir,
+        artifactsDir: path.join(root, 'ARTIFACTS'),
+      };
+      if (notesDir.ok) {
+        projectStore = createNoteStore({
+          scope: 'project',
+          dir: memoryDir,
+          maxNotes: config.maxNotes,
+          maxNoteBytes: config.maxNoteBytes,
+          backups: user.backups,
+          now,
+          ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
+          ...(opts.watch ? {} : { syncIo: true }),
+        });
+        // The index cache lives in the home: without a usable home the project's notes are read as before.
+        if (user.homeUsable)
+          projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, !opts.watch);
+        projectCache?.prime();
+        await projectStore.load();
+        if (opts.watch) projectStore.watch();
+      }
     }
-  }
 
-  const usage = await createUsageStore({
-    home,
-    projectKey: project ? projectUsageKey(project.id, project.root) : null,
-    now,
-    persist: user.homeUsable,
-  });
+    usage = await createUsageStore({
+      home,
+      projectKey: project ? projectUsageKey(project.id, project.root) : null,
+      now,
+      persist: user.homeUsable,
+    });
+  } catch (err) {
+    projectCache?.close();
+    await projectStore?.close();
+    if (ownsUser) await user.close();
+    throw err;
+  }
 
   const store = (scope: Scope): NoteStore | null => (scope === 'project' ? projectStore : user.store);
   const stores = (): NoteStore[] => [projectStore, user.store].filter((s): s is NoteStore => s !== null);
