@@ -14,7 +14,6 @@ import { manualDraft, oldestFirst } from './manual-draft.js';
 /** What planning and applying a merge need of the memory core (a MemoryCore fits). */
 export interface MergeCore {
   store(scope: Scope): NoteStore | null;
-  readonly config: { maxNoteBytes: number };
   readonly now: () => number;
   backupNote(scope: Scope, id: string, reason: string): Promise<{ id: string } | null>;
 }
@@ -133,10 +132,12 @@ export async function applyMerge(
   const draft = normalizeDraft(plan.draft);
   const keptBody = repointLinks(draft.body, deleteIds, kept.id).body;
   const bytes = Buffer.byteLength(keptBody, 'utf8');
-  if (bytes > core.config.maxNoteBytes) {
+  // The limit of the store the merged note is written to (the user config's for the user scope;
+  // core.config is project-layered), checked before anything is backed up or sent to sync.
+  if (bytes > store.maxNoteBytes) {
     throw new AppError(
       'limit_exceeded',
-      `the merged body is ${bytes} bytes, over memory.maxNoteBytes (${core.config.maxNoteBytes}); shorten the draft before applying`,
+      `the merged body is ${bytes} bytes, over memory.maxNoteBytes (${store.maxNoteBytes}); shorten the draft before applying`,
     );
   }
 

@@ -6,7 +6,7 @@ import type { Note, Scope } from '../../shared/note.js';
 import { noteIdKey } from '../../shared/note-id.js';
 import { withDirLock } from './dir-lock.js';
 import type { FileEntry } from './note-store/note-file.js';
-import { scanNoteDir } from './note-store/scan.js';
+import { scanNoteDir, type ScanLimits } from './note-store/scan.js';
 import { DirWatcher } from './note-store/watcher.js';
 import {
   deleteNote,
@@ -74,6 +74,7 @@ class FileNoteStore implements NoteStore {
   readonly scope: Scope;
   readonly dir: string;
   readonly maxNotes: number;
+  readonly maxNoteBytes: number;
   private files = new Map<string, FileEntry>();
   /** File name → the note loaded from it (files with problems or case collisions are absent). */
   private loaded = new Map<string, StoredNote>();
@@ -91,11 +92,13 @@ class FileNoteStore implements NoteStore {
   private warningsKey = '';
   private warningListeners = new Set<() => void>();
   private readonly target: WriteTarget;
+  private readonly scanLimits: ScanLimits;
 
   constructor(private readonly opts: NoteStoreOptions) {
     this.scope = opts.scope;
     this.dir = opts.dir;
     this.maxNotes = opts.maxNotes;
+    this.maxNoteBytes = opts.maxNoteBytes;
     this.watcher = new DirWatcher({
       dir: opts.dir,
       debounceMs: opts.debounceMs ?? 100,
@@ -116,13 +119,21 @@ class FileNoteStore implements NoteStore {
     this.target = {
       scope: opts.scope,
       dir: opts.dir,
-      maxNotes: opts.maxNotes,
-      maxNoteBytes: opts.maxNoteBytes,
+      maxNotes: this.maxNotes,
+      maxNoteBytes: this.maxNoteBytes,
       backups: opts.backups,
       withLock: (fn) => this.withLock(fn),
       ensureDir: () => this.ensureDir(),
       get: (id) => this.get(id),
       record: (name, entry, mdCount) => this.record(name, entry, mdCount),
+    };
+    // Scans and writes use the limits the store exposes (maxNotes, maxNoteBytes), as callers do.
+    this.scanLimits = {
+      scope: opts.scope,
+      dir: opts.dir,
+      maxNotes: this.maxNotes,
+      maxNoteBytes: this.maxNoteBytes,
+      syncIo: opts.syncIo,
     };
   }
 
@@ -142,7 +153,7 @@ class FileNoteStore implements NoteStore {
 
   private async scanOnce(): Promise<Omit<NoteStoreChange, 'external'> | null> {
     const generation = this.writeGeneration;
-    const scanned = await scanNoteDir(this.opts, this.files);
+    const scanned = await scanNoteDir(this.scanLimits, this.files);
     // An own write or delete finished while this scan read the directory: its listing may predate
     // that write, and applying it would drop the written note from memory. Scan again instead.
     if (generation !== this.writeGeneration) return this.scanOnce();

@@ -106,6 +106,12 @@ export interface NoteStore {
    * for the project scope (core.ts). Limits and refusals must name this, not MemoryCore.config.
    */
   readonly maxNotes: number;
+  /**
+   * This directory's memory.maxNoteBytes, chosen as maxNotes is: a larger body is refused by write()
+   * and not loaded by load(). Code that writes files past the store (archive import) or checks a
+   * body before writing it (a merge) must check against this.
+   */
+  readonly maxNoteBytes: number;
   /** (Re)reads the directory. Malformed files are reported in warnings(), never touched. */
   load(): Promise<void>;
   /**

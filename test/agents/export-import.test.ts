@@ -16,14 +16,18 @@ let homeB: string;
 let work: string;
 const userDir = (home: string) => path.join(home, 'memory', 'user');
 
-const noteFile = (id: string) =>
-  serializeNote({ id, summary: `summary of ${id}`, tags: [], createdAt: 1, updatedAt: 1, body: 'x\n' });
+const noteFile = (id: string, body = 'x\n') =>
+  serializeNote({ id, summary: `summary of ${id}`, tags: [], createdAt: 1, updatedAt: 1, body });
 
 /** An export zip (exportScope) of notes `ids`, written in another home's user scope under `base`. */
-async function exportedNotes(base: string, ids: string[]): Promise<string> {
+async function exportedNotes(
+  base: string,
+  ids: string[],
+  bodyOf: (id: string) => string = () => 'x\n',
+): Promise<string> {
   const source = path.join(base, 'source');
   await fs.mkdir(userDir(source), { recursive: true });
-  for (const id of ids) await fs.writeFile(path.join(userDir(source), `${id}.md`), noteFile(id));
+  for (const id of ids) await fs.writeFile(path.join(userDir(source), `${id}.md`), noteFile(id, bodyOf(id)));
   const sourceCore = await createMemoryCore({ home: source, env: {} });
   const zip = path.join(base, `${ids.length}-notes.zip`);
   try {
@@ -265,6 +269,66 @@ describe("import into a full scope: the target store's own limit", () => {
       await fs.rm(base, { recursive: true, force: true });
     }
   });
+});
+
+describe("import of a large note: the target store's own maxNoteBytes", () => {
+  // As with maxNotes: the user store reads and writes with the user config's memory.maxNoteBytes, so
+  // an import into it must check that, not the project-layered core.config. Bodies of 1,000, 3,000
+  // and 5,000 bytes; the user's and the project's limits are 2,000 and 4,000, one way and the other.
+  const sizes: Record<string, number> = { 'fits-both': 1000, between: 3000, 'over-both': 5000 };
+  const ids = Object.keys(sizes).sort(); // the archive's order
+  const bodyOf = (id: string) => `${'b'.repeat(sizes[id]! - 1)}\n`;
+
+  it.each([
+    { userMax: 2000, projectMax: 4000, imported: ['fits-both'] },
+    { userMax: 4000, projectMax: 2000, imported: ['between', 'fits-both'] },
+  ])(
+    'user config maxNoteBytes $userMax, project config $projectMax',
+    async ({ userMax, projectMax, imported }) => {
+      const base = await tempDir('import-bytes');
+      let core: MemoryCore | undefined;
+      try {
+        const zip = await exportedNotes(base, ids, bodyOf);
+        const home = path.join(base, 'home');
+        const root = path.join(base, 'project');
+        await fs.mkdir(userDir(home), { recursive: true });
+        await fs.writeFile(
+          path.join(home, 'config.json'),
+          JSON.stringify({ memory: { maxNoteBytes: userMax } }),
+        );
+        await fs.mkdir(path.join(root, '.oharness'), { recursive: true });
+        await fs.writeFile(
+          path.join(root, '.oharness', 'config.json'),
+          JSON.stringify({ memory: { maxNoteBytes: projectMax } }),
+        );
+        core = await createMemoryCore({ home, projectRoot: root, env: {} });
+        expect(core.config.maxNoteBytes).toBe(projectMax);
+        expect(core.store('user')?.maxNoteBytes).toBe(userMax);
+
+        const result = await importArchive(core, { file: zip, scope: 'user', onCollision: 'skip' });
+        expect(result.imported).toEqual(imported.map((id) => ({ id })));
+        expect(result.skipped).toEqual([]);
+        expect(result.refused).toEqual(
+          ids
+            .filter((id) => !imported.includes(id))
+            .map((id) => ({
+              entry: `notes/${id}.md`,
+              reason: `refused: the body is larger than memory.maxNoteBytes (${userMax})`,
+            })),
+        );
+        // Only what was imported is on disk, and every file there loads.
+        const names = (await fs.readdir(userDir(home))).filter((n) => n.endsWith('.md')).sort();
+        expect(names).toEqual(imported.map((id) => `${id}.md`).sort());
+        const store = core.store('user')!;
+        expect(store.held()).toEqual([]);
+        expect(store.warnings()).toEqual([]);
+        for (const id of imported) expect(store.get(id)?.body).toBe(bodyOf(id));
+      } finally {
+        await core?.close();
+        await fs.rm(base, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('import into a notes folder that does not exist yet', () => {

@@ -179,6 +179,49 @@ describe('merge apply', () => {
     expect(await snapshotDir(sb.memoryDir)).toEqual(before);
   });
 
+  // The user store takes the user config's memory.maxNoteBytes (core.config is project-layered): a
+  // merge in the user scope is checked against that, one way and the other.
+  it.each([
+    { userMax: 2000, projectMax: 4000, applies: false },
+    { userMax: 4000, projectMax: 2000, applies: true },
+  ])(
+    "a user-scope merge is checked against the user store's maxNoteBytes ($userMax; project $projectMax)",
+    async ({ userMax, projectMax, applies }) => {
+      sb = await sandbox();
+      await fs.writeFile(`${sb.home}/config.json`, JSON.stringify({ memory: { maxNoteBytes: userMax } }));
+      await fs.mkdir(`${sb.root}/.oharness`, { recursive: true });
+      await fs.writeFile(
+        `${sb.root}/.oharness/config.json`,
+        JSON.stringify({ memory: { maxNoteBytes: projectMax } }),
+      );
+      await sb.reopen();
+      expect(sb.core.config.maxNoteBytes).toBe(projectMax);
+      await sb.put('user', { id: 'u1', summary: 'One', createdAt: sb.clock.t - 2 * DAY, body: 'one' });
+      await sb.put('user', { id: 'u2', summary: 'Two', createdAt: sb.clock.t - DAY, body: 'two' });
+      const svc = service(sb);
+      const plan = await svc.planMerge({ ids: ['u1', 'u2'], scope: 'user' });
+      plan.draft.body = 'm'.repeat(3000); // between the two limits
+      const before = await snapshotDir(sb.userDir);
+
+      if (!applies) {
+        await expect(svc.applyMerge(plan)).rejects.toMatchObject({
+          code: 'limit_exceeded',
+          message: expect.stringMatching(/3000 bytes, over memory\.maxNoteBytes \(2000\)/),
+        });
+        expect(await snapshotDir(sb.userDir)).toEqual(before);
+        expect(await sb.core.user.backups.list(50)).toEqual([]);
+        return;
+      }
+      expect(await svc.applyMerge(plan)).toMatchObject({ scope: 'user', keptId: 'u1', deletedIds: ['u2'] });
+      expect(await sb.raw('user', 'u2')).toBeNull();
+      const store = sb.core.store('user')!;
+      await store.load();
+      expect(store.get('u1')?.body).toBe(plan.draft.body);
+      expect(store.warnings()).toEqual([]);
+      expect(store.held()).toEqual([]);
+    },
+  );
+
   it('refuses a plan file edited to keep another note or with a broken draft', async () => {
     sb = await seed2();
     const svc = service(sb);
@@ -206,7 +249,6 @@ describe('merge apply failing midway', () => {
     let raced = false;
     const racingCore: MergeCore = {
       store: (scope) => sb.core.store(scope),
-      config: sb.core.config,
       now: sb.core.now,
       backupNote: async (scope, id, why) => {
         if (!raced) {

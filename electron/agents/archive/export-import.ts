@@ -152,15 +152,16 @@ export async function importArchive(
       });
       continue;
     }
-    if (new TextEncoder().encode(note.body).length > core.config.maxNoteBytes) {
+    // This store's own limits (the user config's for the user scope, never a project's): raw writes
+    // bypass the store's checks, and a body over its maxNoteBytes would be written but never loaded.
+    // Written files are not in fileCount() until the load at the end.
+    if (new TextEncoder().encode(note.body).length > store.maxNoteBytes) {
       result.refused.push({
         entry: entry.entry,
-        reason: `refused: the body is larger than memory.maxNoteBytes (${core.config.maxNoteBytes})`,
+        reason: `refused: the body is larger than memory.maxNoteBytes (${store.maxNoteBytes})`,
       });
       continue;
     }
-    // This store's own limit (the user config's for the user scope, never a project's): raw writes
-    // bypass the store's check and are not in fileCount() until the load at the end.
     if (store.fileCount() + rawWrites >= store.maxNotes) {
       result.refused.push({
         entry: entry.entry,
