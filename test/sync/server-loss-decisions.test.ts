@@ -79,6 +79,44 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
     }
   });
 
+  // Soak seed 157119: as 49555, but the push was the account's first (its round started from the
+  // empty version 0, which every history shares) and another device counted the wiped server back
+  // up before b's next round: b could not tell the history was lost, and x came back.
+  it('a first push with its answer lost, the server wiped and counted up again, the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
+    let drop = true;
+    const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
+      drop && url.includes('commit') ? 'drop' : 'pass',
+    );
+    try {
+      const { device } = await account();
+      const a = await device('a');
+      const b = await device('b', undefined, proxy);
+      const c = await device('c');
+      await b.write('x', 'created on b\n');
+      expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
+      drop = false;
+      expectOk(await a.sync());
+      expect(a.get('x')?.body).toBe('created on b\n');
+
+      await replaceServerData(null);
+      await c.write('z', 'written after the wipe\n');
+      expectOk(await c.sync()); // the wiped server counts up again
+      await b.remove('x');
+      expectOk(await b.sync()); // the cloud has no record of x: nothing to delete there yet
+      expectOk(await a.sync()); // a uploads what the cloud lost, x with it
+      expectOk(await b.sync()); // b sees the version it pushed and deleted: the delete goes out
+      expectOk(await a.sync());
+      expectOk(await c.sync());
+
+      for (const d of [a, b, c]) {
+        expect(d.ids()).toEqual(['z']);
+        expect(await d.svc.conflicts()).toEqual([]);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
   // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).
   it('a file held (malformed) while the device notices the lost history is not taken for a delete: fixed, it is uploaded again', async () => {
     const [a, b] = (await synced({ x: 'x body\n', y: 'y body\n' }, 'a', 'b')).devices;

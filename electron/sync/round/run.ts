@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import type { SyncLimits } from '../../../shared/sync-protocol.js';
+import type { HeldNote } from '../../../shared/held-note.js';
+import type { SyncEntry, SyncLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { RoundContext } from '../coordinator.js';
 import { scoped } from '../scope-labels.js';
@@ -119,6 +120,7 @@ export async function runRound(
         ? { ...journal, pulls: journal.pulls.filter((p) => stillAgreed(entries[p.id], p.pulled)) }
         : journal;
       await recoverJournal(recoverable, entries, locals, held, state.base, deps.baselines, writer, t);
+      rememberPushesDeletedHere(journal, entries, locals, held, state.base, deletedWhileLost);
     }
 
     const plan = planRound({
@@ -334,4 +336,30 @@ function confirmDeletesError(deps: RoundDeps, pending: PendingDeletes): ScopeErr
     ),
     scope: deps.scope,
   };
+}
+
+/**
+ * A push whose fate this computer never learned (its answer lost, or the process killed before
+ * saving), of a note the cloud has no record of and the person deleted here since: it may have
+ * landed in a history the cloud lost since, and a device that pulled it may upload it again —
+ * which a loss this round cannot see would bring back (seed 157119: the push started from the
+ * empty version every history shares, and another device counted the wiped cloud back up). It is
+ * remembered as a delete around a loss (deletedWhileLost, the baseline keeping that version, as
+ * baseAtLoss does when the loss is seen): that very version is deleted again, any other is asked
+ * about. A push that never landed leaves nothing for anyone to upload: the entry waits unused.
+ */
+function rememberPushesDeletedHere(
+  journal: Journal,
+  entries: Readonly<Record<string, SyncEntry>>,
+  locals: ReadonlyMap<string, StoredNote>,
+  held: ReadonlyMap<string, HeldNote>,
+  base: Record<string, string>,
+  deletedWhileLost: Record<string, string>,
+): void {
+  for (const p of journal.pushes) {
+    if (p.pushed === null || entries[p.id] !== undefined || p.id in base) continue;
+    if (locals.has(p.id) || held.has(noteIdKey(p.id))) continue;
+    deletedWhileLost[p.id] ??= p.pushed;
+    base[p.id] = p.pushed;
+  }
 }
