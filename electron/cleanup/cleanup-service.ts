@@ -211,7 +211,7 @@ export class CleanupService {
     draft?: DraftKind;
     signal?: AbortSignal;
   }): Promise<MergePlan> {
-    const { scope, notes } = resolveMergeNotes(this.core, input.ids, input.scope);
+    const { scope, store, notes } = resolveMergeNotes(this.core, input.ids, input.scope);
     const plan = planManualMerge(scope, notes);
     if ((input.draft ?? 'manual') !== 'model') return plan;
     const settings = await this.modelSettings();
@@ -222,7 +222,9 @@ export class CleanupService {
       model: settings.model,
       apiKey: await this.apiKey().keyFor(settings.baseUrl),
       timeoutMs: settings.timeoutMs,
-      maxNoteBytes: this.core.config.maxNoteBytes,
+      // The limit of the store the merged note is written to, as applyMerge checks it (the user
+      // config's for the user scope; core.config is project-layered).
+      maxNoteBytes: store.maxNoteBytes,
       ...(input.signal ? { signal: input.signal } : {}),
     });
     if (!result.ok)

@@ -205,6 +205,53 @@ describe('生成合并建议 against a stand-in for the external model (local ch
     );
   });
 
+  // The user store takes the user config's memory.maxNoteBytes (core.config is project-layered): a
+  // model's draft for a user-scope merge is checked against that limit, the one applyMerge uses.
+  // A 3,000-byte answer between the two limits, one way and the other.
+  it.each([
+    { userMax: 2000, projectMax: 4000, usable: false },
+    { userMax: 4000, projectMax: 2000, usable: true },
+  ])(
+    "stand-in model (fake model API): a user-scope merge's draft is checked against the user store's maxNoteBytes ($userMax; project $projectMax)",
+    async ({ userMax, projectMax, usable }) => {
+      await fs.writeFile(
+        path.join(sb.home, 'config.json'),
+        JSON.stringify({ memory: { maxNoteBytes: userMax } }),
+      );
+      await fs.mkdir(path.join(sb.root, '.oharness'), { recursive: true });
+      await fs.writeFile(
+        path.join(sb.root, '.oharness', 'config.json'),
+        JSON.stringify({ memory: { maxNoteBytes: projectMax } }),
+      );
+      await sb.reopen();
+      expect(sb.core.config.maxNoteBytes).toBe(projectMax);
+      expect(sb.core.store('user')?.maxNoteBytes).toBe(userMax);
+      await sb.put('user', { id: 'u1', summary: 'One', createdAt: sb.clock.t - 2 * DAY, body: 'one' });
+      await sb.put('user', { id: 'u2', summary: 'Two', createdAt: sb.clock.t - DAY, body: 'two' });
+      svc = new CleanupService({ core: sb.core, keyStore: new FileKeyStore(sb.home) });
+      await svc.configureModel({ baseUrl: model.baseUrl, model: 'm' });
+      const body = 'm'.repeat(3000);
+      model.respond(answer({ summary: 'One and two', tags: [], body }));
+
+      const plan = await svc.planMerge({ ids: ['u1', 'u2'], scope: 'user', draft: 'model' });
+      expect(model.requests).toHaveLength(1);
+      expect(plan).toMatchObject({ scope: 'user', keepId: 'u1' });
+      if (!usable) {
+        expect(plan.draftSource).toBe('manual');
+        expect(plan.fallback).toMatch(/3000 bytes, over memory\.maxNoteBytes \(2000\)/);
+        return;
+      }
+      expect(plan.fallback).toBeUndefined();
+      expect(plan).toMatchObject({ draftSource: 'model', draft: { summary: 'One and two', body } });
+      // The draft the plan carries is one the user store takes.
+      expect(await svc.applyMerge(plan)).toMatchObject({ scope: 'user', keptId: 'u1', deletedIds: ['u2'] });
+      const store = sb.core.store('user')!;
+      await store.load();
+      expect(store.get('u1')?.body).toBe(body);
+      expect(store.held()).toEqual([]);
+    },
+  );
+
   it('removes the key and the model again', async () => {
     await svc.configureModel({ baseUrl: model.baseUrl, model: 'm', apiKey: 'sk-abc' });
     expect(await svc.configureModel({ baseUrl: null, model: null, apiKey: null })).toMatchObject({
