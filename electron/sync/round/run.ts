@@ -346,7 +346,8 @@ function confirmDeletesError(deps: RoundDeps, pending: PendingDeletes): ScopeErr
  * empty version every history shares, and another device counted the wiped cloud back up). It is
  * remembered as a delete around a loss (deletedWhileLost, the baseline keeping that version, as
  * baseAtLoss does when the loss is seen): that very version is deleted again, any other is asked
- * about. A push that never landed leaves nothing for anyone to upload: the entry waits unused.
+ * about. A push that never landed leaves nothing for anyone to upload: the entry waits unused
+ * (another device's own note of that id would be asked about: a wrong question, never a loss).
  */
 function rememberPushesDeletedHere(
   journal: Journal,
@@ -356,6 +357,9 @@ function rememberPushesDeletedHere(
   base: Record<string, string>,
   deletedWhileLost: Record<string, string>,
 ): void {
+  // A round that started from a version with a head notices a loss by it (snapshot.ts, baseAtLoss);
+  // only one that started from the empty version 0 (or a server without heads) cannot.
+  if (journal.version !== null && journal.version > 0 && journal.head !== undefined) return;
   for (const p of journal.pushes) {
     if (p.pushed === null || entries[p.id] !== undefined || p.id in base) continue;
     if (locals.has(p.id) || held.has(noteIdKey(p.id))) continue;
