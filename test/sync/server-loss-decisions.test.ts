@@ -24,6 +24,28 @@ async function letTheCloudStand(decider: Device, other: Device, ids: string[]): 
 
 class SimulatedCrash extends Error {}
 
+/**
+ * A new account's devices a, b and c, b's commit answers dropped (after the server committed)
+ * until `answer()`. The proxy closes when `play` returns.
+ */
+async function withCommitAnswersLostOnB(
+  play: (d: { a: Device; b: Device; c: Device; answer: () => void }) => Promise<void>,
+): Promise<void> {
+  let drop = true;
+  const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
+    drop && url.includes('commit') ? 'drop' : 'pass',
+  );
+  try {
+    const { device } = await account();
+    const a = await device('a');
+    const b = await device('b', undefined, proxy);
+    const c = await device('c');
+    await play({ a, b, c, answer: () => (drop = false) });
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('a person’s decisions outlive the cloud losing its history', () => {
   // Soak seeds 282, 349, 441, 462, 472, 618, 685, 850.
   it('a note deleted here after the server was wiped stays deleted when another device uploads it again', async () => {
@@ -46,19 +68,12 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
   // Soak seed 49555: the push's answer lost, the only record on b that the cloud held x was its
   // journal — the loss of history left nothing to remember the delete by, and x came back.
   it('a new note pushed with its answer lost, then the server wiped and the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
-    let drop = true;
-    const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
-      drop && url.includes('commit') ? 'drop' : 'pass',
-    );
-    try {
-      const { device } = await account();
-      const a = await device('a');
-      const b = await device('b', undefined, proxy);
+    await withCommitAnswersLostOnB(async ({ a, b, answer }) => {
       await a.write('y', 'untouched\n');
       expectOk(await a.sync());
       await b.write('x', 'created on b\n');
       expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
-      drop = false;
+      answer();
       expectOk(await a.sync());
       expect(a.get('x')?.body).toBe('created on b\n');
 
@@ -74,27 +89,17 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
       expect(b.ids()).toEqual(['y']);
       expect(await a.svc.conflicts()).toEqual([]);
       expect(await b.svc.conflicts()).toEqual([]);
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   // Soak seed 157119: as 49555, but the push was the account's first (its round started from the
   // empty version 0, which every history shares) and another device counted the wiped server back
   // up before b's next round: b could not tell the history was lost, and x came back.
   it('a first push with its answer lost, the server wiped and counted up again, the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
-    let drop = true;
-    const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
-      drop && url.includes('commit') ? 'drop' : 'pass',
-    );
-    try {
-      const { device } = await account();
-      const a = await device('a');
-      const b = await device('b', undefined, proxy);
-      const c = await device('c');
+    await withCommitAnswersLostOnB(async ({ a, b, c, answer }) => {
       await b.write('x', 'created on b\n');
       expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
-      drop = false;
+      answer();
       expectOk(await a.sync());
       expect(a.get('x')?.body).toBe('created on b\n');
 
@@ -112,9 +117,7 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
         expect(d.ids()).toEqual(['z']);
         expect(await d.svc.conflicts()).toEqual([]);
       }
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   // Soak seeds 35, 37, 47, 81 (found by the first soak of the fixes above).
