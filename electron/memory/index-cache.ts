@@ -235,13 +235,19 @@ const noteMeta = (n: Omit<Note, 'body'>): Omit<Note, 'body'> => ({
  */
 function readAt(fd: number, position: number, length: number, lead = 0): Buffer {
   const buf = lead > 0 ? Buffer.allocUnsafeSlow(lead + length).subarray(lead) : Buffer.allocUnsafe(length);
+  const got = readInto(fd, buf, position);
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/** Fills `target` from the open file `fd` at `position`; the bytes read (fewer only at the file's end). */
+function readInto(fd: number, target: NodeJS.ArrayBufferView, position: number): number {
   let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
+  while (got < target.byteLength) {
+    const n = readSync(fd, target, got, target.byteLength - got, position + got);
     if (n === 0) break;
     got += n;
   }
-  return got === length ? buf : buf.subarray(0, got);
+  return got;
 }
 
 /** Bodies read one by one before the rest are served from one read of the whole section. */
@@ -515,13 +521,7 @@ class ListsOnDisk implements SegmentLists {
 
   private readWords(position: number, words: number): Uint32Array | null {
     const out = new Uint32Array(words);
-    let got = 0;
-    while (got < out.byteLength) {
-      const n = readSync(this.fd, out, got, out.byteLength - got, position + got);
-      if (n === 0) return null;
-      got += n;
-    }
-    return out;
+    return readInto(this.fd, out, position) === out.byteLength ? out : null;
   }
 }
 

@@ -26,10 +26,11 @@ class SimulatedCrash extends Error {}
 
 /**
  * A new account's devices a, b and c, b's commit answers dropped (after the server committed)
- * until `answer()`. The proxy closes when `play` returns.
+ * until `pushXAnswerLost()` has run: b writes x and pushes it (committed, the answer lost), then a
+ * pulls it. The proxy closes when `play` returns.
  */
 async function withCommitAnswersLostOnB(
-  play: (d: { a: Device; b: Device; c: Device; answer: () => void }) => Promise<void>,
+  play: (d: { a: Device; b: Device; c: Device; pushXAnswerLost: () => Promise<void> }) => Promise<void>,
 ): Promise<void> {
   let drop = true;
   const proxy = await startFaultProxy(scene.server.url, ({ url }) =>
@@ -40,7 +41,14 @@ async function withCommitAnswersLostOnB(
     const a = await device('a');
     const b = await device('b', undefined, proxy);
     const c = await device('c');
-    await play({ a, b, c, answer: () => (drop = false) });
+    const pushXAnswerLost = async () => {
+      await b.write('x', 'created on b\n');
+      expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
+      drop = false;
+      expectOk(await a.sync());
+      expect(a.get('x')?.body).toBe('created on b\n');
+    };
+    await play({ a, b, c, pushXAnswerLost });
   } finally {
     await proxy.close();
   }
@@ -68,14 +76,10 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
   // Soak seed 49555: the push's answer lost, the only record on b that the cloud held x was its
   // journal — the loss of history left nothing to remember the delete by, and x came back.
   it('a new note pushed with its answer lost, then the server wiped and the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
-    await withCommitAnswersLostOnB(async ({ a, b, answer }) => {
+    await withCommitAnswersLostOnB(async ({ a, b, pushXAnswerLost }) => {
       await a.write('y', 'untouched\n');
       expectOk(await a.sync());
-      await b.write('x', 'created on b\n');
-      expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
-      answer();
-      expectOk(await a.sync());
-      expect(a.get('x')?.body).toBe('created on b\n');
+      await pushXAnswerLost();
 
       await replaceServerData(null);
       await b.remove('x');
@@ -96,12 +100,8 @@ describe('a person’s decisions outlive the cloud losing its history', () => {
   // empty version 0, which every history shares) and another device counted the wiped server back
   // up before b's next round: b could not tell the history was lost, and x came back.
   it('a first push with its answer lost, the server wiped and counted up again, the note deleted here: it stays deleted when a device that pulled it uploads it again', async () => {
-    await withCommitAnswersLostOnB(async ({ a, b, c, answer }) => {
-      await b.write('x', 'created on b\n');
-      expect((await b.sync()).outcome).toBe('transient'); // committed, the answer lost
-      answer();
-      expectOk(await a.sync());
-      expect(a.get('x')?.body).toBe('created on b\n');
+    await withCommitAnswersLostOnB(async ({ a, b, c, pushXAnswerLost }) => {
+      await pushXAnswerLost();
 
       await replaceServerData(null);
       await c.write('z', 'written after the wipe\n');

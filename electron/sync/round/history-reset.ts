@@ -1,3 +1,4 @@
+import type { HeldNote } from '../../../shared/held-note.js';
 import type { Scope } from '../../../shared/note.js';
 import type { SyncEntry } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
@@ -49,6 +50,36 @@ export function baseAtLoss(
   const atLoss = { ...base };
   for (const p of journal?.pushes ?? []) if (p.pushed !== null && !(p.id in base)) atLoss[p.id] = p.pushed;
   return atLoss;
+}
+
+/**
+ * A push whose fate this computer never learned (its answer lost, or the process killed before
+ * saving), of a note the cloud has no record of and the person deleted here since: it may have
+ * landed in a history the cloud lost since, and a device that pulled it may upload it again —
+ * which a loss this round cannot see would bring back (seed 157119: the push started from the
+ * empty version every history shares, and another device counted the wiped cloud back up). It is
+ * remembered as a delete around a loss (deletedWhileLost, the baseline keeping that version, as
+ * baseAtLoss does when the loss is seen): that very version is deleted again, any other is asked
+ * about. A push that never landed leaves nothing for anyone to upload: the entry waits unused
+ * (another device's own note of that id would be asked about: a wrong question, never a loss).
+ */
+export function rememberPushesDeletedHere(
+  journal: Journal,
+  entries: Readonly<Record<string, SyncEntry>>,
+  locals: ReadonlyMap<string, StoredNote>,
+  held: ReadonlyMap<string, HeldNote>,
+  base: Record<string, string>,
+  deletedWhileLost: Record<string, string>,
+): void {
+  // A round that started from a version with a head notices a loss by it (snapshot.ts, baseAtLoss);
+  // only one that started from the empty version 0 (or a server without heads) cannot.
+  if (journal.version !== null && journal.version > 0 && journal.head !== undefined) return;
+  for (const p of journal.pushes) {
+    if (p.pushed === null || entries[p.id] !== undefined || p.id in base) continue;
+    if (locals.has(p.id) || held.has(noteIdKey(p.id))) continue;
+    deletedWhileLost[p.id] ??= p.pushed;
+    base[p.id] = p.pushed;
+  }
 }
 
 /**

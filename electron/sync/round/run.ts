@@ -1,7 +1,6 @@
 import { AppError } from '../../../shared/errors.js';
 import { noteIdKey } from '../../../shared/note-id.js';
-import type { HeldNote } from '../../../shared/held-note.js';
-import type { SyncEntry, SyncLimits } from '../../../shared/sync-protocol.js';
+import type { SyncLimits } from '../../../shared/sync-protocol.js';
 import type { StoredNote } from '../../memory/types.js';
 import type { RoundContext } from '../coordinator.js';
 import { scoped } from '../scope-labels.js';
@@ -9,7 +8,13 @@ import { applyRound, LocalWriter } from './apply.js';
 import { commitPushes, storeObjects, takeBackups } from './commit.js';
 import { openRound } from './gate.js';
 import { planRound } from './plan.js';
-import { baseAtLoss, forgetLostHistory, settleReuploads, stillAgreed } from './history-reset.js';
+import {
+  baseAtLoss,
+  forgetLostHistory,
+  rememberPushesDeletedHere,
+  settleReuploads,
+  stillAgreed,
+} from './history-reset.js';
 import { recoverJournal } from './recover.js';
 import { baselineTexts, fetchSnapshot } from './snapshot.js';
 import type { BaselineState, Journal } from '../baseline-store.js';
@@ -336,34 +341,4 @@ function confirmDeletesError(deps: RoundDeps, pending: PendingDeletes): ScopeErr
     ),
     scope: deps.scope,
   };
-}
-
-/**
- * A push whose fate this computer never learned (its answer lost, or the process killed before
- * saving), of a note the cloud has no record of and the person deleted here since: it may have
- * landed in a history the cloud lost since, and a device that pulled it may upload it again —
- * which a loss this round cannot see would bring back (seed 157119: the push started from the
- * empty version every history shares, and another device counted the wiped cloud back up). It is
- * remembered as a delete around a loss (deletedWhileLost, the baseline keeping that version, as
- * baseAtLoss does when the loss is seen): that very version is deleted again, any other is asked
- * about. A push that never landed leaves nothing for anyone to upload: the entry waits unused
- * (another device's own note of that id would be asked about: a wrong question, never a loss).
- */
-function rememberPushesDeletedHere(
-  journal: Journal,
-  entries: Readonly<Record<string, SyncEntry>>,
-  locals: ReadonlyMap<string, StoredNote>,
-  held: ReadonlyMap<string, HeldNote>,
-  base: Record<string, string>,
-  deletedWhileLost: Record<string, string>,
-): void {
-  // A round that started from a version with a head notices a loss by it (snapshot.ts, baseAtLoss);
-  // only one that started from the empty version 0 (or a server without heads) cannot.
-  if (journal.version !== null && journal.version > 0 && journal.head !== undefined) return;
-  for (const p of journal.pushes) {
-    if (p.pushed === null || entries[p.id] !== undefined || p.id in base) continue;
-    if (locals.has(p.id) || held.has(noteIdKey(p.id))) continue;
-    deletedWhileLost[p.id] ??= p.pushed;
-    base[p.id] = p.pushed;
-  }
 }
