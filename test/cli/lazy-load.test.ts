@@ -46,7 +46,7 @@ const ZOD_CLASSIC = /\/node_modules\/zod\/(index\.js|v4\/classic\/)/;
 const LEAVES = ['/electron/sync/owner/process-identity.ts'];
 /**
  * The warm step (warm-first.ts) runs before anything else of a recall or hook: these files and
- * zod/mini, nothing more, until it hands over to the cold path (run.ts).
+ * zod/mini, nothing more, until it hands over to the cold path (load-cli.ts).
  */
 const WARM_STEP = [
   '/electron/transports/cli/memdesk.ts',
@@ -111,9 +111,10 @@ describe('memdesk CLI loading', () => {
       const notForHooks = args[0] === 'hook' ? ['/electron/agents/extract/', '/electron/agents/setup/'] : [];
       if (args[0] === 'hook') expect(r.stdout).toContain('Deploy with the release checklist');
       if (['recall', 'hook', 'list', 'search'].includes(args[0]!)) {
+        // Up to the hand-over to the cold path (load-cli.ts, which loads run.ts).
         const first = modules.slice(
           0,
-          modules.findIndex((m) => m.includes('/electron/transports/cli/run.ts')),
+          modules.findIndex((m) => m.includes('/electron/transports/cli/load-cli.ts')),
         );
         const unexpected = first.filter(
           (m) =>
@@ -226,7 +227,22 @@ describe('memdesk CLI loading', () => {
     );
     const unknown = await run([bin], [...g, 'no-such-command'], fx.root);
     expect(unknown.code).toBe(2);
-    // The MCP command's chunk (with the SDK bundled in) loads and answers on stdin/stdout.
+    // The CLI is one CommonJS file named after its content; the first command kept V8's code cache
+    // for it in the home, named after it and the V8 that compiled it, and later commands used it.
+    const core = (await fs.readdir(path.join(out, 'cli'))).filter((f) =>
+      /^memdesk-core-[0-9a-f]{16}\.cjs$/.test(f),
+    );
+    expect(core).toHaveLength(1);
+    const codeDir = path.join(fx.home, 'memory-cache', 'cli-code');
+    const ours = `${core[0]!.replace(/\.cjs$/, '')}-v8-${process.versions.v8}-${process.arch}.bin`;
+    expect(await fs.readdir(codeDir)).toEqual([ours]);
+    // An earlier build's cache (an upgrade) goes once this build's is written again.
+    const earlier = `memdesk-core-0123456789abcdef-v8-${process.versions.v8}-${process.arch}.bin`;
+    await fs.writeFile(path.join(codeDir, earlier), 'the last version’s cache');
+    await fs.rm(path.join(codeDir, ours));
+    expect((await run([bin], [...g, 'list'], fx.root)).code).toBe(0);
+    expect(await fs.readdir(codeDir)).toEqual([ours]);
+    // The MCP command (the SDK bundled into the CLI's file) loads and answers on stdin/stdout.
     const initialize = {
       jsonrpc: '2.0',
       id: 1,
@@ -240,6 +256,6 @@ describe('memdesk CLI loading', () => {
       result: { serverInfo: { name: 'memory-desk' } },
     });
     await fs.rm(out, { recursive: true, force: true });
-    // Two esbuild builds (the CLI's chunks and the warm step apart) and five processes on a loaded machine.
+    // Seven esbuild builds (the CLI's file, the workers, the bin and its first steps) and seven processes on a loaded machine.
   }, 120_000);
 });

@@ -18,8 +18,8 @@ import { tempDir, until } from '../memory/helpers.js';
 /**
  * The warm-answer tests' fixture (docs/agents.md "Warm answers"): real `memdesk` processes from the
  * CLI bundle, a real `memdesk mcp` as the long-running process, real temp homes. Whether a run was
- * answered warm is read from the modules it loaded: a cold run loads the CLI's run chunk, a warm
- * one never does. `useCliBundle()` in a test file builds the bundle once for its tests.
+ * answered warm is read from the modules it loaded: a cold run loads the CLI's loader (load-cli.js),
+ * a warm one never does. `useCliBundle()` in a test file builds the bundle once for its tests.
  */
 const moduleLog = new URL('./module-log/register.mjs', import.meta.url).href;
 
@@ -154,7 +154,8 @@ export function cli(
           .split('\n')
           .filter((l) => !l.startsWith('module-log '))
           .join('\n'),
-        warm: !logged.some((l) => /\/chunks\/run-[^/]*\.js$/.test(l)),
+        // The cold path loads the CLI through load-cli.js (scripts/build-cli.ts).
+        warm: !logged.some((l) => /\/load-cli\.js$/.test(l)),
       });
     });
   });

@@ -121,10 +121,10 @@ describe('the worker pool: one entry rule for every worker in each layout', () =
           only(`file:///r/dist/electron/x/${name}.js`),
         ),
       ).toEqual({ url: new URL(`file:///r/dist/electron/x/${name}.js`), source: false });
-      // esbuild's code splitting puts the starter in chunks/, the worker entry beside memdesk.js.
+      // The CLI bundle: the starter is the CLI's CommonJS file, the worker's entry beside it.
       expect(
-        workerEntry(name, 'file:///r/dist/cli/chunks/chunk-X.js', only(`file:///r/dist/cli/${name}.js`)),
-      ).toEqual({ url: new URL(`file:///r/dist/cli/${name}.js`), source: false });
+        workerEntry(name, 'file:///r/dist/cli/memdesk-core-0123.cjs', only(`file:///r/dist/cli/${name}.cjs`)),
+      ).toEqual({ url: new URL(`file:///r/dist/cli/${name}.cjs`), source: false });
       // Packaged: main.cjs and the worker inside app.asar (Electron's fs sees into the archive).
       const asar = 'file:///opt/Memory%20Desk/resources/app.asar/.vite/build';
       expect(workerEntry(name, `${asar}/main.cjs`, only(`${asar}/${name}.cjs`))).toEqual({
@@ -180,17 +180,18 @@ describe('the worker pool: one entry rule for every worker in each layout', () =
     await expectImportWorkerReads(starter);
   }, 180_000);
 
-  it('the CLI bundle emits both worker entries, found from the chunks that start them, and they answer', async () => {
+  it('the CLI bundle emits both worker entries, found from the CLI file that starts them, and they answer', async () => {
     // Inside the repository, as dist/cli is: the bundle keeps sql.js in node_modules (build-cli.ts).
     await fs.mkdir(path.join(repo, '.vite'), { recursive: true });
     const outDir = await fs.mkdtemp(path.join(repo, '.vite', 'test-cli-bundle-'));
     dirs.push(outDir);
     await buildCliBundle(outDir);
     for (const name of ['findings-worker', 'import-worker']) {
-      const starters = await startersOf(path.join(outDir, 'chunks'), name);
-      expect(starters.length).toBeGreaterThan(0);
-      const from = pathToFileURL(path.join(outDir, 'chunks', starters[0]!)).href;
-      expect(workerEntry(name, from)?.url.href).toBe(pathToFileURL(path.join(outDir, `${name}.js`)).href);
+      const starters = await startersOf(outDir, name);
+      // The CLI is one CommonJS file (memdesk-core-<hash>.cjs): it starts both workers.
+      expect(starters).toEqual([expect.stringMatching(/^memdesk-core-[0-9a-f]{16}\.cjs$/)]);
+      const from = pathToFileURL(path.join(outDir, starters[0]!)).href;
+      expect(workerEntry(name, from)?.url.href).toBe(pathToFileURL(path.join(outDir, `${name}.cjs`)).href);
       if (name === 'findings-worker')
         expect(await askFindings(from)).toEqual({ seq: 1, content: analyseRequest(request) });
       else await expectImportWorkerReads(from);

@@ -36,7 +36,11 @@ const inApp = (app: AppLayout): MemdeskRuntime => ({
 });
 
 /** The hook command and MCP entry setup writes for `harness` with this runtime. */
-function written(harness: 'claude-code' | 'codex', runtime: MemdeskRuntime, env: Record<string, string> = {}) {
+function written(
+  harness: 'claude-code' | 'codex',
+  runtime: MemdeskRuntime,
+  env: Record<string, string> = {},
+) {
   const setup = harnessSetup(harness, {
     homeDir: runtime.platform === 'win32' ? 'C:\\Users\\Ann' : '/home/ann',
     memdesk: memdeskCommand(env, runtime, () => false),
@@ -54,13 +58,17 @@ describe('setup inside the packaged app writes the app’s own executable with -
     const exe = '/Applications/Memory Desk.app/Contents/MacOS/Memory Desk';
     const { stop, mcp } = written('claude-code', inApp({ platform: 'darwin', execPath: exe, env: {} }));
     expect(stop).toBe(`'${exe}' ${APP_CLI_FLAG} hook claude-code Stop`);
-    expect(JSON.parse(mcp).mcpServers['memory-desk']).toMatchObject({ command: exe, args: [APP_CLI_FLAG, 'mcp'] });
+    expect(JSON.parse(mcp).mcpServers['memory-desk']).toMatchObject({
+      command: exe,
+      args: [APP_CLI_FLAG, 'mcp'],
+    });
   });
 
   it('macOS started from a disk image or Downloads (App Translocation): refused, saying to move it to Applications', () => {
     const runtime = inApp({
       platform: 'darwin',
-      execPath: '/private/var/folders/x5/T/AppTranslocation/0F2C/d/Memory Desk.app/Contents/MacOS/Memory Desk',
+      execPath:
+        '/private/var/folders/x5/T/AppTranslocation/0F2C/d/Memory Desk.app/Contents/MacOS/Memory Desk',
       env: {},
     });
     expect(() => memdeskCommand({}, runtime)).toThrow(/Applications folder/);
@@ -91,17 +99,18 @@ describe('setup inside the packaged app writes the app’s own executable with -
 
   it('MEMDESK_COMMAND still wins inside the app', () => {
     const runtime = inApp({ platform: 'linux', execPath: '/opt/Memory Desk/memory-desk', env: {} });
-    expect(memdeskCommand({ MEMDESK_COMMAND: 'node /srv/memdesk.js' }, runtime)).toEqual(['node', '/srv/memdesk.js']);
+    expect(memdeskCommand({ MEMDESK_COMMAND: 'node /srv/memdesk.js' }, runtime)).toEqual([
+      'node',
+      '/srv/memdesk.js',
+    ]);
   });
 });
 
 describe('the app started as the CLI', () => {
   it('only when the flag comes right after the executable (packaged) or the app path (development)', () => {
-    expect(appCliArgs(['/opt/Memory Desk/memory-desk', APP_CLI_FLAG, 'hook', 'codex', 'Stop'], true)).toEqual([
-      'hook',
-      'codex',
-      'Stop',
-    ]);
+    expect(appCliArgs(['/opt/Memory Desk/memory-desk', APP_CLI_FLAG, 'hook', 'codex', 'Stop'], true)).toEqual(
+      ['hook', 'codex', 'Stop'],
+    );
     expect(appCliArgs(['electron', '.', APP_CLI_FLAG, 'mcp'], false)).toEqual(['mcp']);
     expect(appCliArgs(['/opt/Memory Desk/memory-desk'], true)).toBeNull();
     expect(appCliArgs(['/opt/Memory Desk/memory-desk', '/home/ann/project'], true)).toBeNull();
@@ -119,17 +128,20 @@ describe('the app started as the CLI', () => {
     // Under a package.json saying "module", as the app's own does at the root of app.asar.
     const appRoot = path.join(tmp, 'app');
     await fs.mkdir(appRoot, { recursive: true });
-    await fs.writeFile(path.join(appRoot, 'package.json'), JSON.stringify({ name: 'memory-desk', type: 'module' }));
+    await fs.writeFile(
+      path.join(appRoot, 'package.json'),
+      JSON.stringify({ name: 'memory-desk', type: 'module' }),
+    );
     const outdir = path.join(appRoot, '.vite', 'cli');
     await buildCliBundle(outdir, { app: true });
     const files = await fs.readdir(outdir, { recursive: true });
     expect(files.some((f) => f.split(path.sep).includes('node_modules'))).toBe(false);
-    // Every import of sql.js in the bundle names the vendored copy, relative to its own chunk.
+    // Every import of sql.js in the bundle names the vendored copy, relative to its own file.
     const importers: string[] = [];
-    for (const f of files.filter((x) => x.endsWith('.js') && !x.startsWith(VENDORED_SQL_JS))) {
+    for (const f of files.filter((x) => /\.c?js$/.test(x) && !x.startsWith(VENDORED_SQL_JS))) {
       const text = await fs.readFile(path.join(outdir, f), 'utf8');
-      for (const m of text.matchAll(/from\s*"([^"]*sql[^"]*)"|import\(\s*"([^"]*sql[^"]*)"\s*\)/g))
-        importers.push(path.resolve(path.dirname(path.join(outdir, f)), m[1] ?? m[2]!));
+      for (const m of text.matchAll(/(?:from\s*|import\(\s*|require\(\s*)"([^"]*sql[^"]*)"/g))
+        importers.push(path.resolve(path.dirname(path.join(outdir, f)), m[1]!));
       expect(text).not.toMatch(/["']sql\.js["']/);
     }
     expect(new Set(importers)).toEqual(new Set([path.join(outdir, VENDORED_SQL_JS, 'dist', 'sql-wasm.js')]));

@@ -12,12 +12,12 @@ export interface WorkerEntry {
  * the worker, beside its starter in the sources, and emitted under that name by each bundle:
  * - TypeScript sources (tests, `tsx`, `npm run demo`): `<name>.ts` beside the starter;
  * - tsc's output (dist/): `<name>.js` beside it;
- * - the CLI bundle (scripts/build-cli.ts): the starter sits in `chunks/`, the entry one level up
- *   (`dist/cli/<name>.js`);
+ * - the CLI bundle (scripts/build-cli.ts, CommonJS): `<name>.cjs` beside the CLI's file
+ *   (`dist/cli/memdesk-core-<hash>.cjs`);
  * - the Electron main bundle (vite.main.config.ts, CommonJS): `<name>.cjs` beside `main.cjs` in
  *   `.vite/build/` — inside `app.asar` when packaged (Electron ≥ 17.3 starts a worker from a file in
  *   the archive; its fs sees into the archive, so `exists` does too).
- * Null when no candidate exists.
+ * Null when that file does not exist.
  */
 export function workerEntry(
   name: string,
@@ -26,9 +26,6 @@ export function workerEntry(
 ): WorkerEntry | null {
   if (moduleUrl.endsWith('.ts')) return { url: new URL(`./${name}.ts`, moduleUrl), source: true };
   const ext = moduleUrl.endsWith('.cjs') ? 'cjs' : 'js';
-  for (const rel of [`./${name}.${ext}`, `../${name}.${ext}`]) {
-    const url = new URL(rel, moduleUrl);
-    if (exists(url)) return { url, source: false };
-  }
-  return null;
+  const url = new URL(`./${name}.${ext}`, moduleUrl);
+  return exists(url) ? { url, source: false } : null;
 }

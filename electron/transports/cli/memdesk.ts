@@ -25,10 +25,11 @@ const warm =
     : null;
 if (warm && 'exitCode' in warm) process.exitCode = warm.exitCode;
 else {
-  const { runCli } = await import('./run.js');
-  process.exitCode = await runCli({
+  const cli = await (await import('./load-cli.js')).loadCli(env.argv, env.cwd, env.env);
+  process.exitCode = await cli.runCli({
     ...env,
     ...(warm ?? {}),
     ...(mcpFront ? { mcpFront } : {}),
   });
+  cli.settle();
 }
