@@ -236,12 +236,20 @@ describe('memdesk CLI loading', () => {
     const codeDir = path.join(fx.home, 'memory-cache', 'cli-code');
     const ours = `${core[0]!.replace(/\.cjs$/, '')}-v8-${process.versions.v8}-${process.arch}.bin`;
     expect(await fs.readdir(codeDir)).toEqual([ours]);
-    // An earlier build's cache (an upgrade) goes once this build's is written again.
-    const earlier = `memdesk-core-0123456789abcdef-v8-${process.versions.v8}-${process.arch}.bin`;
-    await fs.writeFile(path.join(codeDir, earlier), 'the last version’s cache');
+    // Earlier builds' caches (upgrades) go once this build's is written again, all but the newest
+    // two; another V8's cache (the app's Electron) stays.
+    const earlier = (hex: string, v8 = process.versions.v8) =>
+      `memdesk-core-${hex.repeat(16)}-v8-${v8}-${process.arch}.bin`;
+    const left = [earlier('a'), earlier('b'), earlier('c'), earlier('d', '0.0.0')];
+    for (const [i, name] of left.entries()) {
+      await fs.writeFile(path.join(codeDir, name), 'an earlier version’s cache');
+      await fs.utimes(path.join(codeDir, name), 1_000_000 + i, 1_000_000 + i); // a oldest, c newest
+    }
     await fs.rm(path.join(codeDir, ours));
     expect((await run([bin], [...g, 'list'], fx.root)).code).toBe(0);
-    expect(await fs.readdir(codeDir)).toEqual([ours]);
+    expect((await fs.readdir(codeDir)).sort()).toEqual(
+      [earlier('b'), earlier('c'), earlier('d', '0.0.0'), ours].sort(),
+    );
     // The MCP command (the SDK bundled into the CLI's file) loads and answers on stdin/stdout.
     const initialize = {
       jsonrpc: '2.0',

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runWithCodeCache } from './code-cache.js';
@@ -29,19 +29,27 @@ export async function loadCli(
   };
 }
 
-/** An upgrade leaves the last build's cache behind: removed once this build's is written (same V8, other hash). */
+/**
+ * Each build leaves its cache behind: once this build's is written, the caches of other builds for
+ * the same V8 go, all but the newest KEPT_OTHER_BUILDS (two installs of different versions sharing a
+ * home keep theirs rather than removing each other's at every start).
+ */
 function forgetEarlierBuilds(cacheFile: string): void {
   const dir = path.dirname(cacheFile);
   const ours = path.basename(cacheFile);
   const sameV8 = ours.slice(ours.indexOf('-v8-'));
   try {
-    for (const name of readdirSync(dir))
-      if (name !== ours && name.startsWith(CORE_PREFIX) && name.endsWith(sameV8))
-        rmSync(path.join(dir, name), { force: true });
+    const others = readdirSync(dir)
+      .filter((name) => name !== ours && name.startsWith(CORE_PREFIX) && name.endsWith(sameV8))
+      .map((name) => ({ file: path.join(dir, name), mtimeMs: statSync(path.join(dir, name)).mtimeMs }))
+      .sort((x, y) => y.mtimeMs - x.mtimeMs);
+    for (const { file } of others.slice(KEPT_OTHER_BUILDS)) rmSync(file, { force: true });
   } catch {
     // another process pruned it first, or the folder is not ours to change: harmless
   }
 }
+
+const KEPT_OTHER_BUILDS = 2;
 
 /** How the CLI's CommonJS file is named: this, its content hash, `.cjs` (scripts/build-cli.ts). */
 export const CORE_PREFIX = 'memdesk-core-';
