@@ -14,11 +14,11 @@ const moduleLog = new URL('./module-log/register.mjs', import.meta.url).href;
 
 /** Node with these arguments (a loader, an entry point) and then the CLI's. */
 /** The hook's budget at its most: run from sources with a module log, on a loaded machine it may need it. */
-const run = (nodeArgs: string[], args: string[], cwd: string, stdin = '') =>
+const run = (nodeArgs: string[], args: string[], cwd: string, stdin = '', env: Record<string, string> = {}) =>
   runProcess([process.execPath, ...nodeArgs, ...args], {
     cwd,
     stdin,
-    env: { MEMDESK_HOOK_BUDGET_MS: '9999' },
+    env: { MEMDESK_HOOK_BUDGET_MS: '9999', ...env },
   });
 
 /** What a one-shot note command must never load: the MCP SDK, the sync engine, zip and SQLite code, other areas' schemas. */
@@ -45,11 +45,13 @@ const ZOD_CLASSIC = /\/node_modules\/zod\/(index\.js|v4\/classic\/)/;
 /** Leaves a one-shot command may load under a HEAVY folder: the warm step's pid check (node: modules only). */
 const LEAVES = ['/electron/sync/owner/process-identity.ts'];
 /**
- * The warm step (warm-first.ts) runs before anything else of a recall or hook: these files and
- * zod/mini, nothing more, until it hands over to the cold path (load-cli.ts).
+ * The warm step (warm-first.ts, when any warm server is advertised: warm/dir.ts) runs before
+ * anything else of a recall or hook: these files and zod/mini, nothing more, until it hands over
+ * to the cold path (load-cli.ts).
  */
 const WARM_STEP = [
   '/electron/transports/cli/memdesk.ts',
+  '/electron/transports/warm/dir.ts',
   '/electron/transports/cli/warm-first.ts',
   '/electron/agents/hooks/contracts.ts',
   '/electron/transports/cli/globals.ts',
@@ -93,6 +95,12 @@ describe('memdesk CLI loading', () => {
       cwd: fx.root,
       prompt: 'how do we deploy?',
     });
+    // Some warm server is advertised (another project's: this one's is not), so the warm step runs
+    // and hands over to the cold path; a private runtime directory keeps other tests' servers out.
+    const runtime = await tempDir('lazy-load-runtime');
+    await fs.chmod(runtime, 0o700);
+    await fs.mkdir(path.join(runtime, 'memdesk'), { mode: 0o700 });
+    await fs.writeFile(path.join(runtime, 'memdesk', `${'0'.repeat(32)}.json`), '{}');
     for (const [args, stdin] of [
       [['recall', 'how do we deploy?'], ''],
       [['list'], ''],
@@ -104,6 +112,7 @@ describe('memdesk CLI loading', () => {
         [...g, ...args],
         fx.root,
         stdin,
+        { XDG_RUNTIME_DIR: runtime },
       );
       expect(r.code, r.stderr).toBe(0);
       const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
@@ -123,6 +132,7 @@ describe('memdesk CLI loading', () => {
             !WARM_STEP.some((w) => m.endsWith(w)),
         );
         expect(unexpected, `${args[0]}: the warm step`).toEqual([]);
+        expect(first.some((m) => m.endsWith('/electron/transports/cli/warm-first.ts'))).toBe(true);
         // zod/mini and the core it is built on, never zod's full (classic) API.
         expect(first.filter((m) => ZOD_CLASSIC.test(m))).toEqual([]);
       }
@@ -159,7 +169,31 @@ describe('memdesk CLI loading', () => {
     expect(tooMany.stderr.split('\n').filter((l) => ZOD_CLASSIC.test(l))).toEqual([]);
     // The note was checked for credentials: the check itself still loads where it is needed.
     expect(remember.stderr).toContain('@secretlint/core');
-    // Five processes under the tsx loader: on the shared machine each can take several seconds.
+    // With no warm server advertised at all, a recall goes straight to the cold path: the warm
+    // step is not loaded, and the answer is the same.
+    const quiet = await tempDir('lazy-load-no-warm');
+    await fs.chmod(quiet, 0o700);
+    const straight = await run(
+      ['--import', tsxLoader, '--import', moduleLog, sourceEntry],
+      [...g, 'recall', 'how do we deploy?'],
+      fx.root,
+      '',
+      { XDG_RUNTIME_DIR: quiet },
+    );
+    expect(straight.code, straight.stderr).toBe(0);
+    expect(straight.stdout).toContain('Deploy with the release checklist');
+    const loaded = straight.stderr.split('\n').filter((l) => l.startsWith('module-log '));
+    const beforeCold = loaded
+      .slice(
+        0,
+        loaded.findIndex((m) => m.includes('/electron/transports/cli/load-cli.ts')),
+      )
+      .filter((m) => !m.includes('module-log node:'));
+    expect(beforeCold.map((m) => m.replace(/^.*\/electron\//, '/electron/'))).toEqual([
+      '/electron/transports/cli/memdesk.ts',
+      '/electron/transports/warm/dir.ts',
+    ]);
+    // Six processes under the tsx loader: on the shared machine each can take several seconds.
   }, 120_000);
 
   it('loads no zod with AppError: shared/errors.ts and the CLI error classes are zod-free', async () => {

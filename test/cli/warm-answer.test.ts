@@ -5,7 +5,8 @@ import { serializeNote } from '../../shared/note-format.js';
 import { WarmReplySchema } from '../../shared/warm-protocol.js';
 import { startWebBridge } from '../../electron/transports/http/web-bridge.js';
 import { readAdvertisement } from '../../electron/transports/warm/advertisement.js';
-import { advertisementPath, envKey, warmDir } from '../../electron/transports/warm/place.js';
+import { warmDir } from '../../electron/transports/warm/dir.js';
+import { advertisementPath, envKey } from '../../electron/transports/warm/place.js';
 import { fixture as hookInput } from '../hooks/helpers.js';
 import {
   WORDS,

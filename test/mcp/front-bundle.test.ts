@@ -28,11 +28,14 @@ describe('the bundled MCP front', { timeout: 120_000 }, () => {
     const front = await fs.readFile(path.join(path.dirname(entry), 'mcp-first.js'), 'utf8');
     expect(importsOf(front)).toEqual(['node:fs', 'node:os', 'node:path', 'node:stream']);
     // The bin imports its first steps and the loader of the rest of the CLI, each a file of its
-    // own: the rest is loaded after the front's answer.
+    // own (the rest is loaded after the front's answer), and the Node modules its warm check uses.
     expect(importsOf(await fs.readFile(entry, 'utf8'))).toEqual([
       './load-cli.js',
       './mcp-first.js',
       './warm-first.js',
+      'node:fs',
+      'node:os',
+      'node:path',
     ]);
   });
 });

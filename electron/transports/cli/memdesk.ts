@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 
+import { anyWarmAdvertised } from '../warm/dir.js';
+
 /** The `memdesk` bin: see run.ts and docs/cli.md. */
 const env = {
   argv: process.argv.slice(2),
@@ -18,9 +20,11 @@ const mcpFront = env.argv.includes('mcp')
   ? ((await (await import('./mcp-first.js')).startMcpFirst(env.argv, env)) ?? undefined)
   : undefined;
 // `memdesk recall` / `hook` / `list` / `search` ask a running memdesk process of the same home and project
-// first (warm-first.ts); the rest of the CLI loads only when it does not answer.
+// first (warm-first.ts), when any is advertised; the rest of the CLI loads only when it does not answer.
 const warm =
-  !mcpFront && ['recall', 'hook', 'list', 'search'].some((c) => env.argv.includes(c))
+  !mcpFront &&
+  ['recall', 'hook', 'list', 'search'].some((c) => env.argv.includes(c)) &&
+  anyWarmAdvertised(env.env)
     ? await (await import('./warm-first.js')).answerWarm(env)
     : null;
 if (warm && 'exitCode' in warm) process.exitCode = warm.exitCode;

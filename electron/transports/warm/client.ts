@@ -10,7 +10,8 @@ import {
 } from '../../../shared/warm-protocol.js';
 import { processIsAlive, processStart } from '../../sync/owner/process-identity.js';
 import { readAdvertisement } from './advertisement.js';
-import { advertisementPath, envKey, privateDirOk, warmDir } from './place.js';
+import { privateDirOk, warmDir } from './dir.js';
+import { advertisementPath, envKey } from './place.js';
 
 /**
  * How long a one-shot command waits for a warm answer before answering cold (wall time, which a

@@ -14,7 +14,8 @@ import {
 import { processIsAlive, processStart } from '../../sync/owner/process-identity.js';
 import { onUnexpectedError } from '../../memory/unexpected-error.js';
 import { readAdvertisement } from './advertisement.js';
-import { advertisementPath, envKey, privateDirOk, socketPath, warmDir } from './place.js';
+import { privateDirOk, warmDir } from './dir.js';
+import { advertisementPath, envKey, socketPath } from './place.js';
 
 /** A request line longer than this is refused (a hook's JSON with a long prompt fits many times). */
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
