@@ -261,28 +261,36 @@ describe('memdesk CLI loading', () => {
     );
     const unknown = await run([bin], [...g, 'no-such-command'], fx.root);
     expect(unknown.code).toBe(2);
-    // The CLI is one CommonJS file named after its content; the first command kept V8's code cache
-    // for it in the home, named after it and the V8 that compiled it, and later commands used it.
+    // The CLI is one CommonJS file named after its content; each command that ran in this home kept
+    // V8's code cache for it there, named after the file, the command and the V8 that compiled it
+    // (the mistyped command none).
     const core = (await fs.readdir(path.join(out, 'cli'))).filter((f) =>
       /^memdesk-core-[0-9a-f]{16}\.cjs$/.test(f),
     );
     expect(core).toHaveLength(1);
+    const build = core[0]!.replace(/\.cjs$/, '');
     const codeDir = path.join(fx.home, 'memory-cache', 'cli-code');
-    const ours = `${core[0]!.replace(/\.cjs$/, '')}-v8-${process.versions.v8}-${process.arch}.bin`;
-    expect(await fs.readdir(codeDir)).toEqual([ours]);
-    // Earlier builds' caches (upgrades) go once this build's is written again, all but the newest
-    // two; another V8's cache (the app's Electron) stays.
-    const earlier = (hex: string, v8 = process.versions.v8) =>
-      `memdesk-core-${hex.repeat(16)}-v8-${v8}-${process.arch}.bin`;
-    const left = [earlier('a'), earlier('b'), earlier('c'), earlier('d', '0.0.0')];
+    const cacheOf = (command: string, v8 = process.versions.v8, of = build) =>
+      `${of}-${command}-v8-${v8}-${process.arch}.bin`;
+    expect((await fs.readdir(codeDir)).sort()).toEqual([cacheOf('recall'), cacheOf('remember')]);
+    // Earlier builds' caches (upgrades) go once one of this build's is written, all but the newest
+    // two builds'; another V8's cache (the app's Electron) stays.
+    const earlier = (hex: string, command: string, v8?: string) =>
+      cacheOf(command, v8, `memdesk-core-${hex.repeat(16)}`);
+    const left = [
+      earlier('a', 'recall'),
+      earlier('b', 'recall'),
+      earlier('b', 'list'),
+      earlier('c', 'hook'),
+      earlier('d', 'recall', '0.0.0'),
+    ];
     for (const [i, name] of left.entries()) {
       await fs.writeFile(path.join(codeDir, name), 'an earlier version’s cache');
-      await fs.utimes(path.join(codeDir, name), 1_000_000 + i, 1_000_000 + i); // a oldest, c newest
+      await fs.utimes(path.join(codeDir, name), 1_000_000 + i, 1_000_000 + i); // a oldest, d newest
     }
-    await fs.rm(path.join(codeDir, ours));
     expect((await run([bin], [...g, 'list'], fx.root)).code).toBe(0);
     expect((await fs.readdir(codeDir)).sort()).toEqual(
-      [earlier('b'), earlier('c'), earlier('d', '0.0.0'), ours].sort(),
+      [...left.slice(1), cacheOf('recall'), cacheOf('remember'), cacheOf('list')].sort(),
     );
     // The MCP command (the SDK bundled into the CLI's file) loads and answers on stdin/stdout.
     const initialize = {

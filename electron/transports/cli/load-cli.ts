@@ -3,8 +3,8 @@ import type { runCli } from './run.js';
 /** The rest of the CLI, loaded by the bin when no earlier step answered (memdesk.ts). */
 export interface LoadedCli {
   runCli: typeof runCli;
-  /** After the command: keeps what makes the next start faster (the bundle's code cache). */
-  settle(): void;
+  /** After the command, with its exit code: keeps what makes the next start faster (the bundle's code cache). */
+  settle(exitCode: number): void;
 }
 
 /**

@@ -30,10 +30,11 @@ const warm =
 if (warm && 'exitCode' in warm) process.exitCode = warm.exitCode;
 else {
   const cli = await (await import('./load-cli.js')).loadCli(env.argv, env.cwd, env.env);
-  process.exitCode = await cli.runCli({
+  const exitCode = await cli.runCli({
     ...env,
     ...(warm ?? {}),
     ...(mcpFront ? { mcpFront } : {}),
   });
-  cli.settle();
+  process.exitCode = exitCode;
+  cli.settle(exitCode);
 }

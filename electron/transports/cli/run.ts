@@ -12,7 +12,7 @@ import { parseArgs } from './args.js';
 import { homeOf, parseGlobals, projectRootOf } from './globals.js';
 import { allCommands, cliCommandIndex, loadCommand } from './commands/index.js';
 import { ExitCodeError } from './exit-code-error.js';
-import { UsageError, type CliCommand, type CliIo } from './types.js';
+import { USAGE_EXIT_CODE, UsageError, type CliCommand, type CliIo } from './types.js';
 
 /**
  * The `memdesk` CLI: a transport over the API table. It maps argv to a method's input and the
@@ -229,7 +229,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       stdout.write(JSON.stringify({ error: { code: body.error.code, message: body.error.message } }) + '\n');
     if (!usage && !(err instanceof AppError) && env.env.MEMDESK_DEBUG)
       stderr.write(`${(err as Error).stack}\n`);
-    return usage ? 2 : err instanceof ExitCodeError ? err.exitCode : 1;
+    return usage ? USAGE_EXIT_CODE : err instanceof ExitCodeError ? err.exitCode : 1;
   } finally {
     const project = await closing()?.catch(() => null); // a failed open is this command's error, reported above
     await stopWarm();

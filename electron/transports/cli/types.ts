@@ -58,6 +58,9 @@ export interface CliCommand {
   run(io: CliIo, args: ParsedArgs): Promise<CliResult>;
 }
 
+/** The exit code of a usage error (an unknown command, a missing argument): run.ts. */
+export const USAGE_EXIT_CODE = 2;
+
 /** A usage mistake: exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
