@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { CORE_PREFIX } from '../electron/transports/cli/load-cli-bundled.js';
+import { coreFileName } from '../electron/transports/cli/core-file.js';
 
 /**
  * Bundles the `memdesk` CLI (the package's `bin`) into dist/cli/:
@@ -134,13 +134,15 @@ export async function buildCliBundle(
     define: { 'import.meta.url': '__memdeskModuleUrl', 'import.meta.resolve': '__memdeskResolve' },
     banner: {
       js: [
+        // First, so it stays the directive it is in esbuild's output: the ESM sources ran strict.
+        '"use strict";',
         'var __memdeskModuleUrl = require("node:url").pathToFileURL(__filename).href;',
         'var __memdeskResolve = (s) => require("node:url").pathToFileURL(require.resolve(s)).href;',
       ].join('\n'),
     },
   };
   const core = await commonJsFile(path.join(repo, 'electron/transports/cli/run.ts'), commonJs);
-  const coreName = `${CORE_PREFIX}${createHash('sha256').update(core).digest('hex').slice(0, 16)}.cjs`;
+  const coreName = coreFileName(createHash('sha256').update(core).digest('hex'));
   await writeFile(path.join(outdir, coreName), core);
   for (const [name, entry] of WORKERS)
     await writeFile(path.join(outdir, `${name}.cjs`), await commonJsFile(path.join(repo, entry), commonJs));

@@ -1,8 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { cliCommandIndex } from '../../electron/transports/cli/commands/index.js';
+import { warmDir } from '../../electron/transports/warm/dir.js';
 import { fixture, tempDir } from '../memory/helpers.js';
 import {
   CLI_SOURCE_ENTRY as sourceEntry,
@@ -99,8 +101,9 @@ describe('memdesk CLI loading', () => {
     // and hands over to the cold path; a private runtime directory keeps other tests' servers out.
     const runtime = await tempDir('lazy-load-runtime');
     await fs.chmod(runtime, 0o700);
-    await fs.mkdir(path.join(runtime, 'memdesk'), { mode: 0o700 });
-    await fs.writeFile(path.join(runtime, 'memdesk', `${'0'.repeat(32)}.json`), '{}');
+    const runtimeEnv = { XDG_RUNTIME_DIR: runtime, LOCALAPPDATA: runtime }; // Windows: %LOCALAPPDATA%
+    await fs.mkdir(warmDir(runtimeEnv), { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(warmDir(runtimeEnv), `${'0'.repeat(32)}.json`), '{}');
     for (const [args, stdin] of [
       [['recall', 'how do we deploy?'], ''],
       [['list'], ''],
@@ -112,7 +115,7 @@ describe('memdesk CLI loading', () => {
         [...g, ...args],
         fx.root,
         stdin,
-        { XDG_RUNTIME_DIR: runtime },
+        runtimeEnv,
       );
       expect(r.code, r.stderr).toBe(0);
       const modules = r.stderr.split('\n').filter((l) => l.startsWith('module-log '));
@@ -178,7 +181,7 @@ describe('memdesk CLI loading', () => {
       [...g, 'recall', 'how do we deploy?'],
       fx.root,
       '',
-      { XDG_RUNTIME_DIR: quiet },
+      { XDG_RUNTIME_DIR: quiet, LOCALAPPDATA: quiet },
     );
     expect(straight.code, straight.stderr).toBe(0);
     expect(straight.stdout).toContain('Deploy with the release checklist');
@@ -261,37 +264,76 @@ describe('memdesk CLI loading', () => {
     );
     const unknown = await run([bin], [...g, 'no-such-command'], fx.root);
     expect(unknown.code).toBe(2);
-    // The CLI is one CommonJS file named after its content; each command that ran in this home kept
-    // V8's code cache for it there, named after the file, the command and the V8 that compiled it
-    // (the mistyped command none).
-    const core = (await fs.readdir(path.join(out, 'cli'))).filter((f) =>
-      /^memdesk-core-[0-9a-f]{16}\.cjs$/.test(f),
-    );
+    // The CLI is one CommonJS file named after its content, strict as the ESM sources (so are the
+    // workers'); each command that ran well in this home kept V8's code cache for it there
+    // (memdesk-core-<build>-<variant>-<command>-v8-<version>-<arch>.bin): not the mistyped one, nor
+    // --help in a home of its own.
+    const built = await fs.readdir(path.join(out, 'cli'));
+    const core = built.filter((f) => /^memdesk-core-[0-9a-f]{16}\.cjs$/.test(f));
     expect(core).toHaveLength(1);
+    for (const file of [...core, 'findings-worker.cjs', 'import-worker.cjs'])
+      expect((await fs.readFile(path.join(out, 'cli', file), 'utf8')).startsWith('"use strict";'), file).toBe(
+        true,
+      );
     const build = core[0]!.replace(/\.cjs$/, '');
+    const suffix = `-v8-${process.versions.v8}-${process.arch}.bin`;
     const codeDir = path.join(fx.home, 'memory-cache', 'cli-code');
-    const cacheOf = (command: string, v8 = process.versions.v8, of = build) =>
-      `${of}-${command}-v8-${v8}-${process.arch}.bin`;
-    expect((await fs.readdir(codeDir)).sort()).toEqual([cacheOf('recall'), cacheOf('remember')]);
-    // Earlier builds' caches (upgrades) go once one of this build's is written, all but the newest
-    // two builds'; another V8's cache (the app's Electron) stays.
-    const earlier = (hex: string, command: string, v8?: string) =>
-      cacheOf(command, v8, `memdesk-core-${hex.repeat(16)}`);
+    const cached = async () => {
+      const names = (await fs.readdir(codeDir)).filter((n) => n.startsWith(build)).sort();
+      for (const n of names)
+        expect(n).toMatch(new RegExp(`^${build}-[0-9a-f]{8}-[a-z-]+${suffix.replace(/\./g, '\\.')}$`));
+      return names.map((n) => n.slice(build.length + 10, -suffix.length));
+    };
+    expect(await cached()).toEqual(['recall', 'remember']);
+    const helpHome = path.join(out, 'help-home');
+    expect((await run([bin], ['--home', helpHome, 'recall', '--help'], fx.root)).code).toBe(0);
+    await expect(fs.stat(path.join(helpHome, 'memory-cache'))).rejects.toThrow();
+    // V8 took the cache at the next recall: a refused one would have been written again.
+    const recallCache = path.join(
+      codeDir,
+      (await fs.readdir(codeDir)).find((n) => n.includes('-recall-'))!,
+    );
+    const before = (await fs.stat(recallCache)).mtimeMs;
+    expect((await run([bin], [...g, 'recall', 'deploy'], fx.root)).code).toBe(0);
+    expect((await fs.stat(recallCache)).mtimeMs).toBe(before);
+    // Once a cache is written, other builds' caches for this V8 go, all but the newest two builds';
+    // another V8's cache (the app's Electron) stays unless a month old, as does anything that old.
+    const earlier = (hex: string, command: string, v8 = process.versions.v8) =>
+      `memdesk-core-${hex.repeat(16)}-00000000-${command}-v8-${v8}-${process.arch}.bin`;
     const left = [
       earlier('a', 'recall'),
       earlier('b', 'recall'),
       earlier('b', 'list'),
       earlier('c', 'hook'),
       earlier('d', 'recall', '0.0.0'),
+      earlier('e', 'recall', '0.0.1'), // a month old
     ];
+    const minutes = (n: number) => new Date(Date.now() - n * 60_000);
     for (const [i, name] of left.entries()) {
       await fs.writeFile(path.join(codeDir, name), 'an earlier version’s cache');
-      await fs.utimes(path.join(codeDir, name), 1_000_000 + i, 1_000_000 + i); // a oldest, d newest
+      const at = i === 5 ? minutes(31 * 24 * 60) : minutes(10 - i); // a oldest … d newest
+      await fs.utimes(path.join(codeDir, name), at, at);
     }
     expect((await run([bin], [...g, 'list'], fx.root)).code).toBe(0);
-    expect((await fs.readdir(codeDir)).sort()).toEqual(
-      [...left.slice(1), cacheOf('recall'), cacheOf('remember'), cacheOf('list')].sort(),
+    expect((await fs.readdir(codeDir)).filter((n) => !n.startsWith(build)).sort()).toEqual(
+      left.slice(1, 5).sort(),
     );
+    expect(await cached()).toEqual(['list', 'recall', 'remember']);
+    // Inside the desktop app (Electron runs the bundle) no cache is read or kept: bytecode from the
+    // home would be code the app's ASAR integrity does not cover.
+    const asElectron = path.join(out, 'as-electron.mjs');
+    await fs.writeFile(
+      asElectron,
+      "Object.defineProperty(process.versions, 'electron', { value: '99.0.0' });\n",
+    );
+    const appHome = path.join(out, 'app-home');
+    const inApp = await run(
+      ['--import', pathToFileURL(asElectron).href, bin],
+      ['--home', appHome, '--project', fx.root, 'list'],
+      fx.root,
+    );
+    expect(inApp.code, inApp.stderr).toBe(0);
+    expect(await fs.readdir(path.join(appHome, 'memory-cache')).catch(() => [])).not.toContain('cli-code');
     // The MCP command (the SDK bundled into the CLI's file) loads and answers on stdin/stdout.
     const initialize = {
       jsonrpc: '2.0',

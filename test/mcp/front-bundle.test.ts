@@ -7,8 +7,8 @@ import { tempDir } from '../support/temp-dir.js';
 /**
  * What the bundled `memdesk` loads before `mcp` answers initialize: the entry and the front, one
  * file built apart (scripts/build-cli.ts), which imports nothing but a few of Node's own modules —
- * no shared chunk (each module read, parsed and linked costs CPU at every start) and not
- * node:crypto (~5 ms of CPU to load; the prompt snapshot is found without a hash function).
+ * not the CLI's file (read and compiled at every start) and not node:crypto (~5 ms of CPU to load;
+ * the prompt snapshot is found without a hash function).
  */
 let tmp: string | undefined;
 afterAll(async () => {
