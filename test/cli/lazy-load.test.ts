@@ -281,8 +281,8 @@ describe('memdesk CLI loading', () => {
     const cached = async () => {
       const names = (await fs.readdir(codeDir)).filter((n) => n.startsWith(build)).sort();
       for (const n of names)
-        expect(n).toMatch(new RegExp(`^${build}-[0-9a-f]{8}-[a-z-]+${suffix.replace(/\./g, '\\.')}$`));
-      return names.map((n) => n.slice(build.length + 10, -suffix.length));
+        expect(n).toMatch(new RegExp(`^${build}-[0-9a-f]{16}-[a-z-]+${suffix.replace(/\./g, '\\.')}$`));
+      return names.map((n) => n.slice(build.length + 18, -suffix.length));
     };
     expect(await cached()).toEqual(['recall', 'remember']);
     const helpHome = path.join(out, 'help-home');
@@ -299,7 +299,7 @@ describe('memdesk CLI loading', () => {
     // Once a cache is written, other builds' caches for this V8 go, all but the newest two builds';
     // another V8's cache (the app's Electron) stays unless a month old, as does anything that old.
     const earlier = (hex: string, command: string, v8 = process.versions.v8) =>
-      `memdesk-core-${hex.repeat(16)}-00000000-${command}-v8-${v8}-${process.arch}.bin`;
+      `memdesk-core-${hex.repeat(16)}-0000000000000000-${command}-v8-${v8}-${process.arch}.bin`;
     const left = [
       earlier('a', 'recall'),
       earlier('b', 'recall'),

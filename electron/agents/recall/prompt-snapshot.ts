@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { nameHash } from '../../../shared/name-hash.js';
 
 /**
  * The last memory prompt built for a project, kept per machine under `$OHARNESS_HOME/memory-cache/`
@@ -36,21 +37,13 @@ export interface SnapshotPlace {
   env: Record<string, string | undefined>;
 }
 
-/** 64 bits of FNV-1a over the text's UTF-16 code units, as 16 hex digits: a file name, not a check. */
-function fnv1a64(text: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (let i = 0; i < text.length; i++)
-    h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
-  return h.toString(16).padStart(16, '0');
-}
-
 /** The project root as a snapshot records it (absolute), or null. */
 export const snapshotRoot = (projectRoot: string | null) =>
   projectRoot === null ? null : path.resolve(projectRoot);
 
 export function snapshotFile(home: string, projectRoot: string | null): string {
   // Beside the index cache (memory/index-cache.ts), which this module does not load: mcp starts light.
-  return path.join(home, 'memory-cache', `prompt-${fnv1a64(snapshotRoot(projectRoot) ?? '')}.json`);
+  return path.join(home, 'memory-cache', `prompt-${nameHash(snapshotRoot(projectRoot) ?? '')}.json`);
 }
 
 /** A file's text; null when it (or a folder on its path) does not exist. */

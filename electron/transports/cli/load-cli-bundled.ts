@@ -1,6 +1,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nameHash } from '../../../shared/name-hash.js';
 import { runWithCodeCache } from './code-cache.js';
 import { CORE_PREFIX } from './core-file.js';
 import { homeOf, parseGlobals } from './globals.js';
@@ -64,7 +65,7 @@ function codeCache(
     const word = globals.rest[0] ?? '';
     const command = /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
     const { size, mtimeMs } = statSync(file);
-    const variant = fnv1a32(`${size}\0${mtimeMs}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`);
+    const variant = nameHash(`${size}\0${mtimeMs}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`);
     const build = path.basename(MEMDESK_CLI_CORE, '.cjs').slice(CORE_PREFIX.length);
     const name = `${CORE_PREFIX}${build}-${variant}-${command}-v8-${process.versions.v8}-${process.arch}.bin`;
     return {
@@ -74,12 +75,6 @@ function codeCache(
   } catch {
     return null; // a usage error (run.ts says it) or no file to name: no cache
   }
-}
-
-function fnv1a32(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -128,6 +123,6 @@ const STALE_MS = 30 * 24 * 3600_000;
 /** A cache's build and V8 (with the arch), from its name. */
 function parseCacheName(name: string): { build: string; v8: string } | null {
   if (!name.startsWith(CORE_PREFIX)) return null;
-  const m = /^([0-9a-f]+)-[0-9a-f]{8}-[a-z][a-z-]*-v8-(.+)\.bin$/.exec(name.slice(CORE_PREFIX.length));
+  const m = /^([0-9a-f]+)-[0-9a-f]{16}-[a-z][a-z-]*-v8-(.+)\.bin$/.exec(name.slice(CORE_PREFIX.length));
   return m ? { build: m[1]!, v8: m[2]! } : null;
 }
