@@ -49,6 +49,8 @@ export interface ProjectOptions {
   cwd?: string;
   /** Watch the note directories (long-running processes). */
   watch?: boolean;
+  /** With watch: read the notes synchronously at open (CoreOptions.syncFirstLoad). */
+  syncFirstLoad?: boolean;
   lockTimeoutMs?: number;
 }
 
@@ -78,6 +80,7 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     ...(opts.projectRoot !== undefined ? { projectRoot: opts.projectRoot } : {}),
     ...(now ? { now } : {}),
     ...(opts.watch ? { watch: true } : {}),
+    ...(opts.syncFirstLoad ? { syncFirstLoad: true } : {}),
     ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
   });
   opened.core = core;

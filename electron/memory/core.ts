@@ -40,7 +40,13 @@ export interface UserMemoryOptions {
   lockTimeoutMs?: number;
   /** Start the user directory's watcher. */
   watch?: boolean;
+  /** With watch: the first load reads synchronously (CoreOptions.syncFirstLoad). */
+  syncFirstLoad?: boolean;
 }
+
+/** How a store of a core opened with these options reads its files (NoteStoreOptions.syncIo). */
+const storeSyncIo = (opts: { watch?: boolean; syncFirstLoad?: boolean }): boolean | 'first-load' =>
+  !opts.watch || (opts.syncFirstLoad ? 'first-load' : false);
 
 /**
  * The user level of one OHARNESS_HOME: user notes, backups. When the user directory cannot be
@@ -75,10 +81,12 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
         backups,
         now,
         ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-        ...(opts.watch ? {} : { syncIo: true }),
+        syncIo: storeSyncIo(opts),
       })
     : null;
-  const indexCache = store ? new StoreIndexCache(home, store, config.maxNoteBytes, !opts.watch) : null;
+  const indexCache = store
+    ? new StoreIndexCache(home, store, config.maxNoteBytes, opts.watch === true)
+    : null;
   indexCache?.prime();
   await store?.load();
   if (opts.watch) store?.watch();
@@ -110,6 +118,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       env,
       ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
       ...(opts.watch ? { watch: true } : {}),
+      ...(opts.syncFirstLoad ? { syncFirstLoad: true } : {}),
     }));
   const root = opts.projectRoot !== undefined ? path.resolve(opts.projectRoot) : undefined;
   const projectWarnings: Warning[] = [];
@@ -146,11 +155,11 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
           backups: user.backups,
           now,
           ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
-          ...(opts.watch ? {} : { syncIo: true }),
+          syncIo: storeSyncIo(opts),
         });
         // The index cache lives in the home: without a usable home the project's notes are read as before.
         if (user.homeUsable)
-          projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, !opts.watch);
+          projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, opts.watch === true);
         projectCache?.prime();
         await projectStore.load();
         if (opts.watch) projectStore.watch();

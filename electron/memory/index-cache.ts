@@ -8,7 +8,6 @@ import { cachedNote } from './note-store/stored-note.js';
 import { analyze } from './search/analyze.js';
 import {
   encodeIndexSegment,
-  listsInMemory,
   openIndexSegment,
   SegmentDamagedError,
   type IndexSegment,
@@ -206,13 +205,16 @@ export interface CacheContents {
   bodyBytes(row: number): Buffer | null;
   /** Null when the section is damaged: the notes are analysed again. */
   segment(): IndexSegment | null;
-  /** Lets go of the file the lists are read from (a one-shot process keeps it open until then). */
+  /**
+   * The lists not read yet, read at once into memory (checked whole), and the file let go of: a
+   * long-running process holds no cache file open (Windows will not replace a file held open).
+   */
+  listsIntoMemory(): void;
+  /** Lets go of the file the lists are read from (kept open until then, or until listsIntoMemory). */
   close(): void;
 }
 
 export interface ReadOptions {
-  /** Read the segment's lists when asked for (one-shot processes) rather than with the rest. */
-  listsOnDisk: boolean;
   /** Called once when a list read later turns out damaged: the file must not be kept as it is. */
   onDamage?: () => void;
 }
@@ -338,18 +340,17 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
       size !== nl + 1 + header.notes.length + header.index.length + header.lists.length + header.bodies.length
     )
       return null;
-    // Rows and the segment's head in one read (its lists too when not read one by one), the head
-    // 4-byte aligned (opened as views); the bodies stay on disk.
+    // Rows and the segment's head in one read, the head 4-byte aligned (opened as views); the lists
+    // are read from the file as asked for (ListsOnDisk), the bodies too (CachedBodies).
     const listsAt = nl + 1 + header.notes.length + header.index.length;
     const sections = readAt(
       fd,
       nl + 1,
-      header.notes.length + header.index.length + (options.listsOnDisk ? 0 : header.lists.length),
+      header.notes.length + header.index.length,
       (4 - (header.notes.length % 4)) % 4,
     );
     const notes = sections.subarray(0, header.notes.length);
     const index = sections.subarray(header.notes.length, header.notes.length + header.index.length);
-    const listsRead = sections.subarray(header.notes.length + header.index.length);
     if (index.length !== header.index.length || crc32(notes) !== header.notes.crc) return null;
     const bodiesAt = listsAt + header.lists.length;
     const rows = decodeRows(notes, header.notes.rows);
@@ -399,18 +400,11 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
       };
     }
     if (at !== header.bodies.length) return null;
-    const listsOnDisk = options.listsOnDisk
-      ? new ListsOnDisk(file, fd, listsAt, header.lists, options.onDamage)
-      : null;
+    const listsOnDisk = new ListsOnDisk(file, fd, listsAt, header.lists, options.onDamage);
     let opened: IndexSegment | null | undefined;
     const open = (): IndexSegment | null => {
       if (crc32(index) !== header.index.crc) return null;
-      let lists: SegmentLists;
-      if (listsOnDisk) lists = listsOnDisk;
-      else if (listsRead.length === header.lists.length && crc32(listsRead) === header.lists.crc)
-        lists = listsInMemory(listsRead, true);
-      else return null;
-      const segment = openIndexSegment(index, lists, header.lists.length);
+      const segment = openIndexSegment(index, listsOnDisk, header.lists.length);
       const analysed = segmentDocs.filter((d) => d >= 0).length;
       if (!segment || segment.docCount !== analysed) return null;
       // Row order and segment order agree (each analysed row took the next number).
@@ -433,13 +427,20 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
       const body = bodies?.subarray(start, start + length);
       return body && body.length === length && crc32(body) === crc ? body : null;
     };
-    keepOpen = listsOnDisk !== null;
+    keepOpen = true;
     return {
       files,
       segmentDocs,
       bodyBytes,
       segment: () => (opened === undefined ? (opened = open()) : opened),
-      close: () => listsOnDisk?.close(),
+      listsIntoMemory: () => {
+        try {
+          listsOnDisk.readWhole();
+        } catch {
+          listsOnDisk.damaged('the lists section cannot be read'); // read one by one from then on
+        }
+      },
+      close: () => listsOnDisk.close(),
     };
   } catch {
     return null; // unparseable: rebuilt from the notes
@@ -490,18 +491,29 @@ class ListsOnDisk implements SegmentLists {
     try {
       this.bytesRead += 4 * words;
       const oneByOne = ++this.reads <= LISTS_READ_ONE_BY_ONE && this.bytesRead <= this.whole.length / 4;
-      if (oneByOne || this.wholeDamaged) return this.readWords(this.at + 4 * at, words);
-      const all = this.readWords(this.at, this.whole.length / 4);
-      if (all && crc32(all) === this.whole.crc) {
-        this.section = all;
-        return this.read(at, words);
-      }
-      this.wholeDamaged = true;
-      this.damaged('the lists section does not match its checksum'); // the file is rewritten at save
-      return this.readWords(this.at + 4 * at, words);
+      if (oneByOne || this.wholeDamaged || !this.readWhole()) return this.readWords(this.at + 4 * at, words);
+      return this.read(at, words);
     } catch {
       return null; // read error: reported as damage by the segment
     }
+  }
+
+  /**
+   * Reads the whole section and checks it; when it matches, the lists are served from memory and
+   * the file is let go of. False when damaged (the lists go on being read one by one) or closed.
+   */
+  readWhole(): boolean {
+    if (this.section) return true;
+    if (this.fd < 0 || this.wholeDamaged) return false;
+    const all = this.readWords(this.at, this.whole.length / 4);
+    if (all && crc32(all) === this.whole.crc) {
+      this.section = all;
+      this.close();
+      return true;
+    }
+    this.wholeDamaged = true;
+    this.damaged('the lists section does not match its checksum'); // the file is rewritten at save
+    return false;
   }
 
   damaged(what: string): SegmentDamagedError {
@@ -601,6 +613,13 @@ async function renameOver(tmp: string, file: string): Promise<void> {
 }
 
 /**
+ * How long after the open a long-running process reads its cache's lists into memory: past its
+ * first answers (which read a few hundred lists each from the file), soon enough that a cache file
+ * is not held open for long (another process's save replaces it).
+ */
+export const LISTS_INTO_MEMORY_MS = 2_000;
+
+/**
  * One store's cache: primes the store before its first load, hands out the analyses of the notes
  * it supplied, and saves the store's notes (with the analyses the index computed) when enough
  * changed since it was read.
@@ -622,12 +641,19 @@ export class StoreIndexCache implements NoteIndexCache {
   /** A list of the file was found damaged: the next save rewrites it whatever else changed. */
   private damaged = false;
 
+  /** A long-running process's read of the lists into memory, due soon after the open. */
+  private listsTimer: NodeJS.Timeout | null = null;
+
   constructor(
     home: string,
     private readonly store: NoteStore,
     maxNoteBytes: number,
-    /** One-shot process: the segment's lists stay in the file until asked for (ReadOptions). */
-    private readonly listsOnDisk = false,
+    /**
+     * The segment's lists are read from the file as asked for either way (a first answer needs a
+     * few hundred of them, not the megabytes of all); a long-running process then reads the rest
+     * into memory LISTS_INTO_MEMORY_MS after the open and lets go of the file.
+     */
+    private readonly longRunning = false,
   ) {
     this.key = { scope: store.scope, dir: store.dir, maxNoteBytes };
     this.file = indexCacheFile(home, store.scope, store.dir);
@@ -636,12 +662,15 @@ export class StoreIndexCache implements NoteIndexCache {
   /** Call before the store's first load. */
   prime(): void {
     const contents = readIndexCache(this.file, this.key, {
-      listsOnDisk: this.listsOnDisk,
       onDamage: () => (this.damaged = true),
     });
     if (!contents) return;
     this.contents = contents;
     this.opened = contents;
+    if (this.longRunning) {
+      this.listsTimer = setTimeout(() => this.listsIntoMemory(), LISTS_INTO_MEMORY_MS);
+      this.listsTimer.unref();
+    }
     const { files, segmentDocs } = contents;
     const rowOf = new Map<string, number>();
     const notes = new Array<StoredNote>(files.length);
@@ -731,7 +760,9 @@ export class StoreIndexCache implements NoteIndexCache {
       return { ...f, analysis, bodyBytes };
     });
     // Every list this save needs is read: the file as opened is let go before it is replaced
-    // (Windows will not rename over a file this process holds open).
+    // (Windows will not rename over a file this process holds open). A long-running process's
+    // index goes on reading the lists: they are read into memory first.
+    if (this.longRunning) this.listsIntoMemory();
     this.close();
     await writeIndexCache(this.file, this.key, rows);
     this.damaged = false;
@@ -743,8 +774,20 @@ export class StoreIndexCache implements NoteIndexCache {
     };
   }
 
+  /**
+   * Reads the lists of the file as opened into memory and lets go of it (a long-running process,
+   * LISTS_INTO_MEMORY_MS after the open or before a save); damaged lists stay read one by one.
+   */
+  listsIntoMemory(): void {
+    if (this.listsTimer) clearTimeout(this.listsTimer);
+    this.listsTimer = null;
+    this.opened?.listsIntoMemory();
+  }
+
   /** Lets go of the cache file as opened (after this, lists not yet read are analysed from the notes). */
   close(): void {
+    if (this.listsTimer) clearTimeout(this.listsTimer);
+    this.listsTimer = null;
     this.opened?.close();
     this.opened = null;
   }

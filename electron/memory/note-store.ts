@@ -57,8 +57,10 @@ export interface NoteStoreOptions {
   /**
    * Stat and read the files with synchronous calls: one-shot processes (the CLI) that wait for the
    * load anyway — ~3–5× less CPU than 10,000 promise round trips (docs/performance.md, CLI cold start).
+   * 'first-load': the first load only, later rescans with promises — a long-running process that
+   * has nothing to answer until its notes are loaded (`memdesk mcp`), then keeps its event loop free.
    */
-  syncIo?: boolean;
+  syncIo?: boolean | 'first-load';
 }
 
 export function createNoteStore(opts: NoteStoreOptions): NoteStore {
@@ -88,6 +90,8 @@ class FileNoteStore implements NoteStore {
   private wantWatch = false;
   /** Bumped by every own write/delete: a scan that overlapped one is stale and is run again. */
   private writeGeneration = 0;
+  /** A scan has started (syncIo 'first-load': the later ones use promises). */
+  private scannedOnce = false;
   private watchWarning: Warning | null = null;
   private warningsKey = '';
   private warningListeners = new Set<() => void>();
@@ -133,7 +137,7 @@ class FileNoteStore implements NoteStore {
       dir: opts.dir,
       maxNotes: this.maxNotes,
       maxNoteBytes: this.maxNoteBytes,
-      syncIo: opts.syncIo,
+      syncIo: opts.syncIo === true,
     };
   }
 
@@ -153,7 +157,12 @@ class FileNoteStore implements NoteStore {
 
   private async scanOnce(): Promise<Omit<NoteStoreChange, 'external'> | null> {
     const generation = this.writeGeneration;
-    const scanned = await scanNoteDir(this.scanLimits, this.files);
+    const syncNow = this.opts.syncIo === 'first-load' && !this.scannedOnce;
+    this.scannedOnce = true;
+    const scanned = await scanNoteDir(
+      syncNow ? { ...this.scanLimits, syncIo: true } : this.scanLimits,
+      this.files,
+    );
     // An own write or delete finished while this scan read the directory: its listing may predate
     // that write, and applying it would drop the written note from memory. Scan again instead.
     if (generation !== this.writeGeneration) return this.scanOnce();

@@ -253,6 +253,11 @@ export interface CoreOptions {
   lockTimeoutMs?: number;
   /** Watch the note directories for external edits (the app and web bridge do; the CLI does not). */
   watch?: boolean;
+  /**
+   * With watch: the first load reads the files synchronously (NoteStoreOptions.syncIo
+   * 'first-load'): the process has nothing to answer before its notes are loaded (`memdesk mcp`).
+   */
+  syncFirstLoad?: boolean;
 }
 
 export interface UserMemory {

@@ -3,12 +3,26 @@ import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/note.js';
 import {
   encodeIndexSegment,
-  listsInMemory,
   openIndexSegment,
   SegmentDamagedError,
+  type SegmentLists,
 } from '../../electron/memory/search/index-segment.js';
 import { analyseDocument, SearchIndex } from '../../electron/memory/search/search-index.js';
 import type { SearchDocument } from '../../electron/memory/search/index.js';
+
+/**
+ * A segment's lists served from a buffer (the cache file's reader, index-cache.ts ListsOnDisk,
+ * serves them from the file): `checked` as after a whole-section CRC, else each list is checked.
+ */
+function listsInMemory(buf: Uint8Array, checked: boolean): SegmentLists {
+  const words =
+    buf.length % 4 === 0 ? new Uint32Array(Uint8Array.prototype.slice.call(buf).buffer) : new Uint32Array(0);
+  return {
+    read: (at, n) => (at + n <= words.length ? words.subarray(at, at + n) : null),
+    checked,
+    damaged: (what) => new SegmentDamagedError(`the persisted index is damaged: ${what}`),
+  };
+}
 
 const WORDS = [
   'merge',
@@ -155,7 +169,7 @@ describe('index segments (the persisted inverted index)', () => {
       // One term's postings, or one note's analysis (read by both analysis and lookupTfs).
       expect([1, 2]).toContain(failed.length);
     }
-    // Lists checked whole (a long-running process) are served without a check per list.
+    // Lists checked whole (the section read at once) are served without a check per list.
     const whole = openIndexSegment(head, listsInMemory(lists, true), lists.length)!;
     expect(whole.analysis(1)).toEqual(
       analyseDocument({ summary: 'font', tags: ['theme'], body: 'deploy the font' }),

@@ -208,16 +208,6 @@ function wordsOf(buf: Uint8Array): Uint32Array {
     : new Uint32Array(Uint8Array.prototype.slice.call(buf).buffer);
 }
 
-/** Lists held in memory (`checked`: their section's CRC was verified, so lists are not checked one by one). */
-export function listsInMemory(buf: Uint8Array, checked: boolean): SegmentLists {
-  const words = buf.length % 4 === 0 ? wordsOf(buf) : new Uint32Array(0);
-  return {
-    read: (at, n) => (at + n <= words.length ? words.subarray(at, at + n) : null),
-    checked,
-    damaged: (what) => new SegmentDamagedError(`the persisted index is damaged: ${what}`),
-  };
-}
-
 /**
  * Opens a segment from its head (read now) and its lists (read when asked for); null when the
  * head's sizes do not add up or the lists are not the size the head says.

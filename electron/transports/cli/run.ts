@@ -175,7 +175,9 @@ export async function runCli(env: CliEnv): Promise<number> {
           const project = await appRoot.open({
             projectRoot: root,
             cwd: env.cwd,
-            ...(command.longRunning ? { watch: true } : {}),
+            // `memdesk mcp` answers nothing but initialize (from its snapshot) before the notes
+            // are in: its first load reads synchronously (~3× less CPU; docs/performance.md).
+            ...(command.longRunning ? { watch: true, syncFirstLoad: true } : {}),
           });
           // A long-running process answers the one-shot recall, hook, list and search commands
           // of this home and project warm (warm-answer.ts); it stops before the project closes.
@@ -198,6 +200,7 @@ export async function runCli(env: CliEnv): Promise<number> {
         const { invokeApi } = await import('../../api/dispatch.js');
         return (await invokeApi(await handlersOnce(), method, input)) as never;
       },
+      open: async () => void (await handlersOnce()),
       readStdin: () => readAll(env.stdin),
       stdinLines: () => createInterface({ input: env.stdin, crlfDelay: Infinity }),
       readFile: (file) => fs.readFile(path.resolve(env.cwd, file), 'utf8'),

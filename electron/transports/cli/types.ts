@@ -13,6 +13,8 @@ export interface ParsedArgs {
 export interface CliIo {
   /** Calls the API table (validated input, the same handlers the app runs). */
   invoke<M extends ApiMethodName>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  /** Loads the notes now, as the first invoke would (a long-running command starts early). */
+  open(): Promise<void>;
   /** The whole of stdin (for bodies piped in); null when stdin is a terminal. */
   readStdin(): Promise<string | null>;
   /** stdin line by line (search --stdin). */

@@ -89,10 +89,15 @@ class FrontedStdioTransport extends StdioServerTransport {
 export interface SdkStart {
   /** What initialize answered (the front's answer, or the SDK's own if the front could not). */
   instructions: string;
-  /** The memory prompt from the notes, built once (the first call loads them). */
-  notesPrompt: () => Promise<string>;
+  /**
+   * The memory prompt from the notes, built once (the first call loads them); null when initialize
+   * answered from the prompt snapshot, without the notes.
+   */
+  notesPrompt: (() => Promise<string>) | null;
   /** Builds the memory prompt again (which also keeps the prompt snapshot current). */
   rebuildPrompt: () => Promise<string>;
+  /** Loads the notes (once; the first call that needs them waits for the same load). */
+  loadNotes: () => Promise<void>;
 }
 
 /**
@@ -106,16 +111,35 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
   const transport = new FrontedStdioTransport(front);
   let poll: NodeJS.Timeout | undefined;
   let closed = false;
+  let wakeEarly = (): void => {};
+  /** Resolves after ms, or at once when the session closes (its end must not wait for a timer). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeEarly = () => (clearTimeout(timer), resolve());
+    });
   const watchNotes = async () => {
-    const first = await start.notesPrompt();
+    let first: string;
+    if (start.notesPrompt) {
+      first = await start.notesPrompt();
+      // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
+      setTimeout(
+        () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
+        SNAPSHOT_RETRY_MS,
+      ).unref();
+    } else {
+      // initialize answered from the snapshot: the notes load now, and the client's first calls
+      // are answered before the snapshot is checked against them (building the index costs ~50 ms
+      // at 10,000 notes, which the first recall would otherwise wait for).
+      await start.loadNotes();
+      if (closed) return;
+      await pause(SNAPSHOT_RETRY_MS);
+      if (closed) return;
+      first = await start.rebuildPrompt();
+    }
     if (closed) return;
     if (first !== start.instructions)
       server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
-    // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
-    setTimeout(
-      () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
-      SNAPSHOT_RETRY_MS,
-    ).unref();
     let last = await notesFingerprint(invoke);
     if (closed) return;
     poll = setInterval(() => {
@@ -142,6 +166,7 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
     });
   } finally {
     closed = true;
+    wakeEarly();
     clearInterval(poll);
     // A client that leaves while the notes still load: the load ends before the caller closes the
     // project, or a watcher it starts after the close would keep the process alive forever.

@@ -18,19 +18,24 @@ export const LOADING_INSTRUCTIONS = `# Memory\n${MEMORY_GUIDANCE}\n\nThe memory 
  * the rest of the CLI loaded; otherwise the notes get INDEX_WAIT_MS to load, else the guidance
  * without the index. The SDK (server.ts) is loaded after initialize was answered.
  */
-export async function serveMcp(invoke: InvokeApi, front: McpFront): Promise<void> {
+export async function serveMcp(
+  invoke: InvokeApi,
+  front: McpFront,
+  loadNotes: () => Promise<void>,
+): Promise<void> {
   const rebuildPrompt = async () =>
     ((await invoke('agents.prompt', {} as never)) as { prompt: string }).prompt;
-  let loading: Promise<string> | null = null;
-  const notesPrompt = () => (loading ??= rebuildPrompt());
   let instructions = await front.snapshot;
+  let notesPrompt: (() => Promise<string>) | null = null;
   if (instructions === null) {
+    const loading = rebuildPrompt();
+    notesPrompt = () => loading;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INDEX_WAIT_MS)));
-    instructions = (await Promise.race([notesPrompt().catch(() => null), waited])) ?? LOADING_INSTRUCTIONS;
+    instructions = (await Promise.race([loading.catch(() => null), waited])) ?? LOADING_INSTRUCTIONS;
     clearTimeout(timer);
   }
   front.answer(instructions);
   const { serveWithSdk } = await import('./server.js');
-  await serveWithSdk(invoke, front, { instructions, notesPrompt, rebuildPrompt });
+  await serveWithSdk(invoke, front, { instructions, notesPrompt, rebuildPrompt, loadNotes });
 }

@@ -69,7 +69,11 @@ export const agentsCommands: CliCommand[] = [
         io.mcpFront ??
           import('../mcp-first.js').then(({ mcpFront }) => mcpFront(process.stdin, process.stdout, io.place)),
       ]);
-      await serveMcp((method, input) => io.invoke(method, input), front);
+      await serveMcp(
+        (method, input) => io.invoke(method, input),
+        front,
+        () => io.open(),
+      );
       return { json: null, text: '', streamed: true };
     },
   },
