@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readNoteFile, readNoteFileSync } from '../../electron/memory/note-store/note-file.js';
 import { scanNoteDir } from '../../electron/memory/note-store/scan.js';
+import { createNoteStore } from '../../electron/memory/note-store.js';
 import { note, tempDir, writeNoteFile } from './helpers.js';
 
 /** What a scan found, with each note's fields as plain data (bodies and links read). */
@@ -59,6 +60,42 @@ describe('scanning a note directory with synchronous calls (one-shot processes)'
       // O_NOFOLLOW: the link is not followed (ELOOP).
       expect(await read(d, 'linked.md')).toEqual({ error: expect.objectContaining({ code: 'ELOOP' }) });
       expect(await read(d, 'kept.md')).toMatchObject({ entry: { name: 'kept.md', held: null } });
+    }
+  });
+
+  it("syncIo 'first-load' (memdesk mcp): the first load reads synchronously, later rescans with promises", async () => {
+    const dir = await tempDir('scan-first-load');
+    for (let i = 0; i < 300; i++) await writeNoteFile(dir, note(`note-${i}`, { body: `body ${i}` }));
+    const store = createNoteStore({
+      scope: 'project',
+      dir,
+      maxNotes: 1000,
+      maxNoteBytes: 4000,
+      backups: null,
+      now: Date.now,
+      syncIo: 'first-load',
+    });
+    // Watched, not replaced: the calls go through to the filesystem.
+    const opens = vi.spyOn(fs, 'open');
+    const stats = vi.spyOn(fs, 'stat');
+    try {
+      await store.load();
+      expect(store.list()).toHaveLength(300);
+      expect(opens).not.toHaveBeenCalled();
+      expect(stats).not.toHaveBeenCalled();
+      // Every file changed on disk: the rescan stats and reads them through promises (the event
+      // loop stays free for other requests meanwhile).
+      for (let i = 0; i < 300; i++) await writeNoteFile(dir, note(`note-${i}`, { body: `changed ${i}` }));
+      opens.mockClear();
+      stats.mockClear();
+      await store.load();
+      expect(store.list().map((n) => n.body)).toContain('changed 7');
+      expect(opens).toHaveBeenCalledTimes(300);
+      expect(stats).toHaveBeenCalledTimes(300);
+    } finally {
+      opens.mockRestore();
+      stats.mockRestore();
+      await store.close();
     }
   });
 });
