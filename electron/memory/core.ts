@@ -129,7 +129,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
   let projectCache: StoreIndexCache | null = null;
   let usage: UsageStore;
   // A core that fails to open lets go of what it opened: the user memory it created and the
-  // project cache's file (a one-shot process holds it open; Windows will not replace it then).
+  // project cache's file (held open while lists are read from it; Windows will not replace it then).
   try {
     ({ config, warnings: configWarnings } = await loadMemoryConfig({
       home,

@@ -30,7 +30,8 @@ import { unlessMissing } from './unexpected-error.js';
  * lists and the bodies come last in the file and are read one by one, by offset, when a term's
  * postings, a note's analysis or a note's body is first asked for (a recall reads a few of each, a
  * `list` none): 10,000 notes' lists and bodies are neither read nor checked at open. A long-running
- * process (`listsOnDisk: false`) reads the lists with the rest and checks them whole instead.
+ * process reads the rest of the lists into memory shortly after (StoreIndexCache, LISTS_INTO_MEMORY_MS)
+ * and lets go of the file.
  *
  * Never a wrong answer: the file carries the analyzer's fingerprint, CRCs of its rows and index,
  * and one CRC per body; it is ignored when the fingerprint or a section CRC does not match, when it
@@ -206,8 +207,9 @@ export interface CacheContents {
   /** Null when the section is damaged: the notes are analysed again. */
   segment(): IndexSegment | null;
   /**
-   * The lists not read yet, read at once into memory (checked whole), and the file let go of: a
-   * long-running process holds no cache file open (Windows will not replace a file held open).
+   * The lists read at once into memory (checked whole; a damaged section is kept, each list then
+   * checked as served), and the file let go of: a long-running process holds no cache file open
+   * (Windows will not replace a file held open). Only a section that cannot be read keeps it.
    */
   listsIntoMemory(): void;
   /** Lets go of the file the lists are read from (kept open until then, or until listsIntoMemory). */
@@ -433,13 +435,7 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
       segmentDocs,
       bodyBytes,
       segment: () => (opened === undefined ? (opened = open()) : opened),
-      listsIntoMemory: () => {
-        try {
-          listsOnDisk.readWhole();
-        } catch {
-          listsOnDisk.damaged('the lists section cannot be read'); // read one by one from then on
-        }
-      },
+      listsIntoMemory: () => listsOnDisk.readWhole(),
       close: () => listsOnDisk.close(),
     };
   } catch {
@@ -461,16 +457,19 @@ const LISTS_READ_ONE_BY_ONE = 4096;
  * A segment's lists left in the cache file, read by offset from the file as opened (the
  * descriptor stays open: a save by another process replaces the file, not what was opened); each
  * list is checked against its CRC by the segment. Past LISTS_READ_ONE_BY_ONE reads (a save
- * copies every note's analysis) the section is read once and checked whole; when that check fails
- * (a list somewhere is damaged) the lists go on being read one by one, each checked, so the
- * undamaged ones are still served (a whole-section read per list would make a close take minutes).
+ * copies every note's analysis), or when a long-running process asks (readWhole), the section is
+ * read once and the file let go of; when the section fails its CRC (a list somewhere is damaged)
+ * each list is still checked as it is served, so the undamaged ones still serve.
  */
 class ListsOnDisk implements SegmentLists {
   private reads = 0;
   private bytesRead = 0;
+  /** The whole section, once read (the file is let go of then). */
   private section: Uint32Array | null = null;
-  /** The whole section was read and did not match its CRC: lists are read one by one from then on. */
-  private wholeDamaged = false;
+  /** The section read matched its CRC: lists are served without a check each. */
+  private sectionChecked = false;
+  /** The whole section could not be read: lists go on being read one by one. */
+  private unreadable = false;
   private warned = false;
 
   constructor(
@@ -482,7 +481,7 @@ class ListsOnDisk implements SegmentLists {
   ) {}
 
   get checked(): boolean {
-    return this.section !== null;
+    return this.sectionChecked;
   }
 
   read(at: number, words: number): Uint32Array | null {
@@ -491,7 +490,8 @@ class ListsOnDisk implements SegmentLists {
     try {
       this.bytesRead += 4 * words;
       const oneByOne = ++this.reads <= LISTS_READ_ONE_BY_ONE && this.bytesRead <= this.whole.length / 4;
-      if (oneByOne || this.wholeDamaged || !this.readWhole()) return this.readWords(this.at + 4 * at, words);
+      if (oneByOne || this.unreadable) return this.readWords(this.at + 4 * at, words);
+      this.readWhole();
       return this.read(at, words);
     } catch {
       return null; // read error: reported as damage by the segment
@@ -499,21 +499,28 @@ class ListsOnDisk implements SegmentLists {
   }
 
   /**
-   * Reads the whole section and checks it; when it matches, the lists are served from memory and
-   * the file is let go of. False when damaged (the lists go on being read one by one) or closed.
+   * Reads the whole section into memory and lets go of the file. When it does not match its CRC (a
+   * list somewhere is damaged) it is kept all the same, each list then checked against its own CRC
+   * as it is served, so the undamaged ones still serve; when it cannot be read, the lists go on
+   * being read one by one from the file.
    */
-  readWhole(): boolean {
-    if (this.section) return true;
-    if (this.fd < 0 || this.wholeDamaged) return false;
-    const all = this.readWords(this.at, this.whole.length / 4);
-    if (all && crc32(all) === this.whole.crc) {
-      this.section = all;
-      this.close();
-      return true;
+  readWhole(): void {
+    if (this.section || this.fd < 0 || this.unreadable) return;
+    let all: Uint32Array | null = null;
+    try {
+      all = this.readWords(this.at, this.whole.length / 4);
+    } catch {
+      // reported below
     }
-    this.wholeDamaged = true;
-    this.damaged('the lists section does not match its checksum'); // the file is rewritten at save
-    return false;
+    if (!all) {
+      this.unreadable = true;
+      this.damaged('the lists section cannot be read'); // the file is rewritten at save
+      return;
+    }
+    this.section = all;
+    this.sectionChecked = crc32(all) === this.whole.crc;
+    if (!this.sectionChecked) this.damaged('the lists section does not match its checksum');
+    this.close();
   }
 
   damaged(what: string): SegmentDamagedError {
@@ -594,10 +601,10 @@ export async function writeIndexCache(
 }
 
 /**
- * Windows refuses to rename over a file another process holds open, and a one-shot process holds
- * its cache file open for its short life (its index's lists are read from the file as opened):
- * there, a refused rename is tried again a few times before the save gives up (a failed save only
- * costs the next open its speed).
+ * Windows refuses to rename over a file another process holds open, and a process holds its cache
+ * file open while its index's lists are read from the file as opened (a one-shot process for its
+ * short life, a long-running one for LISTS_INTO_MEMORY_MS): there, a refused rename is tried again
+ * a few times before the save gives up (a failed save only costs the next open its speed).
  */
 async function renameOver(tmp: string, file: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -776,7 +783,7 @@ export class StoreIndexCache implements NoteIndexCache {
 
   /**
    * Reads the lists of the file as opened into memory and lets go of it (a long-running process,
-   * LISTS_INTO_MEMORY_MS after the open or before a save); damaged lists stay read one by one.
+   * LISTS_INTO_MEMORY_MS after the open or before a save): CacheContents.listsIntoMemory.
    */
   listsIntoMemory(): void {
     if (this.listsTimer) clearTimeout(this.listsTimer);

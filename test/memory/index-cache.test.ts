@@ -2,11 +2,16 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serializeNote } from '../../shared/note-format.js';
 import { NOTE_TYPES, type Note, type Scope } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
-import { indexCacheDir, indexCacheFile, StoreIndexCache } from '../../electron/memory/index-cache.js';
+import {
+  indexCacheDir,
+  indexCacheFile,
+  LISTS_INTO_MEMORY_MS,
+  StoreIndexCache,
+} from '../../electron/memory/index-cache.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
 import { SearchIndex } from '../../electron/memory/search/index.js';
 import type { MemoryCore, StoredNote } from '../../electron/memory/types.js';
@@ -322,7 +327,7 @@ describe('the index cache (memory-cache/)', () => {
     await fs.rm(path.dirname(env.home), { recursive: true, force: true });
   });
 
-  it('a long-running open reads the lists into memory and lets go of the file; a damaged section stays read list by list', async () => {
+  it('a long-running open reads the lists into memory 2 s after and lets go of the file; a save in between leaves its index whole; a damaged section is kept, checked list by list', async () => {
     const env = await setup();
     const ids = Array.from({ length: 40 }, (_, i) => `n${i}`);
     const file = await cachedProjectNotes(
@@ -337,15 +342,17 @@ describe('the index cache (memory-cache/)', () => {
       { length: number }
     >;
     const listsAt = nl + 1 + header.notes.length + header.index.length;
-    /** Descriptors of this process open on the cache file (Linux: /proc/self/fd). */
-    const heldOpen = async () => {
-      if (process.platform !== 'linux') return null;
+    const linux = process.platform === 'linux';
+    /** Descriptors of this process open on the cache file (Linux: /proc/self/fd; elsewhere not checked). */
+    const heldOpen = async (): Promise<number | null> => {
+      if (!linux) return null;
       let held = 0;
       for (const fd of await fs.readdir('/proc/self/fd'))
         if ((await fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')) === file) held++;
       return held;
     };
-    /** A cache and index as a long-running core builds them, and the answers of a fresh index. */
+    const held = async (n: number) => expect(await heldOpen()).toBe(linux ? n : null);
+    /** A store, its cache and an index as a long-running core builds them (the cache primed first). */
     const opened = async () => {
       const store = createNoteStore({
         scope: 'project',
@@ -359,48 +366,95 @@ describe('the index cache (memory-cache/)', () => {
       cache.prime();
       await store.load();
       const index = new SearchIndex();
-      const held = cache.adoptInto(index);
-      expect(held.size).toBe(ids.length);
+      const adopted = cache.adoptInto(index);
+      for (const n of store.list()) if (!adopted.has(n)) index.upsert(n, cache.analysisOf(n));
+      return { store, cache, index, adopted: adopted.size };
+    };
+    /** The index answers exactly like one built fresh from the files. */
+    const exact = async (index: SearchIndex) => {
       const truth = new SearchIndex(await freshNotes(env, 'project'));
-      const same = () => {
-        for (const q of QUERIES) {
-          expect(index.search(q)).toEqual(truth.search(q));
-          expect(index.recall(q, { minScore: 0.1 })).toEqual(truth.recall(q, { minScore: 0.1 }));
-        }
-      };
-      return { cache, same };
+      for (const q of QUERIES) {
+        expect(index.search(q)).toEqual(truth.search(q));
+        expect(index.recall(q, { minScore: 0.1 })).toEqual(truth.recall(q, { minScore: 0.1 }));
+      }
+    };
+    const stamp = async () => {
+      const st = await fs.stat(file);
+      return `${st.ino}:${st.mtimeMs}:${st.size}`;
     };
 
-    // Whole: read into memory, the file let go of; lists are then served from memory, whatever
-    // happens to the file (here: every list flipped in place).
-    let { cache, same } = await opened();
-    if (process.platform === 'linux') expect(await heldOpen()).toBe(1);
-    cache.listsIntoMemory();
-    expect(await heldOpen()).toBe(process.platform === 'linux' ? 0 : null);
+    // LISTS_INTO_MEMORY_MS after the open: read into memory, the file let go of; lists are then
+    // served from memory whatever happens to the file (every list flipped in place: a list read
+    // from the file would fail its CRC, and the damage would make the next save rewrite it).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let { cache, index, adopted } = await opened().catch((err: unknown) => {
+      vi.useRealTimers();
+      throw err;
+    });
+    try {
+      expect(adopted).toBe(ids.length); // every note from the cache
+      vi.advanceTimersByTime(LISTS_INTO_MEMORY_MS - 1);
+      await held(1);
+      vi.advanceTimersByTime(1);
+      await held(0);
+    } finally {
+      vi.useRealTimers();
+    }
     const flipped = Buffer.from(clean);
     for (let at = listsAt; at < listsAt + header.lists.length; at++) flipped[at] = flipped[at]! ^ 0x10;
     await fs.writeFile(file, flipped);
-    same();
-    await cache.save(); // nothing changed: not rewritten
+    await exact(index);
+    await cache.save(); // nothing changed, nothing damaged: not rewritten
     expect((await fs.readFile(file)).equals(flipped)).toBe(true);
     cache.close();
 
-    // Damaged before the read into memory: the section fails its CRC, lists go on being read one
-    // by one from the file as opened (the damaged one caught by its own CRC), answers stay exact,
-    // and the next save rewrites the file.
+    // A section damaged before it is read into memory: kept, each list checked as served (the
+    // damaged one caught by its CRC), the file let go of all the same; answers stay exact and the
+    // next save rewrites the file.
     await fs.writeFile(file, clean);
-    ({ cache, same } = await opened());
+    ({ cache, index, adopted } = await opened());
+    expect(adopted).toBe(ids.length);
+    await held(1);
     const oneList = Buffer.from(clean);
     oneList[listsAt + header.lists.length - 8] = oneList[listsAt + header.lists.length - 8]! ^ 0x01;
     await fs.writeFile(file, oneList); // in place: the file as opened
     cache.listsIntoMemory();
-    if (process.platform === 'linux') expect(await heldOpen()).toBe(1);
-    same();
+    await held(0);
+    await exact(index);
     await cache.save();
     cache.close();
-    const rewritten = await fs.readFile(file);
-    expect(rewritten.equals(oneList)).toBe(false);
-    expect(await heldOpen()).toBe(process.platform === 'linux' ? 0 : null);
+    expect((await fs.readFile(file)).equals(oneList)).toBe(false);
+    // A save that writes (notes changed) before the timer: the lists are in memory before the file
+    // is let go of, so the index goes on serving them after it is replaced (no damage: the next
+    // save, with nothing changed, does not rewrite).
+    await fs.writeFile(file, clean);
+    const reopened = await opened();
+    ({ cache, index } = reopened);
+    const { store } = reopened;
+    await held(1);
+    // Most notes changed (analysed anew): the save reads few lists of its own.
+    for (const id of ids.slice(0, 36))
+      await writeNote(env, {
+        id,
+        scope: 'project',
+        summary: `merge ${id}`,
+        tags: ['theme'],
+        body: `deploy 数据库 again ${id}`,
+        updatedAt: 99,
+      });
+    await store.load();
+    for (const id of ids.slice(0, 36)) {
+      const changed = store.get(id)!;
+      index.upsert(changed, cache.analysisOf(changed));
+    }
+    await cache.save();
+    await held(0);
+    const saved = await stamp();
+    await exact(index);
+    await cache.save();
+    expect(await stamp()).toBe(saved);
+    cache.close();
+
     await fs.rm(path.dirname(env.home), { recursive: true, force: true });
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readNoteFile, readNoteFileSync } from '../../electron/memory/note-store/note-file.js';
 import { scanNoteDir } from '../../electron/memory/note-store/scan.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
+import { createMemoryCore } from '../../electron/memory/core.js';
 import { note, tempDir, writeNoteFile } from './helpers.js';
 
 /** What a scan found, with each note's fields as plain data (bodies and links read). */
@@ -96,6 +97,40 @@ describe('scanning a note directory with synchronous calls (one-shot processes)'
       opens.mockRestore();
       stats.mockRestore();
       await store.close();
+    }
+  });
+
+  it('a watched core opened with syncFirstLoad (memdesk mcp) reads its notes synchronously; without it (the app), through promises', async () => {
+    const base = await tempDir('core-first-load');
+    const home = path.join(base, 'home');
+    const root = path.join(base, 'project');
+    const dirs = [path.join(root, 'MEMORY'), path.join(home, 'memory', 'user')];
+    for (const dir of dirs) {
+      await fs.mkdir(dir, { recursive: true });
+      for (let i = 0; i < 20; i++) await writeNoteFile(dir, note(`note-${i}`, { body: `body ${i}` }));
+    }
+    const opens = vi.spyOn(fs, 'open');
+    const stats = vi.spyOn(fs, 'stat');
+    /** Promise opens and stats of note files while the core opened. */
+    const noteCallsOpening = async (syncFirstLoad: boolean) => {
+      opens.mockClear();
+      stats.mockClear();
+      const core = await createMemoryCore({ home, projectRoot: root, env: {}, watch: true, syncFirstLoad });
+      const inNotes = (calls: unknown[][]) =>
+        calls.filter(([p]) => dirs.some((dir) => String(p).startsWith(dir + path.sep))).length;
+      const calls = inNotes(opens.mock.calls) + inNotes(stats.mock.calls);
+      expect(core.store('project')!.list()).toHaveLength(20);
+      expect(core.store('user')!.list()).toHaveLength(20);
+      await core.close();
+      return calls;
+    };
+    try {
+      expect(await noteCallsOpening(true)).toBe(0);
+      await fs.rm(path.join(home, 'memory-cache'), { recursive: true, force: true }); // read the files again
+      expect(await noteCallsOpening(false)).toBeGreaterThanOrEqual(40);
+    } finally {
+      opens.mockRestore();
+      stats.mockRestore();
     }
   });
 });

@@ -67,7 +67,10 @@ export function createMcpServer(invoke: InvokeApi, instructions: string): Server
 
 /** How often the server looks for note changes (in the core's watched, in-memory lists: no disk reads). */
 export const CHANGE_POLL_MS = 1_000;
-/** Past prompt-snapshot.ts's RACY_MS, so a snapshot refused as too recent at load is saved then. */
+/**
+ * Past prompt-snapshot.ts's RACY_MS, so a snapshot refused as too recent at load is saved then;
+ * also how long after the load a snapshot initialize answered from is checked against the notes.
+ */
 const SNAPSHOT_RETRY_MS = 2_500;
 
 /** The SDK's stdio transport over what the front read and will read, without repeating its answers. */
@@ -103,8 +106,9 @@ export interface SdkStart {
 /**
  * Serves MCP with the SDK once the front (front.ts, start.ts) answered initialize, until the client
  * closes stdin. The notes load once the client is initialized (or on the first call that needs
- * them); when the index then differs from what initialize said, and whenever notes change on disk
- * (the app, another agent, an editor), clients get `notifications/resources/list_changed`.
+ * them); when the index differs from what initialize said (checked SNAPSHOT_RETRY_MS after the
+ * load when initialize answered from the prompt snapshot), and whenever notes change on disk (the
+ * app, another agent, an editor), clients get `notifications/resources/list_changed`.
  */
 export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: SdkStart): Promise<void> {
   const server = createMcpServer(invoke, start.instructions);
@@ -120,6 +124,7 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
     });
   const watchNotes = async () => {
     let first: string;
+    let last: string;
     if (start.notesPrompt) {
       first = await start.notesPrompt();
       // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
@@ -127,12 +132,17 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
         () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
         SNAPSHOT_RETRY_MS,
       ).unref();
+      if (closed) return;
+      last = await notesFingerprint(invoke);
     } else {
       // initialize answered from the snapshot: the notes load now, and the client's first calls
       // are answered before the snapshot is checked against them (building the index costs ~50 ms
-      // at 10,000 notes, which the first recall would otherwise wait for).
+      // at 10,000 notes, which the first recall would otherwise wait for). The rebuild also keeps
+      // the snapshot current: a session that ends before it leaves the snapshot as it found it.
       await start.loadNotes();
       if (closed) return;
+      // The notes as loaded: a change while the check waits is seen by the first poll.
+      last = await notesFingerprint(invoke);
       await pause(SNAPSHOT_RETRY_MS);
       if (closed) return;
       first = await start.rebuildPrompt();
@@ -140,8 +150,6 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
     if (closed) return;
     if (first !== start.instructions)
       server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
-    let last = await notesFingerprint(invoke);
-    if (closed) return;
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {
