@@ -15,7 +15,7 @@ import {
 } from './search/index-segment.js';
 import { analyseDocument, type DocumentAnalysis, type SearchIndex } from './search/search-index.js';
 import type { AdoptedFile, LoadedFile, NoteIndexCache, NoteStore, StoredNote } from './types.js';
-import { unlessMissing } from './unexpected-error.js';
+import { onUnexpectedError, unlessMissing } from './unexpected-error.js';
 
 /**
  * The index cache: per note directory, one file under `$OHARNESS_HOME/memory-cache/` (per machine,
@@ -534,8 +534,13 @@ class ListsOnDisk implements SegmentLists {
   }
 
   close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
+    const fd = this.fd;
     this.fd = -1;
+    try {
+      if (fd >= 0) closeSync(fd);
+    } catch (err) {
+      onUnexpectedError(err, 'index cache: close'); // let go of either way (called from a timer too)
+    }
   }
 
   private readWords(position: number, words: number): Uint32Array | null {

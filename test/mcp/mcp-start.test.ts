@@ -24,7 +24,6 @@ let shop: ShopProject;
 const memoryDir = () => shop.memoryDir;
 const writeNote: ShopProject['writeNote'] = (...args) => shop.writeNote(...args);
 
-
 async function start(): Promise<{ client: Client; changed: Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -95,5 +94,23 @@ describe('memdesk mcp starts from the prompt snapshot', { timeout: 120_000 }, ()
     expect(await readPromptSnapshot(place())).toBeNull();
     const { client } = await start();
     expect(client.getInstructions()).toContain('- refunds [project, project]: Refunds go through the shop');
+  });
+
+  it('a note body changed while the snapshot is being checked (the index as it was) still ends in list_changed', async () => {
+    const snapshot = await readPromptSnapshot(place());
+    expect(snapshot).not.toBeNull();
+    const { client, changed } = await start();
+    expect(client.getInstructions()).toBe(snapshot);
+    const before = await indexResource(client); // the notes are loaded: the check waits 2.5 s from here
+    // In place, summary kept: neither the directory's mtime nor the index changes.
+    const file = path.join(memoryDir(), 'refunds.md');
+    await fs.writeFile(
+      file,
+      (await fs.readFile(file, 'utf8')).trimEnd() + '\n\nAsk for the receipt first.\n',
+    );
+    await changed;
+    expect(await indexResource(client)).toBe(before);
+    const { contents } = await client.readResource({ uri: 'memory://note/project/refunds' });
+    expect((contents[0] as TextResourceContents).text).toContain('Ask for the receipt first.');
   });
 });

@@ -99,8 +99,15 @@ export interface SdkStart {
   notesPrompt: (() => Promise<string>) | null;
   /** Builds the memory prompt again (which also keeps the prompt snapshot current). */
   rebuildPrompt: () => Promise<string>;
-  /** Loads the notes (once; the first call that needs them waits for the same load). */
-  loadNotes: () => Promise<void>;
+  notes: McpNotes;
+}
+
+/** The notes behind the server, as the command that runs it reaches them. */
+export interface McpNotes {
+  /** Loads them (once; the first call that needs them waits for the same load). */
+  load(): Promise<void>;
+  /** Calls `listener` whenever notes change (a write here, the watcher seeing one on disk). */
+  onChange(listener: () => void): () => void;
 }
 
 /**
@@ -119,14 +126,16 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
   /** Resolves after ms, or at once when the session closes (its end must not wait for a timer). */
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (closed) return resolve();
       const timer = setTimeout(resolve, ms);
       wakeEarly = () => (clearTimeout(timer), resolve());
     });
   const watchNotes = async () => {
-    let first: string;
+    /** What initialize told the client still holds (no note changed since that it was not told of). */
+    let current: boolean;
     let last: string;
     if (start.notesPrompt) {
-      first = await start.notesPrompt();
+      current = (await start.notesPrompt()) === start.instructions;
       // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
       setTimeout(
         () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
@@ -139,17 +148,25 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
       // are answered before the snapshot is checked against them (building the index costs ~50 ms
       // at 10,000 notes, which the first recall would otherwise wait for). The rebuild also keeps
       // the snapshot current: a session that ends before it leaves the snapshot as it found it.
-      await start.loadNotes();
+      await start.notes.load();
       if (closed) return;
-      // The notes as loaded: a change while the check waits is seen by the first poll.
-      last = await notesFingerprint(invoke);
-      await pause(SNAPSHOT_RETRY_MS);
-      if (closed) return;
-      first = await start.rebuildPrompt();
+      // A change while the check waits (also one that leaves the index as it was: a body) is told.
+      // Heard until the poll's baseline is taken, after which the poll sees changes.
+      let changedMeanwhile = false;
+      const stopListening = start.notes.onChange(() => (changedMeanwhile = true));
+      try {
+        await pause(SNAPSHOT_RETRY_MS);
+        if (closed) return;
+        const prompt = await start.rebuildPrompt();
+        if (closed) return;
+        last = await notesFingerprint(invoke);
+        current = prompt === start.instructions && !changedMeanwhile;
+      } finally {
+        stopListening();
+      }
     }
     if (closed) return;
-    if (first !== start.instructions)
-      server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
+    if (!current) server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {

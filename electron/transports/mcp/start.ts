@@ -1,6 +1,7 @@
 import { MEMORY_GUIDANCE } from '../../agents/guidance.js';
 import type { McpFront } from './front.js';
 import type { InvokeApi } from './invoke.js';
+import type { McpNotes } from './server.js';
 import { INDEX_URI } from './resources.js';
 
 /**
@@ -18,11 +19,7 @@ export const LOADING_INSTRUCTIONS = `# Memory\n${MEMORY_GUIDANCE}\n\nThe memory 
  * the rest of the CLI loaded; otherwise the notes get INDEX_WAIT_MS to load, else the guidance
  * without the index. The SDK (server.ts) is loaded after initialize was answered.
  */
-export async function serveMcp(
-  invoke: InvokeApi,
-  front: McpFront,
-  loadNotes: () => Promise<void>,
-): Promise<void> {
+export async function serveMcp(invoke: InvokeApi, front: McpFront, notes: McpNotes): Promise<void> {
   const rebuildPrompt = async () =>
     ((await invoke('agents.prompt', {} as never)) as { prompt: string }).prompt;
   let instructions = await front.snapshot;
@@ -37,5 +34,5 @@ export async function serveMcp(
   }
   front.answer(instructions);
   const { serveWithSdk } = await import('./server.js');
-  await serveWithSdk(invoke, front, { instructions, notesPrompt, rebuildPrompt, loadNotes });
+  await serveWithSdk(invoke, front, { instructions, notesPrompt, rebuildPrompt, notes });
 }

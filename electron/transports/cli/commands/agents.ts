@@ -69,11 +69,10 @@ export const agentsCommands: CliCommand[] = [
         io.mcpFront ??
           import('../mcp-first.js').then(({ mcpFront }) => mcpFront(process.stdin, process.stdout, io.place)),
       ]);
-      await serveMcp(
-        (method, input) => io.invoke(method, input),
-        front,
-        () => io.open(),
-      );
+      await serveMcp((method, input) => io.invoke(method, input), front, {
+        load: () => io.open(),
+        onChange: (listener) => io.subscribe((event) => event.type === 'notes.changed' && listener()),
+      });
       return { json: null, text: '', streamed: true };
     },
   },
