@@ -103,6 +103,11 @@ async function cachedProjectNotes(env: Env, ids: string[], bodyOf: (i: number) =
   return indexCacheFile(env.home, 'project', env.dirs.project);
 }
 
+const LIST_IDS = Array.from({ length: 40 }, (_, i) => `n${i}`);
+/** Forty project notes whose words recur across notes (index lists of many sizes), and their cache file. */
+const listsCorpus = (env: Env): Promise<string> =>
+  cachedProjectNotes(env, LIST_IDS, (i) => `deploy font ${i % 3 ? 'theme' : 'tests'} 数据库 ${i}`);
+
 /** What a store holds, independent of the cache: the notes read fresh from disk. */
 async function freshNotes(env: Env, scope: Scope): Promise<StoredNote[]> {
   const store = createNoteStore({
@@ -266,12 +271,8 @@ describe('the index cache (memory-cache/)', () => {
 
   it("an open reads the index's lists when asked for: damaged after the open, answers stay exact and the cache is rewritten", async () => {
     const env = await setup();
-    const ids = Array.from({ length: 40 }, (_, i) => `n${i}`);
-    const file = await cachedProjectNotes(
-      env,
-      ids,
-      (i) => `deploy font ${i % 3 ? 'theme' : 'tests'} 数据库 ${i}`,
-    );
+    const ids = LIST_IDS;
+    const file = await listsCorpus(env);
     const core = (e: Env) => createMemoryCore({ home: e.home, projectRoot: e.root, env: {} });
     /** The notes with an analysis in the cache: N of its segment's head (the word after T). */
     const analysedIn = (c: { bytes: Buffer; at: number; headAt: number }) =>
@@ -329,12 +330,8 @@ describe('the index cache (memory-cache/)', () => {
 
   it('a long-running open reads the lists into memory 2 s after and lets go of the file; a save in between leaves its index whole; a damaged section is kept, checked list by list', async () => {
     const env = await setup();
-    const ids = Array.from({ length: 40 }, (_, i) => `n${i}`);
-    const file = await cachedProjectNotes(
-      env,
-      ids,
-      (i) => `deploy font ${i % 3 ? 'theme' : 'tests'} 数据库 ${i}`,
-    );
+    const ids = LIST_IDS;
+    const file = await listsCorpus(env);
     const clean = await fs.readFile(file);
     const nl = clean.indexOf(0x0a);
     const header = JSON.parse(clean.toString('utf8', 0, nl)) as Record<
