@@ -791,16 +791,19 @@ export class StoreIndexCache implements NoteIndexCache {
    * LISTS_INTO_MEMORY_MS after the open or before a save): CacheContents.listsIntoMemory.
    */
   listsIntoMemory(): void {
-    if (this.listsTimer) clearTimeout(this.listsTimer);
-    this.listsTimer = null;
+    this.cancelListsTimer();
     this.opened?.listsIntoMemory();
   }
 
   /** Lets go of the cache file as opened (after this, lists not yet read are analysed from the notes). */
   close(): void {
-    if (this.listsTimer) clearTimeout(this.listsTimer);
-    this.listsTimer = null;
+    this.cancelListsTimer();
     this.opened?.close();
     this.opened = null;
+  }
+
+  private cancelListsTimer(): void {
+    if (this.listsTimer) clearTimeout(this.listsTimer);
+    this.listsTimer = null;
   }
 }

@@ -131,42 +131,38 @@ export async function serveWithSdk(invoke: InvokeApi, front: McpFront, start: Sd
       wakeEarly = () => (clearTimeout(timer), resolve());
     });
   const watchNotes = async () => {
-    /** What initialize told the client still holds (no note changed since that it was not told of). */
-    let current: boolean;
-    let last: string;
-    if (start.notesPrompt) {
-      current = (await start.notesPrompt()) === start.instructions;
+    // Without a snapshot, initialize waited for the prompt (the notes loaded for it). With one, the
+    // notes load now, and the client's first calls are answered before the snapshot is checked
+    // against them (building the index costs ~50 ms at 10,000 notes, which the first recall would
+    // otherwise wait for); that rebuild also keeps the snapshot current.
+    let prompt = start.notesPrompt ? await start.notesPrompt() : null;
+    if (prompt === null) await start.notes.load();
+    else
       // A note written just before the start is too recent for the snapshot (RACY_MS): save it again later.
       setTimeout(
         () => void start.rebuildPrompt().catch(reportedOr(undefined, 'mcp: prompt snapshot')),
         SNAPSHOT_RETRY_MS,
       ).unref();
-      if (closed) return;
-      last = await notesFingerprint(invoke);
-    } else {
-      // initialize answered from the snapshot: the notes load now, and the client's first calls
-      // are answered before the snapshot is checked against them (building the index costs ~50 ms
-      // at 10,000 notes, which the first recall would otherwise wait for). The rebuild also keeps
-      // the snapshot current: a session that ends before it leaves the snapshot as it found it.
-      await start.notes.load();
-      if (closed) return;
-      // A change while the check waits (also one that leaves the index as it was: a body) is told.
-      // Heard until the poll's baseline is taken, after which the poll sees changes.
-      let changedMeanwhile = false;
-      const stopListening = start.notes.onChange(() => (changedMeanwhile = true));
-      try {
+    if (closed) return;
+    // A change before the poll's baseline is taken (also one that leaves the index as it was: a
+    // body) is told too; after it, the poll sees changes.
+    let changedMeanwhile = false;
+    const stopListening = start.notes.onChange(() => (changedMeanwhile = true));
+    let last: string;
+    try {
+      if (prompt === null) {
         await pause(SNAPSHOT_RETRY_MS);
         if (closed) return;
-        const prompt = await start.rebuildPrompt();
+        prompt = await start.rebuildPrompt();
         if (closed) return;
-        last = await notesFingerprint(invoke);
-        current = prompt === start.instructions && !changedMeanwhile;
-      } finally {
-        stopListening();
       }
+      last = await notesFingerprint(invoke);
+    } finally {
+      stopListening();
     }
     if (closed) return;
-    if (!current) server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
+    if (prompt !== start.instructions || changedMeanwhile)
+      server.sendResourceListChanged().catch(reportedOr(undefined, 'mcp: list_changed'));
     poll = setInterval(() => {
       void notesFingerprint(invoke).then(
         (now) => {
