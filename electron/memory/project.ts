@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { z } from '../../shared/zod-mini.js';
 import { AppError } from '../../shared/errors.js';
 import type { Warning } from '../../shared/api/notes.js';
@@ -16,7 +14,6 @@ import { missingOr, unlessMissing } from './unexpected-error.js';
  * attached when the folder is renamed. Registration also creates empty MEMORY/ (or memory.dir)
  * and ARTIFACTS/.
  */
-const execFileAsync = promisify(execFile);
 
 export const ProjectFileSchema = z.looseObject({ id: z.string().check(z.minLength(1)) });
 
@@ -101,7 +98,11 @@ export async function readProjectId(root: string, warnings?: Warning[]): Promise
 /** The root commit of the git repository at `root` (the oldest, when there are several), or null. */
 export async function gitRootCommit(root: string): Promise<string | null> {
   try {
-    const { stdout } = await execFileAsync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+    // Loaded here, not with the module: every command opens a project, few register one (~3 ms of
+    // child_process, net and dgram at each cold start).
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { stdout } = await promisify(execFile)('git', ['rev-list', '--max-parents=0', 'HEAD'], {
       cwd: root,
       timeout: 10_000,
     });

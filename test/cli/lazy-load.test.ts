@@ -196,6 +196,16 @@ describe('memdesk CLI loading', () => {
       '/electron/transports/cli/memdesk.ts',
       '/electron/transports/warm/dir.ts',
     ]);
+    // Nor does a note command load child_process (with net and dgram, ~3 ms of every cold start):
+    // only registering a project runs a process (git, for the root commit).
+    for (const [command, stderr] of [
+      ['recall', straight.stderr],
+      ['remember', remember.stderr],
+    ] as const)
+      expect(
+        stderr.split('\n').filter((l) => l === 'module-log node:child_process'),
+        command,
+      ).toEqual([]);
     // Six processes under the tsx loader: on the shared machine each can take several seconds.
   }, 120_000);
 
@@ -334,6 +344,26 @@ describe('memdesk CLI loading', () => {
     );
     expect(inApp.code, inApp.stderr).toBe(0);
     expect(await fs.readdir(path.join(appHome, 'memory-cache')).catch(() => [])).not.toContain('cli-code');
+    // The bin ends its process itself once nothing is left to do (process.exit at 'beforeExit',
+    // skipping V8's teardown of its heap), with the command's exit code and its writes done.
+    const exitLog = path.join(out, 'exit-log.mjs');
+    await fs.writeFile(
+      exitLog,
+      "import { writeSync } from 'node:fs';\n" +
+        'const exit = process.exit.bind(process);\n' +
+        'process.exit = (code) => { writeSync(2, `process.exit(${code})\\n`); return exit(code); };\n',
+    );
+    const logged = (args: string[]) =>
+      run(['--import', pathToFileURL(exitLog).href, bin], [...g, ...args], fx.root);
+    const secondNote = await logged(['--json', 'remember', '--summary', 'Release notes go out on Fridays']);
+    expect(secondNote.code, secondNote.stderr).toBe(0);
+    expect(secondNote.stderr).toContain('process.exit(0)');
+    const { id } = JSON.parse(secondNote.stdout) as { id: string };
+    await expect(fs.readFile(path.join(fx.root, 'MEMORY', `${id}.md`), 'utf8')).resolves.toContain(
+      'Release notes go out on Fridays',
+    );
+    const mistyped = await logged(['no-such-command']);
+    expect([mistyped.code, mistyped.stderr.includes('process.exit(2)')]).toEqual([2, true]);
     // The MCP command (the SDK bundled into the CLI's file) loads and answers on stdin/stdout.
     const initialize = {
       jsonrpc: '2.0',
