@@ -33,8 +33,9 @@ import { onUnexpectedError, unlessMissing } from './unexpected-error.js';
  * process reads the rest of the lists into memory shortly after (StoreIndexCache, LISTS_INTO_MEMORY_MS)
  * and lets go of the file.
  *
- * Never a wrong answer: the file carries the analyzer's fingerprint, CRCs of its rows and index,
- * and one CRC per body; it is ignored when the fingerprint or a section CRC does not match, when it
+ * Never a wrong answer: the file carries the analyzer's fingerprint (and the build that wrote it:
+ * setAnalyzerBuild), CRCs of its rows and index, and one CRC per body; it is ignored when the
+ * fingerprint or a section CRC does not match, when it
  * was written for another directory or size limit, or when it cannot be parsed. A body whose CRC
  * does not match when it is read (the file was damaged, or replaced by another process's save) is
  * read from the note's own file instead. A file modified within RACY_MS of the save is not saved
@@ -82,10 +83,34 @@ export function analyzerFingerprint(): string {
   return fingerprint;
 }
 
+/** The code analysing in this process and the runtime running it, when known (setAnalyzerBuild). */
+let analyzerIdentity: string | null = null;
+
+/**
+ * Says which build this process runs (the bundled CLI: its file's content hash; null: unknown).
+ * A cache written by the same build on the same runtime (V8, ICU and Unicode versions, CPU) was
+ * analysed exactly as this process would: its fingerprint is taken as written, without analysing
+ * the probe, whose first run compiles the analyzer's Unicode word pattern (~7 ms of every cold
+ * command). Caches from any other writer (the app, another version) are checked by the probe.
+ */
+export function setAnalyzerBuild(build: string | null): void {
+  const { v8, icu, unicode } = process.versions;
+  analyzerIdentity = build === null ? null : [build, v8, icu ?? '-', unicode ?? '-', process.arch].join(' ');
+}
+
+/** Whether a cache's analyses are this process's: written by this very build here, or with the probe's fingerprint. */
+function sameAnalyzer(header: Header): boolean {
+  if (analyzerIdentity !== null && header.writtenBy === analyzerIdentity)
+    return typeof header.fingerprint === 'string';
+  return header.fingerprint === analyzerFingerprint();
+}
+
 interface Header {
   format: string;
   version: number;
   fingerprint: string;
+  /** setAnalyzerBuild's identity of the process that wrote it (null: unknown). */
+  writtenBy?: string | null;
   scope: Scope;
   dir: string;
   maxNoteBytes: number;
@@ -202,6 +227,8 @@ export interface CacheKey {
 export interface CacheContents {
   files: AdoptedFile[];
   segmentDocs: readonly number[];
+  /** The analyzer fingerprint the file carries: this process's (checked at the open). */
+  fingerprint: string;
   /** A row's body bytes, from one read of the whole bodies section (a save copies them); null when damaged. */
   bodyBytes(row: number): Buffer | null;
   /** Null when the section is damaged: the notes are analysed again. */
@@ -335,7 +362,7 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
     if (
       header.format !== FORMAT ||
       header.version !== VERSION ||
-      header.fingerprint !== analyzerFingerprint() ||
+      !sameAnalyzer(header) ||
       header.scope !== key.scope ||
       header.dir !== path.resolve(key.dir) ||
       header.maxNoteBytes !== key.maxNoteBytes ||
@@ -433,6 +460,7 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
     return {
       files,
       segmentDocs,
+      fingerprint: header.fingerprint,
       bodyBytes,
       segment: () => (opened === undefined ? (opened = open()) : opened),
       listsIntoMemory: () => listsOnDisk.readWhole(),
@@ -554,6 +582,8 @@ export async function writeIndexCache(
   file: string,
   key: CacheKey,
   files: readonly CachedFile[],
+  /** The analyzer's fingerprint when already known (the cache file read had it): no probe analysed. */
+  fingerprint?: string,
 ): Promise<void> {
   const newest = Date.now() - RACY_MS;
   const noteRows: NoteRow[] = [];
@@ -582,7 +612,8 @@ export async function writeIndexCache(
   const header: Header = {
     format: FORMAT,
     version: VERSION,
-    fingerprint: analyzerFingerprint(),
+    fingerprint: fingerprint ?? analyzerFingerprint(),
+    writtenBy: analyzerIdentity,
     scope: key.scope,
     dir: path.resolve(key.dir),
     maxNoteBytes: key.maxNoteBytes,
@@ -776,7 +807,7 @@ export class StoreIndexCache implements NoteIndexCache {
     // index goes on reading the lists: they are read into memory first.
     if (this.longRunning) this.listsIntoMemory();
     this.close();
-    await writeIndexCache(this.file, this.key, rows);
+    await writeIndexCache(this.file, this.key, rows, this.contents?.fingerprint);
     this.damaged = false;
     this.contents = null;
     this.read = {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCliBundle } from '../../scripts/build-cli.js';
 import { cliCommandIndex } from '../../electron/transports/cli/commands/index.js';
 import { warmDir } from '../../electron/transports/warm/dir.js';
+import { indexCacheFile } from '../../electron/memory/index-cache.js';
 import { fixture, tempDir } from '../memory/helpers.js';
 import {
   CLI_SOURCE_ENTRY as sourceEntry,
@@ -286,6 +287,13 @@ describe('memdesk CLI loading', () => {
         true,
       );
     const build = core[0]!.replace(/\.cjs$/, '');
+    // The bundle tells the index cache its build (setAnalyzerBuild): the caches it saved say who
+    // wrote them, so its next runs take them without analysing the fingerprint's probe.
+    const cacheFile = await fs.readFile(indexCacheFile(fx.home, 'project', fx.memoryDir));
+    const cacheHeader = JSON.parse(cacheFile.toString('utf8', 0, cacheFile.indexOf(0x0a))) as {
+      writtenBy: string;
+    };
+    expect(cacheHeader.writtenBy.split(' ')[0]).toBe(build.slice('memdesk-core-'.length));
     const suffix = `-v8-${process.versions.v8}-${process.arch}.bin`;
     const codeDir = path.join(fx.home, 'memory-cache', 'cli-code');
     const cached = async () => {

@@ -7,9 +7,11 @@ import { serializeNote } from '../../shared/note-format.js';
 import { NOTE_TYPES, type Note, type Scope } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import {
+  analyzerFingerprint,
   indexCacheDir,
   indexCacheFile,
   LISTS_INTO_MEMORY_MS,
+  setAnalyzerBuild,
   StoreIndexCache,
 } from '../../electron/memory/index-cache.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
@@ -165,6 +167,34 @@ async function setup(): Promise<Env> {
 }
 
 const open = (env: Env) => createMemoryCore({ home: env.home, projectRoot: env.root, env: {} });
+
+/**
+ * Rewrites the project cache file with header fields changed and its copy of the summary "deploy"
+ * saying "cached" (same length, CRC recomputed; kept if an earlier rewrite's save carried it over):
+ * whether the copy is used shows in the loaded summary.
+ */
+async function cacheRewriter(env: Env): Promise<(change: object) => Promise<void>> {
+  const file = indexCacheFile(env.home, 'project', env.dirs.project);
+  const bytes = await fs.readFile(file);
+  const nl = bytes.indexOf(0x0a);
+  const header = JSON.parse(bytes.toString('utf8', 0, nl)) as { notes: { length: number; crc: number } };
+  const notes = Buffer.from(bytes.subarray(nl + 1, nl + 1 + header.notes.length));
+  const at = notes.indexOf('"deploy"');
+  if (at > 0) notes.write('"cached"', at);
+  else expect(notes.indexOf('"cached"')).toBeGreaterThan(0); // said so by an earlier rewrite
+  const rest = bytes.subarray(nl + 1 + header.notes.length);
+  return (change) =>
+    fs.writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(
+          JSON.stringify({ ...header, notes: { ...header.notes, crc: crc32(notes) }, ...change }) + '\n',
+        ),
+        notes,
+        rest,
+      ]),
+    );
+}
 
 describe('the index cache (memory-cache/)', () => {
   it('an index loaded from the cache equals one built fresh, with random edits, deletes, adds and corruption between runs', async () => {
@@ -517,29 +547,8 @@ describe('the index cache (memory-cache/)', () => {
     let core = await open(env);
     core.search();
     await core.close();
-    const file = indexCacheFile(env.home, 'project', env.dirs.project);
-    const bytes = await fs.readFile(file);
-    const nl = bytes.indexOf(0x0a);
-    const header = JSON.parse(bytes.toString('utf8', 0, nl)) as { notes: { length: number; crc: number } };
-    // The cache's copy says "cached" where the file says "deploy" (same length, CRC recomputed):
-    // whether the copy is used shows in the loaded summary.
-    const notes = Buffer.from(bytes.subarray(nl + 1, nl + 1 + header.notes.length));
-    const at = notes.indexOf('"deploy"');
-    expect(at).toBeGreaterThan(0);
-    notes.write('"cached"', at);
-    const rest = bytes.subarray(nl + 1 + header.notes.length);
-    const write = (change: object) =>
-      fs.writeFile(
-        file,
-        Buffer.concat([
-          Buffer.from(
-            JSON.stringify({ ...header, notes: { ...header.notes, crc: crc32(notes) }, ...change }) + '\n',
-          ),
-          notes,
-          rest,
-        ]),
-      );
-    await write({});
+    const rewrite = await cacheRewriter(env);
+    await rewrite({});
     core = await open(env);
     expect(core.store('project')!.get('a')?.summary).toBe('cached'); // the file is not read again
     await core.close();
@@ -549,10 +558,70 @@ describe('the index cache (memory-cache/)', () => {
       { maxNoteBytes: 1 },
       { version: 0 },
     ]) {
-      await write(change);
+      await rewrite(change);
       core = await open(env);
       expect(core.store('project')!.get('a')?.summary).toBe('deploy');
       await core.close();
+    }
+  });
+
+  it("a cache this very build wrote on this runtime is taken without the analyzer's probe; any other writer's is checked by it", async () => {
+    const env = await setup();
+    const header = async () => {
+      const bytes = await fs.readFile(indexCacheFile(env.home, 'project', env.dirs.project));
+      return JSON.parse(bytes.toString('utf8', 0, bytes.indexOf(0x0a))) as {
+        fingerprint: string;
+        writtenBy: string | null;
+      };
+    };
+    const reopen = async () => {
+      const core = await open(env);
+      core.search();
+      const summary = core.store('project')!.get('a')?.summary;
+      await core.close();
+      return summary;
+    };
+    try {
+      setAnalyzerBuild('build-a');
+      await writeNote(env, {
+        id: 'a',
+        scope: 'project',
+        summary: 'deploy',
+        tags: [],
+        body: 'x',
+        updatedAt: 1,
+      });
+      expect(await reopen()).toBe('deploy');
+      const written = await header();
+      expect(written.fingerprint).toBe(analyzerFingerprint());
+      expect(written.writtenBy).toContain(`build-a ${process.versions.v8} `);
+      // A fingerprint no probe gives, in a file this build wrote here: taken as written, and carried
+      // into the next save (a note added) rather than analysed again.
+      const rewrite = await cacheRewriter(env);
+      await rewrite({ fingerprint: 'not-from-a-probe' });
+      await writeNote(env, {
+        id: 'b',
+        scope: 'project',
+        summary: 'fonts',
+        tags: [],
+        body: 'y',
+        updatedAt: 2,
+      });
+      expect(await reopen()).toBe('cached');
+      expect(await header()).toMatchObject({ fingerprint: 'not-from-a-probe', writtenBy: written.writtenBy });
+      // Another build (or the app, which says none) checks the probe: the file is not taken, and its
+      // save carries the probe's fingerprint.
+      for (const build of ['build-b', null]) {
+        await (
+          await cacheRewriter(env)
+        )({ fingerprint: 'not-from-a-probe' });
+        setAnalyzerBuild(build);
+        expect(await reopen()).toBe('deploy');
+        expect((await header()).fingerprint).toBe(analyzerFingerprint());
+      }
+      expect((await header()).writtenBy).toBeNull();
+    } finally {
+      setAnalyzerBuild(null);
     }
   });
 });

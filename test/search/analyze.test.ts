@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../electron/memory/search/index.js';
 
@@ -46,6 +47,24 @@ describe('analyze', () => {
     expect(analyze('database-migration')).toEqual(['databas', 'migrat']);
     // A Greek word stays as written; μ is a unit prefix (μM), not a name.
     expect(analyze('ελληνικά 10 μM')).toEqual(['ελληνικά', '10', 'μm']);
+  });
+
+  it('gives a Latin-1 text the terms the Unicode word pattern gives it (the Latin-1 pattern is a shortcut only)', () => {
+    // A trailing " —" (not Latin-1, kept by NFKC, no word character, no hyphen) sends the same text
+    // through the Unicode pattern without adding or joining a term.
+    const viaUnicode = (text: string) => analyze(`${text} —`);
+    const latin1 = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
+    for (const c of latin1)
+      for (const text of [`ab${c}cd`, `${c}${c}x`, `don${c}t`, `IL${c}6 x${c}`])
+        expect(analyze(text), JSON.stringify(text)).toEqual(viaUnicode(text));
+    const char = fc.oneof(fc.constantFrom(...latin1), fc.constantFrom(..."aeiouAEIOU xyz-'09ÀéñüßµªÞ"));
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(analyze(text)).toEqual(viaUnicode(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('is total: empty and symbol-only text give no terms', () => {

@@ -16,6 +16,16 @@ import { ENGLISH_STOP_WORDS, QUESTION_PHRASES, QUESTION_WORDS } from './stopword
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005`;
 /** Words: runs of letters, digits and marks, with inner apostrophes. CJK runs inside are split off below. */
 const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+/**
+ * WORD for a text of Latin-1 characters only (U+0000–U+00FF, as most notes and queries are): the
+ * same matches — its class is \p{L}, \p{N} and \p{M} within Latin-1, which has no marks, and ’
+ * is not Latin-1 — without compiling Unicode's whole letter class, ~7 ms at a process's first
+ * analysis (test/search/analyze.test.ts holds the two to the same terms).
+ */
+const LATIN1_WORD_CHAR = String.raw`0-9A-Za-z\u00AA\u00B2\u00B3\u00B5\u00B9\u00BA\u00BC-\u00BE\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF`;
+const LATIN1_WORD = new RegExp(`[${LATIN1_WORD_CHAR}]+(?:'[${LATIN1_WORD_CHAR}]+)*`, 'g');
+/** Any UTF-16 code unit past Latin-1 (no `u` flag: surrogates count as such). */
+const BEYOND_LATIN1 = /[\u0100-\uFFFF]/;
 /** A word's CJK and non-CJK pieces ("api文档" → "api", "文档"). */
 const PIECES = new RegExp(`[${CJK}]+|[^${CJK}]+`, 'gu');
 const CJK_CHAR = new RegExp(`[${CJK}]`, 'u');
@@ -47,12 +57,16 @@ function pushWord(out: string[], lower: string): void {
 export function analyze(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
-  const normalized = spellGreekLetters(text.normalize('NFKC'));
-  const hasCjk = CJK_CHAR.test(normalized);
+  const folded = text.normalize('NFKC');
+  // Latin-1 only: no Greek letter to spell out, no CJK, and the Latin-1 word pattern.
+  const latin1 = !BEYOND_LATIN1.test(folded);
+  const normalized = latin1 ? folded : spellGreekLetters(folded);
+  const hasCjk = !latin1 && CJK_CHAR.test(normalized);
+  const word = latin1 ? LATIN1_WORD : WORD;
   const compound: string[] = [];
   let end = -1;
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(normalized); match !== null; match = WORD.exec(normalized)) {
+  word.lastIndex = 0;
+  for (let match = word.exec(normalized); match !== null; match = word.exec(normalized)) {
     const token = match[0];
     const joined = match.index === end + 1 && HYPHEN.test(normalized[end] ?? '');
     if (!joined) flushCompound(out, compound);

@@ -9,6 +9,8 @@ import type { LoadedCli } from './load-cli.js';
 
 /** The CLI's CommonJS file beside the bin, named after its content hash (set by scripts/build-cli.ts). */
 declare const MEMDESK_CLI_CORE: string;
+/** This build: the CLI file's content hash, from its name. */
+const BUILD = path.basename(MEMDESK_CLI_CORE, '.cjs').slice(CORE_PREFIX.length);
 
 /**
  * load-cli.ts in the bundle: runs the CLI's one CommonJS file (run.ts and all it imports) with V8's
@@ -27,7 +29,7 @@ export async function loadCli(
   const cache = process.versions.electron ? null : codeCache(file, argv, cwd, env);
   const module = runWithCodeCache<Pick<LoadedCli, 'runCli'>>(file, cache?.file ?? null);
   return {
-    runCli: module.exports.runCli,
+    runCli: (env) => module.exports.runCli({ ...env, build: BUILD }),
     // Kept only after a whole command that ran well: a usage error, `--help` or a failure ran too
     // little of the CLI, and a cache once taken is never replaced (V8 accepts it).
     settle: (exitCode) => {
@@ -66,8 +68,7 @@ function codeCache(
     const command = /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
     const { size, mtimeMs } = statSync(file);
     const variant = nameHash(`${size}\0${mtimeMs}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`);
-    const build = path.basename(MEMDESK_CLI_CORE, '.cjs').slice(CORE_PREFIX.length);
-    const name = `${CORE_PREFIX}${build}-${variant}-${command}-v8-${process.versions.v8}-${process.arch}.bin`;
+    const name = `${CORE_PREFIX}${BUILD}-${variant}-${command}-v8-${process.versions.v8}-${process.arch}.bin`;
     return {
       file: path.join(home, 'memory-cache', 'cli-code', name),
       wholeCommand: !globals.help && !globals.version && globals.rest.length > 0,

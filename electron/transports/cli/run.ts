@@ -37,6 +37,8 @@ export interface CliEnv {
   openHandlers?: ApiHandlers;
   /** Why the warm process that was advertised did not answer (warm-first.ts): one line in the hook log. */
   warmMiss?: { home: string; where: string; reason: string };
+  /** The bundled CLI's build (its file's content hash), when run from the bundle: see setAnalyzerBuild. */
+  build?: string;
 }
 
 const GLOBAL_USAGE = 'memdesk [--home DIR] [--project DIR] [--json] <command> [options]';
@@ -148,6 +150,7 @@ export async function runCli(env: CliEnv): Promise<number> {
       (
         await (opened ??= (async () => {
           const { createAppRoot } = await import('../../app/app-root.js');
+          if (env.build) (await import('../../memory/index-cache.js')).setAnalyzerBuild(env.build);
           appRoot = createAppRoot({
             home,
             env: env.env,
