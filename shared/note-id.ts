@@ -18,7 +18,7 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).length;
 }
 
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const RESERVED = /^(con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9\u00B9\u00B2\u00B3])(\..*)?$/i;
 const ALLOWED = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*$/u;
 
 /** Returns null when the id is acceptable, otherwise the reason it is not. */

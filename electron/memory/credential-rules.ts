@@ -14,7 +14,7 @@ export interface RawFinding {
 
 /** Values that stand for a secret without being one: `<your key>`, `${TOKEN}`, `xxxx`, `changeme`… */
 const PLACEHOLDER =
-  /^(?:<.*>?|\[.*\]?|\$.*|%.*%|\{\{.*|\*+|x+|X+|\.{3,}.*|….*|changeme|change_me|redacted|null|nil|none|undefined|true|false|string|number|boolean|str|int|bytes|env|secret|password|passwd|pass|pwd|token|api[_-]?key|process\.env.*|os\.environ.*|os\.getenv.*|env\(.*|getenv.*|your[_-].*|my[_-].*|example.*|dummy.*|fake.*|test.*|placeholder.*|required|optional|hidden|masked|omitted|\(.*)$/i;
+  /^(?:<.*>?|\[.*\]?|\$.*|%.*%|\{\{.*|\*+|x+|X+|\.{3,}.*|\u2026.*|changeme|change_me|redacted|null|nil|none|undefined|true|false|string|number|boolean|str|int|bytes|env|secret|password|passwd|pass|pwd|token|api[_-]?key|process\.env.*|os\.environ.*|os\.getenv.*|env\(.*|getenv.*|your[_-].*|my[_-].*|example.*|dummy.*|fake.*|test.*|placeholder.*|required|optional|hidden|masked|omitted|\(.*)$/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.replace(/^["'`]+|["'`;,]+$/g, '');

@@ -22,7 +22,7 @@ export function deriveSummary(content: string): string {
       .map((l) => l.trim())
       .find((l) => l.length > 0) ?? '';
   const unmarked = firstLine.replace(/^(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+/, '').trim();
-  const sentenceEnd = /[.!?](?=\s|$)|[。！？]/u.exec(unmarked);
+  const sentenceEnd = /[.!?](?=\s|$)|[\u3002\uFF01\uFF1F]/u.exec(unmarked);
   const sentence = sentenceEnd ? unmarked.slice(0, sentenceEnd.index + 1) : unmarked;
   const text = sentence.trim() || unmarked;
   return clip(text, SUMMARY_MAX_CHARS);

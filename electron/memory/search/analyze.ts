@@ -15,7 +15,7 @@ import { ENGLISH_STOP_WORDS, QUESTION_PHRASES, QUESTION_WORDS } from './stopword
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005`;
 /** Words: runs of letters, digits and marks, with inner apostrophes. CJK runs inside are split off below. */
-const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*/gu;
 /**
  * WORD for a text of Latin-1 characters only (U+0000–U+00FF, as most notes and queries are): the
  * same matches — its class is \p{L}, \p{N} and \p{M} within Latin-1, which has no marks, and ’
@@ -31,7 +31,7 @@ const PIECES = new RegExp(`[${CJK}]+|[^${CJK}]+`, 'gu');
 const CJK_CHAR = new RegExp(`[${CJK}]`, 'u');
 const ASCII_WORD = /^[a-z]+$/;
 const CAMEL_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
-const APOSTROPHE = /['’]/g;
+const APOSTROPHE = /['\u2019]/g;
 
 /** Stems of plain words, memoised: indexing 10,000 notes stems the same few thousand words over and over. */
 const stemCache = new Map<string, string>();
@@ -158,7 +158,7 @@ function cjkTerms(out: string[], run: string): void {
 function addWord(out: string[], token: string): void {
   let word = token;
   if (word.includes("'") || word.includes('’')) {
-    word = word.replace(/['’]s$/i, '').replace(APOSTROPHE, '');
+    word = word.replace(/['\u2019]s$/i, '').replace(APOSTROPHE, '');
     if (!word) return;
   }
   const lower = word.toLowerCase();
