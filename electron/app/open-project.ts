@@ -51,6 +51,8 @@ export interface ProjectOptions {
   watch?: boolean;
   /** With watch: read the notes synchronously at open (CoreOptions.syncFirstLoad). */
   syncFirstLoad?: boolean;
+  /** CoreOptions.analyzerBuild: the bundled CLI says its build. */
+  analyzerBuild?: string;
   lockTimeoutMs?: number;
 }
 
@@ -81,6 +83,7 @@ export async function openProject(root: ProcessServices, opts: ProjectOptions): 
     ...(now ? { now } : {}),
     ...(opts.watch ? { watch: true } : {}),
     ...(opts.syncFirstLoad ? { syncFirstLoad: true } : {}),
+    ...(opts.analyzerBuild ? { analyzerBuild: opts.analyzerBuild } : {}),
     ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
   });
   opened.core = core;

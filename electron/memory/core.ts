@@ -42,7 +42,15 @@ export interface UserMemoryOptions {
   watch?: boolean;
   /** With watch: the first load reads synchronously (CoreOptions.syncFirstLoad). */
   syncFirstLoad?: boolean;
+  /** CoreOptions.analyzerBuild. */
+  analyzerBuild?: string;
 }
+
+/** How a core opened with these options keeps its stores' index caches. */
+const indexCacheOptions = (opts: { watch?: boolean; analyzerBuild?: string }) => ({
+  longRunning: opts.watch === true,
+  analyzerBuild: opts.analyzerBuild ?? null,
+});
 
 /** How a store of a core opened with these options reads its files (NoteStoreOptions.syncIo). */
 const storeSyncIo = (opts: { watch?: boolean; syncFirstLoad?: boolean }): boolean | 'first-load' =>
@@ -85,7 +93,7 @@ export async function createUserMemory(opts: UserMemoryOptions): Promise<UserMem
       })
     : null;
   const indexCache = store
-    ? new StoreIndexCache(home, store, config.maxNoteBytes, opts.watch === true)
+    ? new StoreIndexCache(home, store, config.maxNoteBytes, indexCacheOptions(opts))
     : null;
   indexCache?.prime();
   await store?.load();
@@ -119,6 +127,7 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
       ...(opts.lockTimeoutMs !== undefined ? { lockTimeoutMs: opts.lockTimeoutMs } : {}),
       ...(opts.watch ? { watch: true } : {}),
       ...(opts.syncFirstLoad ? { syncFirstLoad: true } : {}),
+      ...(opts.analyzerBuild ? { analyzerBuild: opts.analyzerBuild } : {}),
     }));
   const root = opts.projectRoot !== undefined ? path.resolve(opts.projectRoot) : undefined;
   const projectWarnings: Warning[] = [];
@@ -159,7 +168,12 @@ export async function createMemoryCore(opts: CoreOptions): Promise<MemoryCore> {
         });
         // The index cache lives in the home: without a usable home the project's notes are read as before.
         if (user.homeUsable)
-          projectCache = new StoreIndexCache(home, projectStore, config.maxNoteBytes, opts.watch === true);
+          projectCache = new StoreIndexCache(
+            home,
+            projectStore,
+            config.maxNoteBytes,
+            indexCacheOptions(opts),
+          );
         projectCache?.prime();
         await projectStore.load();
         if (opts.watch) projectStore.watch();

@@ -33,9 +33,9 @@ import { onUnexpectedError, unlessMissing } from './unexpected-error.js';
  * process reads the rest of the lists into memory shortly after (StoreIndexCache, LISTS_INTO_MEMORY_MS)
  * and lets go of the file.
  *
- * Never a wrong answer: the file carries the analyzer's fingerprint (and the build that wrote it:
- * setAnalyzerBuild), CRCs of its rows and index, and one CRC per body; it is ignored when the
- * fingerprint or a section CRC does not match, when it
+ * Never a wrong answer: the file carries the analyzer's fingerprint (and who wrote it:
+ * analyzerIdentity), CRCs of its rows and index, and one CRC per body; it is ignored when the
+ * fingerprint (unless this very build wrote it on this runtime) or a section CRC does not match, when it
  * was written for another directory or size limit, or when it cannot be parsed. A body whose CRC
  * does not match when it is read (the file was damaged, or replaced by another process's save) is
  * read from the note's own file instead. A file modified within RACY_MS of the save is not saved
@@ -83,25 +83,21 @@ export function analyzerFingerprint(): string {
   return fingerprint;
 }
 
-/** The code analysing in this process and the runtime running it, when known (setAnalyzerBuild). */
-let analyzerIdentity: string | null = null;
-
 /**
- * Says which build this process runs (the bundled CLI: its file's content hash; null: unknown).
- * A cache written by the same build on the same runtime (V8, ICU and Unicode versions, CPU) was
- * analysed exactly as this process would: its fingerprint is taken as written, without analysing
- * the probe, whose first run compiles the analyzer's Unicode word pattern (~7 ms of every cold
- * command). Caches from any other writer (the app, another version) are checked by the probe.
+ * Who analyses in a process: the bundled CLI's build (its file's content hash) on this runtime (V8,
+ * ICU and Unicode versions, CPU). A cache written by the same identity was analysed exactly as
+ * this process would: its fingerprint is taken as written, without analysing the probe, whose
+ * first run compiles the analyzer's Unicode word pattern (~7 ms of every cold command). Caches
+ * from any other writer (the app, the sources, another version or runtime) are checked by the probe.
  */
-export function setAnalyzerBuild(build: string | null): void {
+export function analyzerIdentity(build: string): string {
   const { v8, icu, unicode } = process.versions;
-  analyzerIdentity = build === null ? null : [build, v8, icu ?? '-', unicode ?? '-', process.arch].join(' ');
+  return [build, v8, icu ?? '-', unicode ?? '-', process.arch].join(' ');
 }
 
 /** Whether a cache's analyses are this process's: written by this very build here, or with the probe's fingerprint. */
-function sameAnalyzer(header: Header): boolean {
-  if (analyzerIdentity !== null && header.writtenBy === analyzerIdentity)
-    return typeof header.fingerprint === 'string';
+function sameAnalyzer(header: Header, identity: string | null): boolean {
+  if (identity !== null && header.writtenBy === identity) return typeof header.fingerprint === 'string';
   return header.fingerprint === analyzerFingerprint();
 }
 
@@ -109,7 +105,7 @@ interface Header {
   format: string;
   version: number;
   fingerprint: string;
-  /** setAnalyzerBuild's identity of the process that wrote it (null: unknown). */
+  /** analyzerIdentity of the process that wrote it (null: unknown). */
   writtenBy?: string | null;
   scope: Scope;
   dir: string;
@@ -227,7 +223,7 @@ export interface CacheKey {
 export interface CacheContents {
   files: AdoptedFile[];
   segmentDocs: readonly number[];
-  /** The analyzer fingerprint the file carries: this process's (checked at the open). */
+  /** The analyzer fingerprint the file carries: this process's (by the probe, or written by this very process's identity). */
   fingerprint: string;
   /** A row's body bytes, from one read of the whole bodies section (a save copies them); null when damaged. */
   bodyBytes(row: number): Buffer | null;
@@ -246,6 +242,8 @@ export interface CacheContents {
 export interface ReadOptions {
   /** Called once when a list read later turns out damaged: the file must not be kept as it is. */
   onDamage?: () => void;
+  /** This process's analyzerIdentity, when it has one. */
+  analyzer?: string | null;
 }
 
 /** The fields of a note the cache keeps beside its body, in a fixed shape. */
@@ -362,11 +360,12 @@ export function readIndexCache(file: string, key: CacheKey, options: ReadOptions
     if (
       header.format !== FORMAT ||
       header.version !== VERSION ||
-      !sameAnalyzer(header) ||
       header.scope !== key.scope ||
       header.dir !== path.resolve(key.dir) ||
       header.maxNoteBytes !== key.maxNoteBytes ||
-      size !== nl + 1 + header.notes.length + header.index.length + header.lists.length + header.bodies.length
+      size !==
+        nl + 1 + header.notes.length + header.index.length + header.lists.length + header.bodies.length ||
+      !sameAnalyzer(header, options.analyzer ?? null) // last: the probe may have to be analysed
     )
       return null;
     // Rows and the segment's head in one read, the head 4-byte aligned (opened as views); the lists
@@ -582,8 +581,8 @@ export async function writeIndexCache(
   file: string,
   key: CacheKey,
   files: readonly CachedFile[],
-  /** The analyzer's fingerprint when already known (the cache file read had it): no probe analysed. */
-  fingerprint?: string,
+  /** Who writes it (analyzerIdentity, null: unknown), and the analyzer's fingerprint when already known (no probe analysed). */
+  writer: { identity: string | null; fingerprint?: string } = { identity: null },
 ): Promise<void> {
   const newest = Date.now() - RACY_MS;
   const noteRows: NoteRow[] = [];
@@ -612,8 +611,8 @@ export async function writeIndexCache(
   const header: Header = {
     format: FORMAT,
     version: VERSION,
-    fingerprint: fingerprint ?? analyzerFingerprint(),
-    writtenBy: analyzerIdentity,
+    fingerprint: writer.fingerprint ?? analyzerFingerprint(),
+    writtenBy: writer.identity,
     scope: key.scope,
     dir: path.resolve(key.dir),
     maxNoteBytes: key.maxNoteBytes,
@@ -686,28 +685,37 @@ export class StoreIndexCache implements NoteIndexCache {
 
   /** A long-running process's read of the lists into memory, due soon after the open. */
   private listsTimer: NodeJS.Timeout | null = null;
+  /**
+   * The segment's lists are read from the file as asked for either way (a first answer needs a
+   * few hundred of them, not the megabytes of all); a long-running process then reads the rest
+   * into memory LISTS_INTO_MEMORY_MS after the open and lets go of the file.
+   */
+  private readonly longRunning: boolean;
+  /** This process's analyzerIdentity (null: unknown): a cache it wrote itself is taken without the probe. */
+  private readonly analyzer: string | null;
+  /** The analyzer's fingerprint, once known (read with the file, or analysed for a save): saves reuse it. */
+  private fingerprint: string | undefined;
 
   constructor(
     home: string,
     private readonly store: NoteStore,
     maxNoteBytes: number,
-    /**
-     * The segment's lists are read from the file as asked for either way (a first answer needs a
-     * few hundred of them, not the megabytes of all); a long-running process then reads the rest
-     * into memory LISTS_INTO_MEMORY_MS after the open and lets go of the file.
-     */
-    private readonly longRunning = false,
+    options: { longRunning?: boolean; analyzerBuild?: string | null } = {},
   ) {
     this.key = { scope: store.scope, dir: store.dir, maxNoteBytes };
     this.file = indexCacheFile(home, store.scope, store.dir);
+    this.longRunning = options.longRunning ?? false;
+    this.analyzer = options.analyzerBuild ? analyzerIdentity(options.analyzerBuild) : null;
   }
 
   /** Call before the store's first load. */
   prime(): void {
     const contents = readIndexCache(this.file, this.key, {
       onDamage: () => (this.damaged = true),
+      analyzer: this.analyzer,
     });
     if (!contents) return;
+    this.fingerprint = contents.fingerprint;
     this.contents = contents;
     this.opened = contents;
     if (this.longRunning) {
@@ -807,7 +815,11 @@ export class StoreIndexCache implements NoteIndexCache {
     // index goes on reading the lists: they are read into memory first.
     if (this.longRunning) this.listsIntoMemory();
     this.close();
-    await writeIndexCache(this.file, this.key, rows, this.contents?.fingerprint);
+    this.fingerprint ??= analyzerFingerprint();
+    await writeIndexCache(this.file, this.key, rows, {
+      identity: this.analyzer,
+      fingerprint: this.fingerprint,
+    });
     this.damaged = false;
     this.contents = null;
     this.read = {

@@ -258,6 +258,8 @@ export interface CoreOptions {
    * 'first-load'): the process has nothing to answer before its notes are loaded (`memdesk mcp`).
    */
   syncFirstLoad?: boolean;
+  /** The bundled CLI's build, when this process runs it: its own index caches skip the analyzer's probe (index-cache.ts analyzerIdentity). */
+  analyzerBuild?: string;
 }
 
 export interface UserMemory {

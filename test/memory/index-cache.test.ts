@@ -8,10 +8,10 @@ import { NOTE_TYPES, type Note, type Scope } from '../../shared/note.js';
 import { createMemoryCore } from '../../electron/memory/core.js';
 import {
   analyzerFingerprint,
+  analyzerIdentity,
   indexCacheDir,
   indexCacheFile,
   LISTS_INTO_MEMORY_MS,
-  setAnalyzerBuild,
   StoreIndexCache,
 } from '../../electron/memory/index-cache.js';
 import { createNoteStore } from '../../electron/memory/note-store.js';
@@ -391,7 +391,7 @@ describe('the index cache (memory-cache/)', () => {
         backups: null,
         now: Date.now,
       });
-      const cache = new StoreIndexCache(env.home, store, 131072, true);
+      const cache = new StoreIndexCache(env.home, store, 131072, { longRunning: true });
       cache.prime();
       await store.load();
       const index = new SearchIndex();
@@ -574,54 +574,50 @@ describe('the index cache (memory-cache/)', () => {
         writtenBy: string | null;
       };
     };
-    const reopen = async () => {
-      const core = await open(env);
+    /** Opens as a process running `analyzerBuild` (the bundled CLI says its build): note a's summary. */
+    const reopen = async (analyzerBuild?: string) => {
+      const core = await createMemoryCore({
+        home: env.home,
+        projectRoot: env.root,
+        env: {},
+        ...(analyzerBuild ? { analyzerBuild } : {}),
+      });
       core.search();
       const summary = core.store('project')!.get('a')?.summary;
       await core.close();
       return summary;
     };
-    try {
-      setAnalyzerBuild('build-a');
-      await writeNote(env, {
-        id: 'a',
-        scope: 'project',
-        summary: 'deploy',
-        tags: [],
-        body: 'x',
-        updatedAt: 1,
+    await writeNote(env, { id: 'a', scope: 'project', summary: 'deploy', tags: [], body: 'x', updatedAt: 1 });
+    expect(await reopen('build-a')).toBe('deploy');
+    const written = await header();
+    expect(written.fingerprint).toBe(analyzerFingerprint());
+    expect(written.writtenBy).toBe(analyzerIdentity('build-a'));
+    expect(written.writtenBy).toContain(`build-a ${process.versions.v8} `);
+    // A fingerprint no probe gives, in a file this build wrote here: taken as written, and carried
+    // into the next save (a note added) rather than analysed again.
+    await (
+      await cacheRewriter(env)
+    )({ fingerprint: 'not-from-a-probe' });
+    await writeNote(env, { id: 'b', scope: 'project', summary: 'fonts', tags: [], body: 'y', updatedAt: 2 });
+    expect(await reopen('build-a')).toBe('cached');
+    expect(await header()).toMatchObject({ fingerprint: 'not-from-a-probe', writtenBy: written.writtenBy });
+    // The same build on another runtime (another V8), another build, and a process that says none
+    // (the app, the sources) check the probe: the file is not taken, and its save carries the
+    // probe's fingerprint and the writer's identity.
+    const otherRuntime = written.writtenBy!.replace(process.versions.v8, '0.0.0');
+    for (const [writtenBy, build] of [
+      [otherRuntime, 'build-a'],
+      [written.writtenBy, 'build-b'],
+      [written.writtenBy, undefined],
+    ] as const) {
+      await (
+        await cacheRewriter(env)
+      )({ fingerprint: 'not-from-a-probe', writtenBy });
+      expect(await reopen(build)).toBe('deploy');
+      expect(await header()).toMatchObject({
+        fingerprint: analyzerFingerprint(),
+        writtenBy: build ? analyzerIdentity(build) : null,
       });
-      expect(await reopen()).toBe('deploy');
-      const written = await header();
-      expect(written.fingerprint).toBe(analyzerFingerprint());
-      expect(written.writtenBy).toContain(`build-a ${process.versions.v8} `);
-      // A fingerprint no probe gives, in a file this build wrote here: taken as written, and carried
-      // into the next save (a note added) rather than analysed again.
-      const rewrite = await cacheRewriter(env);
-      await rewrite({ fingerprint: 'not-from-a-probe' });
-      await writeNote(env, {
-        id: 'b',
-        scope: 'project',
-        summary: 'fonts',
-        tags: [],
-        body: 'y',
-        updatedAt: 2,
-      });
-      expect(await reopen()).toBe('cached');
-      expect(await header()).toMatchObject({ fingerprint: 'not-from-a-probe', writtenBy: written.writtenBy });
-      // Another build (or the app, which says none) checks the probe: the file is not taken, and its
-      // save carries the probe's fingerprint.
-      for (const build of ['build-b', null]) {
-        await (
-          await cacheRewriter(env)
-        )({ fingerprint: 'not-from-a-probe' });
-        setAnalyzerBuild(build);
-        expect(await reopen()).toBe('deploy');
-        expect((await header()).fingerprint).toBe(analyzerFingerprint());
-      }
-      expect((await header()).writtenBy).toBeNull();
-    } finally {
-      setAnalyzerBuild(null);
     }
   });
 });

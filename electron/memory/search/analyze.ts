@@ -53,16 +53,21 @@ function pushWord(out: string[], lower: string): void {
   out.push(stem(lower));
 }
 
+/** The word pattern for a text as normalised (NFKC): LATIN1_WORD when no character of it is past U+00FF. */
+export function wordPatternOf(folded: string): RegExp {
+  return BEYOND_LATIN1.test(folded) ? WORD : LATIN1_WORD;
+}
+
 /** The terms of a text, in order, with repeats (term frequency counts them). */
 export function analyze(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
   const folded = text.normalize('NFKC');
-  // Latin-1 only: no Greek letter to spell out, no CJK, and the Latin-1 word pattern.
-  const latin1 = !BEYOND_LATIN1.test(folded);
+  const word = wordPatternOf(folded);
+  // Latin-1 only: no Greek letter to spell out, no CJK.
+  const latin1 = word === LATIN1_WORD;
   const normalized = latin1 ? folded : spellGreekLetters(folded);
   const hasCjk = !latin1 && CJK_CHAR.test(normalized);
-  const word = latin1 ? LATIN1_WORD : WORD;
   const compound: string[] = [];
   let end = -1;
   word.lastIndex = 0;

@@ -3,12 +3,6 @@
 import { anyWarmAdvertised } from '../warm/dir.js';
 
 /** The `memdesk` bin: see run.ts and docs/cli.md. */
-// The process ends the moment its event loop has nothing left to do, with the exit code it would
-// have had: the point Node's own exit reaches too ('beforeExit': every write flushed, every
-// timer, socket and referenced worker done), so nothing pending is cut short. What it skips is
-// what comes after — V8 freeing its heap page by page — which a one-shot command's caller (an
-// agent's hook) otherwise waits for after the answer (docs/performance.md).
-process.once('beforeExit', (code) => process.exit(code));
 const env = {
   argv: process.argv.slice(2),
   stdin: process.stdin,
@@ -44,3 +38,11 @@ else {
   process.exitCode = exitCode;
   cli.settle(exitCode);
 }
+// Its work done, the process ends the moment its event loop has nothing left to do, with the exit
+// code it would have had: the point Node's own exit reaches too ('beforeExit': every write
+// flushed, every timer, socket and referenced worker done), so nothing pending is cut short. What
+// it skips is what comes after — V8 freeing its heap page by page — which a one-shot command's
+// caller (an agent's hook) otherwise waits for after the answer (docs/performance.md). Set only
+// now, so a command that never settles still ends as Node ends it (code 13); not inside the
+// desktop app (`--memdesk-cli`), whose main process ends through Electron.
+if (!process.versions.electron) process.once('beforeExit', (code) => process.exit(code));

@@ -37,7 +37,7 @@ export interface CliEnv {
   openHandlers?: ApiHandlers;
   /** Why the warm process that was advertised did not answer (warm-first.ts): one line in the hook log. */
   warmMiss?: { home: string; where: string; reason: string };
-  /** The bundled CLI's build (its file's content hash), when run from the bundle: see setAnalyzerBuild. */
+  /** The bundled CLI's build (its file's content hash), when run from the bundle: ProjectOptions.analyzerBuild. */
   build?: string;
 }
 
@@ -150,7 +150,6 @@ export async function runCli(env: CliEnv): Promise<number> {
       (
         await (opened ??= (async () => {
           const { createAppRoot } = await import('../../app/app-root.js');
-          if (env.build) (await import('../../memory/index-cache.js')).setAnalyzerBuild(env.build);
           appRoot = createAppRoot({
             home,
             env: env.env,
@@ -181,6 +180,7 @@ export async function runCli(env: CliEnv): Promise<number> {
             // `memdesk mcp` answers nothing but initialize (from its snapshot) before the notes
             // are in: its first load reads synchronously (~3× less CPU; docs/performance.md).
             ...(command.longRunning ? { watch: true, syncFirstLoad: true } : {}),
+            ...(env.build ? { analyzerBuild: env.build } : {}),
           });
           // A long-running process answers the one-shot recall, hook, list and search commands
           // of this home and project warm (warm-answer.ts); it stops before the project closes.
