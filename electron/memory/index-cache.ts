@@ -35,8 +35,8 @@ import { onUnexpectedError, unlessMissing } from './unexpected-error.js';
  *
  * Never a wrong answer: the file carries the analyzer's fingerprint (and who wrote it:
  * analyzerIdentity), CRCs of its rows and index, and one CRC per body; it is ignored when the
- * fingerprint (unless this very build wrote it on this runtime) or a section CRC does not match, when it
- * was written for another directory or size limit, or when it cannot be parsed. A body whose CRC
+ * fingerprint (unless this very build wrote it on this runtime) or a section CRC does not match,
+ * when it was written for another directory or size limit, or when it cannot be parsed. A body whose CRC
  * does not match when it is read (the file was damaged, or replaced by another process's save) is
  * read from the note's own file instead. A file modified within RACY_MS of the save is not saved
  * (a later change with the same mtime and size could not be told apart).
