@@ -3,6 +3,13 @@
 import { anyWarmAdvertised } from '../warm/dir.js';
 
 /** The `memdesk` bin: see run.ts and docs/cli.md. */
+// A reader that goes away (`memdesk list | head`) is no error of the command: the rest of its
+// output is dropped, and the command still finishes — a note written, a sync round completed —
+// and exits with its own code, instead of dying mid-way on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
 const env = {
   argv: process.argv.slice(2),
   stdin: process.stdin,
