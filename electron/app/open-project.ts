@@ -2,7 +2,7 @@ import type { ProjectCleanup } from '../cleanup/background.js';
 import type { MergeSync } from '../cleanup/merge-sync-port.js';
 import { createMemoryCore } from '../memory/core.js';
 import { createNotesService } from '../memory/notes-service.js';
-import type { MemoryCore } from '../memory/types.js';
+import type { CoreOptions, MemoryCore } from '../memory/types.js';
 import type { HandlerContext } from '../api/context.js';
 import type { ApiHandlers } from '../api/dispatch.js';
 import { createHandlers } from '../api/handlers.js';
@@ -42,18 +42,13 @@ export interface ProcessServices {
   release(core: MemoryCore): void;
 }
 
-export interface ProjectOptions {
-  /** The project whose MEMORY/ is opened; omit for user notes only. */
-  projectRoot?: string;
+/** The core's options a project is opened with (CoreOptions), and the directory the process works in. */
+export interface ProjectOptions extends Pick<
+  CoreOptions,
+  'projectRoot' | 'watch' | 'syncFirstLoad' | 'analyzerBuild' | 'lockTimeoutMs'
+> {
   /** The directory the process works in (defaults to the project, else process.cwd()). */
   cwd?: string;
-  /** Watch the note directories (long-running processes). */
-  watch?: boolean;
-  /** With watch: read the notes synchronously at open (CoreOptions.syncFirstLoad). */
-  syncFirstLoad?: boolean;
-  /** CoreOptions.analyzerBuild: the bundled CLI says its build. */
-  analyzerBuild?: string;
-  lockTimeoutMs?: number;
 }
 
 /** One open project: its handler context, handler table and background work, closed together. */

@@ -33,27 +33,20 @@ export { defaultHome } from './default-home.js';
 
 export { userNotesDir } from './scope-full.js';
 
-export interface UserMemoryOptions {
-  home: string;
-  now?: () => number;
-  env?: Record<string, string | undefined>;
-  lockTimeoutMs?: number;
-  /** Start the user directory's watcher. */
-  watch?: boolean;
-  /** With watch: the first load reads synchronously (CoreOptions.syncFirstLoad). */
-  syncFirstLoad?: boolean;
-  /** CoreOptions.analyzerBuild. */
-  analyzerBuild?: string;
-}
+/** The core's options that concern the user level (watch: start the user directory's watcher). */
+export type UserMemoryOptions = Pick<
+  CoreOptions,
+  'home' | 'now' | 'env' | 'lockTimeoutMs' | 'watch' | 'syncFirstLoad' | 'analyzerBuild'
+>;
 
 /** How a core opened with these options keeps its stores' index caches. */
-const indexCacheOptions = (opts: { watch?: boolean; analyzerBuild?: string }) => ({
+const indexCacheOptions = (opts: Pick<CoreOptions, 'watch' | 'analyzerBuild'>) => ({
   longRunning: opts.watch === true,
   analyzerBuild: opts.analyzerBuild ?? null,
 });
 
 /** How a store of a core opened with these options reads its files (NoteStoreOptions.syncIo). */
-const storeSyncIo = (opts: { watch?: boolean; syncFirstLoad?: boolean }): boolean | 'first-load' =>
+const storeSyncIo = (opts: Pick<CoreOptions, 'watch' | 'syncFirstLoad'>): boolean | 'first-load' =>
   !opts.watch || (opts.syncFirstLoad ? 'first-load' : false);
 
 /**
