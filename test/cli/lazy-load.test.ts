@@ -363,8 +363,15 @@ describe('memdesk CLI loading', () => {
         'process.exit = (code) => { writeSync(2, `process.exit(${code})\\n`); return exit(code); };\n' +
         "process.on('exit', () => writeSync(2, `child_process loaded: ${process.moduleLoadList.includes('NativeModule child_process')}\\n`));\n",
     );
+    // A runtime directory of its own: a warm server another test advertises would bring in the warm
+    // step, whose process check is what may load child_process.
+    const noWarm = await tempDir('lazy-load-exit-runtime');
+    await fs.chmod(noWarm, 0o700);
     const logged = (args: string[]) =>
-      run(['--import', pathToFileURL(exitLog).href, bin], [...g, ...args], fx.root);
+      run(['--import', pathToFileURL(exitLog).href, bin], [...g, ...args], fx.root, '', {
+        XDG_RUNTIME_DIR: noWarm,
+        LOCALAPPDATA: noWarm,
+      });
     const secondNote = await logged(['--json', 'remember', '--summary', 'Release notes go out on Fridays']);
     expect(secondNote.code, secondNote.stderr).toBe(0);
     expect(secondNote.stderr).toContain('process.exit(0)\nchild_process loaded: false');
